@@ -1,0 +1,34 @@
+// Bundles the CLI (and the bench) with esbuild, then pre-parses the built-in
+// flows into dist/flows.json so no command pays for the Markdown parser.
+import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+rmSync('dist', { recursive: true, force: true });
+
+await build({
+  entryPoints: {
+    cli: 'src/cli/main.ts',
+    'prebuild-flows': 'src/tools/prebuild-flows.ts',
+    bench: 'bench/run.ts',
+  },
+  outdir: 'dist',
+  chunkNames: 'chunks/[name]-[hash]',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  minify: true,
+  sourcemap: true,
+  legalComments: 'external',
+  define: { AUTOPILOT_VERSION: JSON.stringify(pkg.version) },
+  // Bundled CommonJS packages use require() and __filename; give each ES module chunk both.
+  banner: {
+    js: "import{createRequire as __apRequire}from'node:module';import{fileURLToPath as __apPath}from'node:url';const require=__apRequire(import.meta.url);const __filename=__apPath(import.meta.url);",
+  },
+  logLevel: 'warning',
+});
+
+execFileSync(process.execPath, ['dist/prebuild-flows.js'], { stdio: 'inherit' });

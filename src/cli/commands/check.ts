@@ -1,0 +1,56 @@
+/** `autopilot check`: every flow, every skill a flow names, the pointer and the journal; every problem, not the first. */
+import { InputError, type Problem } from '../../errors.js';
+import { readJournal } from '../../io/journal.js';
+import { loadFlows } from '../../io/load-flows.js';
+import { displayPath, openRepo, type RepoOptions } from '../../io/repo.js';
+import { skillFile } from '../../io/skills.js';
+import { readPointer } from '../load-state.js';
+
+export interface CheckResult {
+  problems: Problem[];
+  flows: string[];
+  skills: number;
+  pointer: 'ok' | 'absent' | 'invalid';
+  journalEvents: number;
+}
+
+export async function runCheck(options: RepoOptions): Promise<CheckResult> {
+  const repo = openRepo(options);
+  const { flows, problems } = await loadFlows(repo, { writeCache: false });
+
+  const skills = new Set<string>();
+  for (const flow of flows) {
+    for (const step of flow.steps) {
+      const skill = skillFile(repo, step.skill);
+      skills.add(step.skill);
+      if (!skill.exists) {
+        problems.push({ file: flow.file, line: step.line, message: `step ${step.number} (${step.name}) names the skill \`${step.skill}\`, which has no SKILL.md`, expected: `a file ${displayPath(skill.path)} or .autopilot/skills/${step.skill}/SKILL.md`, received: 'no such file' });
+      }
+    }
+  }
+
+  let pointer: CheckResult['pointer'] = 'absent';
+  try {
+    const parsed = readPointer(repo);
+    if (parsed) {
+      pointer = 'ok';
+      const flow = flows.find((f) => f.id === parsed.position.flow);
+      const file = displayPath(repo.pointerFile);
+      if (!flow) {
+        pointer = 'invalid';
+        problems.push({ file, line: parsed.lines.flow, message: `the pointer names the flow \`${parsed.position.flow}\`, which autopilot does not know`, expected: `one of ${flows.map((f) => f.id).join(', ')}`, received: parsed.position.flow });
+      } else if (parsed.position.step !== 'done' && parsed.position.step > flow.steps.length) {
+        pointer = 'invalid';
+        problems.push({ file, line: parsed.lines.step, message: `${flow.id} has no step ${parsed.position.step}`, expected: `a step from 1 to ${flow.steps.length}, or \`done\``, received: String(parsed.position.step) });
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    pointer = 'invalid';
+    problems.push(...error.problems);
+  }
+
+  const journal = readJournal(repo.journalFile, displayPath(repo.journalFile));
+  problems.push(...journal.problems);
+  return { problems, flows: flows.map((f) => f.id), skills: skills.size, pointer, journalEvents: journal.entries.length };
+}

@@ -1,0 +1,73 @@
+/** The JSON an agent reads: the contract's keys first, then what the outcome adds. */
+import type { Decision } from '../../flow/model.js';
+import { formatProblem, type InputError } from '../../errors.js';
+import { stepByNumber } from '../../flow/model.js';
+import { currentStep, type View } from '../view.js';
+
+export function decisionJson(decision: Decision) {
+  return {
+    id: decision.id,
+    question: decision.question,
+    options: decision.options.map((o) => ({ option: o.letter, choice: o.choice, then: o.then })),
+    recommendation: { option: decision.recommendation.letter, reason: decision.recommendation.reason },
+    answer_with: `autopilot decide <${decision.options.map((o) => o.letter).join('|')}>`,
+  };
+}
+
+export function viewJson(view: View): Record<string, unknown> {
+  const { position, outcome } = view;
+  const json: Record<string, unknown> = {
+    flow: position.flow,
+    step: position.step,
+    name: position.name,
+    status: position.status,
+    sub_step: position.subStep,
+    retry_count: position.retryCount,
+    cycle: position.cycle,
+    steps: view.flow.steps.length,
+    source: view.source,
+    drift: view.drift.map((d) => ({ kind: d.kind, step: d.step, message: d.message })),
+  };
+  if (view.command === 'status') {
+    const step = currentStep(view);
+    if (step) json.done_when = step.doneWhen;
+    return json;
+  }
+  if (!outcome) return json;
+  json.outcome = outcome.kind;
+  switch (outcome.kind) {
+    case 'work':
+      json.action = outcome.action;
+      json.skill = view.work?.skill;
+      json.done_when = view.work?.doneWhen;
+      if (position.subStep !== '0') json.resume = position.subStep;
+      break;
+    case 'decision':
+      json.decision = decisionJson(outcome.decision);
+      break;
+    case 'boundary': {
+      const after = stepByNumber(view.flow, outcome.after)!;
+      json.boundary = {
+        after: { step: after.number, name: after.name },
+        next: { step: position.step, name: position.name },
+        message: 'Stop this session; start a new conversation and run `autopilot next`.',
+      };
+      break;
+    }
+    case 'refused':
+      json.error = outcome.problem;
+      break;
+    default:
+      break;
+  }
+  if (view.reason) json.reason = view.reason;
+  return json;
+}
+
+export function errorJson(error: InputError | Error): Record<string, unknown> {
+  if ('problems' in error) {
+    const e = error as InputError;
+    return { error: { message: e.problems.map(formatProblem).join('\n'), problems: e.problems, ...(e.hint ? { hint: e.hint } : {}) } };
+  }
+  return { error: { message: error.message } };
+}

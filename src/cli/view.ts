@@ -1,0 +1,67 @@
+/**
+ * What a command shows, gathered once and rendered twice: as JSON for an
+ * agent, as a few lines of text for a person.
+ */
+import type { Evidence } from '../engine/evidence.js';
+import type { Drift, Source } from '../engine/reconcile.js';
+import type { Outcome } from '../engine/transitions.js';
+import { stepByNumber, withCycle, type Flow, type Step } from '../flow/model.js';
+import { displayPath, type Repo } from '../io/repo.js';
+import { skillFile } from '../io/skills.js';
+import type { Position } from '../state/position.js';
+import type { Loaded } from './load-state.js';
+
+export interface WorkOrder {
+  skill: string;
+  skillExists: boolean;
+  /** Patterns to satisfy, as paths from the repository root (`_docs/...`). */
+  doneWhen: string[];
+}
+
+export interface View {
+  command: string;
+  repo: Repo;
+  flow: Flow;
+  position: Position;
+  source: Source;
+  drift: Drift[];
+  /** Whether the drift was repaired and journaled (every command but `status`). */
+  repaired: boolean;
+  evidence: Evidence;
+  outcome?: Outcome;
+  work?: WorkOrder;
+  /** The step this command acted on, when it moved the pointer. */
+  acted?: Step;
+  reason?: string;
+}
+
+export function currentStep(view: Pick<View, 'flow' | 'position'>): Step | undefined {
+  return typeof view.position.step === 'number' ? stepByNumber(view.flow, view.position.step) : undefined;
+}
+
+export function workOrder(repo: Repo, step: Step, cycle: number): WorkOrder {
+  const skill = skillFile(repo, step.skill);
+  return {
+    skill: displayPath(skill.path),
+    skillExists: skill.exists,
+    doneWhen: step.doneWhen.map((p) => `${repo.docsName}/${withCycle(p, cycle)}`),
+  };
+}
+
+export function buildView(command: string, loaded: Loaded, position: Position, outcome?: Outcome, extra: Partial<View> = {}): View {
+  const view: View = {
+    command,
+    repo: loaded.repo,
+    flow: loaded.flow,
+    position,
+    source: loaded.reconciled.source,
+    drift: loaded.reconciled.drift,
+    repaired: command !== 'status',
+    evidence: loaded.evidence,
+    ...(outcome ? { outcome } : {}),
+    ...extra,
+  };
+  const step = currentStep(view);
+  if (outcome?.kind === 'work' && step) view.work = workOrder(loaded.repo, step, position.cycle);
+  return view;
+}

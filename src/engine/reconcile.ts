@@ -1,0 +1,154 @@
+/**
+ * Rule 1 and 2 of the contract: the pointer is cross-checked against the
+ * evidence on disk, and where they disagree the evidence decides. Pure.
+ */
+import { loopStart, stepByNumber, type Flow, type Step } from '../flow/model.js';
+import { DONE_NAME, type Position } from '../state/position.js';
+import { evidenceFor, hasArtifacts, isSettled, isTouched, missingPatterns, type Evidence } from './evidence.js';
+
+export type Source = 'state' | 'folder' | 'git';
+
+export interface Drift {
+  kind: 'missing-evidence' | 'ahead-on-disk' | 'finished-step' | 'name' | 'cycle' | 'no-pointer';
+  step: number | 'done';
+  message: string;
+}
+
+export interface Reconciled {
+  position: Position;
+  drift: Drift[];
+  source: Source;
+}
+
+/** The first step that is not settled on disk, or undefined when every step is. */
+export function firstUnsettled(flow: Flow, evidence: Evidence): Step | undefined {
+  return flow.steps.find((step) => !isSettled(step, evidenceFor(evidence, step.number)));
+}
+
+function anyTouchedAfter(flow: Flow, evidence: Evidence, after: number): boolean {
+  return flow.steps.some((s) => s.number > after && isTouched(evidenceFor(evidence, s.number)));
+}
+
+export function atStep(flow: Flow, step: Step, cycle: number, status: Position['status'] = 'not_started'): Position {
+  return { flow: flow.id, step: step.number, name: step.name, status, subStep: '0', retryCount: 0, cycle };
+}
+
+/** Where the pointer goes once `step` has finished, before any stop (boundary, decision) is applied. */
+export function successor(flow: Flow, step: Step, cycle: number): Position {
+  const then = step.then;
+  if (then.kind === 'loop') return atStep(flow, stepByNumber(flow, then.to)!, cycle + 1);
+  const next = then.kind === 'end' ? undefined : stepByNumber(flow, step.number + 1);
+  if (next) return atStep(flow, next, cycle);
+  return { flow: flow.id, step: 'done', name: DONE_NAME, status: 'completed', subStep: '0', retryCount: 0, cycle };
+}
+
+/** Where the disk alone says the work stands. */
+export function scanPosition(flow: Flow, evidence: Evidence): Position {
+  const first = firstUnsettled(flow, evidence);
+  if (!first) return successor(flow, flow.steps[flow.steps.length - 1]!, evidence.cycle);
+  const previous = stepByNumber(flow, first.number - 1);
+  // A finished step followed by a decision, and nothing after it begun: the question is still open.
+  if (previous?.then.kind === 'decision' && !anyTouchedAfter(flow, evidence, previous.number)) {
+    const status = hasArtifacts(evidenceFor(evidence, previous.number)) ? 'completed' : 'skipped';
+    return atStep(flow, previous, evidence.cycle, status);
+  }
+  return atStep(flow, first, evidence.cycle, isTouched(evidenceFor(evidence, first.number)) ? 'in_progress' : 'not_started');
+}
+
+function describeMissing(flow: Flow, step: Step, evidence: Evidence): string {
+  const missing = missingPatterns(evidenceFor(evidence, step.number));
+  return missing.length > 0 ? `missing ${missing.map((m) => `\`${m}\``).join(', ')}` : 'no artifacts';
+}
+
+export function reconcile(flow: Flow, pointer: Position | null, evidence: Evidence, cycleDrift?: Drift): Reconciled {
+  const drift: Drift[] = cycleDrift ? [cycleDrift] : [];
+  if (!pointer) return { position: scanPosition(flow, evidence), drift, source: 'folder' };
+
+  const fromFolder = (position: Position, d: Drift): Reconciled => ({ position, drift: [...drift, d], source: 'folder' });
+  const first = firstUnsettled(flow, evidence);
+
+  if (pointer.step === 'done') {
+    if (!first && loopStart(flow) === undefined) return { position: pointer, drift, source: 'state' };
+    const position = scanPosition(flow, evidence);
+    return fromFolder(position, {
+      kind: 'missing-evidence',
+      step: 'done',
+      message: first
+        ? `the pointer says the flow is done, but step ${first.number} (${first.name}) has ${describeMissing(flow, first, evidence)}`
+        : `the pointer says done, but ${flow.id} loops: it goes on at step ${position.step}`,
+    });
+  }
+
+  const k = pointer.step;
+  const current = stepByNumber(flow, k)!;
+  const cycle = evidence.cycle;
+  const kept = { ...pointer, cycle };
+
+  // A step before the pointer has no evidence: the pointer skipped it. Go back.
+  if (first && first.number < k) {
+    const touched = isTouched(evidenceFor(evidence, first.number));
+    return fromFolder(atStep(flow, first, cycle, touched ? 'in_progress' : 'not_started'), {
+      kind: 'missing-evidence',
+      step: first.number,
+      message: `the pointer is at step ${k} (${current.name}), but step ${first.number} (${first.name}) has ${describeMissing(flow, first, evidence)}; back to step ${first.number}`,
+    });
+  }
+
+  // The pointer's step is settled and later steps already have artifacts: work went on without the pointer.
+  const currentSettled = isSettled(current, evidenceFor(evidence, k));
+  if (currentSettled && anyTouchedAfter(flow, evidence, k)) {
+    const position = scanPosition(flow, evidence);
+    return fromFolder(position, {
+      kind: 'ahead-on-disk',
+      step: position.step,
+      message: `the pointer is at step ${k} (${current.name}), but the folder shows the work reached step ${position.step} (${position.name})`,
+    });
+  }
+
+  if (pointer.status === 'completed' || pointer.status === 'skipped') {
+    if (!currentSettled) {
+      const touched = isTouched(evidenceFor(evidence, k));
+      return fromFolder(atStep(flow, current, cycle, touched ? 'in_progress' : 'not_started'), {
+        kind: 'missing-evidence',
+        step: k,
+        message: `the pointer says step ${k} (${current.name}) is ${pointer.status}, but it has ${describeMissing(flow, current, evidence)}`,
+      });
+    }
+    // Only a decision keeps a finished step under the pointer; otherwise the pointer belongs on the next step.
+    if (current.then.kind !== 'decision') {
+      const next = successor(flow, current, cycle);
+      return {
+        position: next,
+        drift: [...drift, { kind: 'finished-step', step: next.step, message: `step ${k} (${current.name}) is ${pointer.status}; the pointer moves on to ${next.step === 'done' ? 'done' : `step ${next.step} (${next.name})`}` }],
+        source: 'state',
+      };
+    }
+  }
+
+  if (pointer.name !== current.name) {
+    drift.push({ kind: 'name', step: k, message: `step ${k} of ${flow.id} is named "${current.name}", not "${pointer.name}"; name repaired` });
+    return { position: { ...kept, name: current.name }, drift, source: 'state' };
+  }
+  return { position: kept, drift, source: 'state' };
+}
+
+/**
+ * Which cycle of a looping flow the disk and pointer are in. `diskCycle` is
+ * the highest cycle whose loop-start step has its artifacts (0 when none).
+ * The pointer may be in that cycle, or at the start of the next one.
+ */
+export function chooseCycle(flow: Flow, pointer: Position | null, diskCycle: number): { cycle: number; drift?: Drift } {
+  const loops = loopStart(flow) !== undefined;
+  const fallback = loops ? Math.max(diskCycle, 1) : 1;
+  if (!pointer) return { cycle: fallback };
+  const valid = loops ? pointer.cycle === fallback || pointer.cycle === diskCycle + 1 : pointer.cycle === 1;
+  if (valid) return { cycle: pointer.cycle };
+  return {
+    cycle: fallback,
+    drift: {
+      kind: 'cycle',
+      step: pointer.step,
+      message: `the pointer says cycle ${pointer.cycle}, but the folder shows cycle ${fallback}; cycle repaired`,
+    },
+  };
+}

@@ -1,0 +1,211 @@
+/**
+ * The rules that move the pointer: next, done, fail, skip, decide, ack,
+ * substep. Pure: (flow, reconciled position, evidence, event) → (new
+ * position, journal entries, outcome). The shell writes what comes out.
+ */
+import type { Problem } from '../errors.js';
+import { stepByNumber, type Decision, type Flow, type Step } from '../flow/model.js';
+import { MAX_RETRIES, type Position } from '../state/position.js';
+import { conditionFalse, evidenceFor, hasArtifacts, missingPatterns, type Evidence } from './evidence.js';
+import { entry, type JournalEntry } from './journal-entry.js';
+import { atStep, successor } from './reconcile.js';
+
+export type Event =
+  | { type: 'next' }
+  | { type: 'done'; force?: { reason: string } }
+  | { type: 'fail'; reason: string }
+  | { type: 'skip'; reason: string }
+  | { type: 'decide'; option: string }
+  | { type: 'ack' }
+  | { type: 'substep'; text: string };
+
+export type Outcome =
+  /** `next`: work on the current step. */
+  | { kind: 'work'; action: 'start' | 'resume' | 'retry' }
+  /** A step finished and the pointer moved on without a stop: the agent goes on with `next`. */
+  | { kind: 'advanced'; finished: number }
+  /** Progress recorded in place (sub-step, a failed attempt with retries left, an acknowledgement). */
+  | { kind: 'recorded' }
+  | { kind: 'decision'; decision: Decision; after: number }
+  | { kind: 'boundary'; after: number }
+  /** Three failed attempts: a person must `ack` before another try. */
+  | { kind: 'failed' }
+  | { kind: 'complete' }
+  | { kind: 'refused'; problem: Problem };
+
+export interface Transition {
+  position: Position;
+  entries: JournalEntry[];
+  outcome: Outcome;
+}
+
+export function exitCodeOf(outcome: Outcome): 0 | 2 | 3 {
+  switch (outcome.kind) {
+    case 'refused':
+      return 2;
+    case 'decision':
+    case 'boundary':
+    case 'failed':
+      return 3;
+    default:
+      return 0;
+  }
+}
+
+const decisionPending = (flow: Flow, position: Position): Decision | undefined => {
+  if (position.status !== 'completed' && position.status !== 'skipped') return undefined;
+  const step = typeof position.step === 'number' ? stepByNumber(flow, position.step) : undefined;
+  return step?.then.kind === 'decision' ? flow.decisions[step.then.id] : undefined;
+};
+
+const refuse = (position: Position, message: string, expected?: string, received?: string): Transition => ({
+  position,
+  entries: [],
+  outcome: { kind: 'refused', problem: { message, ...(expected ? { expected } : {}), ...(received ? { received } : {}) } },
+});
+
+/**
+ * A step has finished (completed or skipped): record it, move the pointer as
+ * its `Then` says, and skip any following step whose condition does not hold.
+ */
+function finish(flow: Flow, from: Position, step: Step, status: 'completed' | 'skipped', evidence: Evidence, details: Record<string, unknown>): Transition {
+  const finished: Position = { ...from, status, subStep: '0', retryCount: 0 };
+  const entries = [entry(status === 'completed' ? 'step_completed' : 'step_skipped', finished, details)];
+
+  if (step.then.kind === 'decision') {
+    const decision = flow.decisions[step.then.id]!;
+    entries.push(entry('decision_required', finished, { decision: decision.id }));
+    return { position: finished, entries, outcome: { kind: 'decision', decision, after: step.number } };
+  }
+  return moveOn(flow, successor(flow, step, from.cycle), evidence, entries, step.then.kind === 'boundary' ? step.number : undefined, step.number);
+}
+
+/** Arrive at `position`; pass over steps whose condition is false; report a boundary if one was crossed. */
+function moveOn(flow: Flow, position: Position, evidence: Evidence, entries: JournalEntry[], boundaryAfter: number | undefined, finished: number): Transition {
+  if (position.step === 'done') {
+    entries.push(entry('flow_completed', position));
+    return { position, entries, outcome: { kind: 'complete' } };
+  }
+  if (position.cycle !== evidence.cycle) entries.push(entry('cycle_started', position));
+  const next = stepByNumber(flow, position.step)!;
+  // The evidence describes one cycle; a step of a new cycle is judged by the next call.
+  if (position.cycle === evidence.cycle && conditionFalse(next, evidenceFor(evidence, next.number))) {
+    const skipped = finish(flow, position, next, 'skipped', evidence, { by: 'condition', reason: conditionReason(next) });
+    if (boundaryAfter === undefined || skipped.outcome.kind !== 'advanced') return { ...skipped, entries: [...entries, ...skipped.entries] };
+    entries.push(...skipped.entries);
+    position = skipped.position;
+  }
+  if (boundaryAfter !== undefined) {
+    entries.push(entry('boundary_reached', position, { after: boundaryAfter }));
+    return { position, entries, outcome: { kind: 'boundary', after: boundaryAfter } };
+  }
+  return { position, entries, outcome: { kind: 'advanced', finished } };
+}
+
+function conditionReason(step: Step): string {
+  return step.runs.kind === 'if' ? `condition not met: \`${step.runs.pattern}\` does not exist` : 'condition not met';
+}
+
+export function apply(flow: Flow, position: Position, evidence: Evidence, event: Event): Transition {
+  if (position.step === 'done') {
+    if (event.type === 'next') return { position, entries: [], outcome: { kind: 'complete' } };
+    return refuse(position, `the flow ${flow.id} is done; there is no current step to ${event.type}`, 'start a new flow with `autopilot init --flow <id>`');
+  }
+  const step = stepByNumber(flow, position.step)!;
+  const pending = decisionPending(flow, position);
+  const stopped = (): Transition | undefined => {
+    if (pending) return { position, entries: [], outcome: { kind: 'decision', decision: pending, after: step.number } };
+    if (position.status === 'failed') return { position, entries: [], outcome: { kind: 'failed' } };
+    return undefined;
+  };
+
+  switch (event.type) {
+    case 'next': {
+      const stop = stopped();
+      if (stop) return stop;
+      if (conditionFalse(step, evidenceFor(evidence, step.number))) {
+        const skipped = finish(flow, position, step, 'skipped', evidence, { by: 'condition', reason: conditionReason(step) });
+        if (skipped.outcome.kind !== 'advanced') return skipped;
+        const then = apply(flow, skipped.position, evidence, event);
+        return { ...then, entries: [...skipped.entries, ...then.entries] };
+      }
+      const action = position.status === 'in_progress' ? 'resume' : position.retryCount > 0 ? 'retry' : 'start';
+      if (position.status === 'in_progress') return { position, entries: [], outcome: { kind: 'work', action } };
+      const started: Position = { ...position, status: 'in_progress' };
+      return { position: started, entries: [entry('step_started', started, { attempt: position.retryCount + 1 })], outcome: { kind: 'work', action } };
+    }
+
+    case 'done': {
+      const stop = stopped();
+      if (stop) return stop;
+      const ev = evidenceFor(evidence, step.number);
+      if (conditionFalse(step, ev)) return finish(flow, position, step, 'skipped', evidence, { by: 'condition', reason: conditionReason(step) });
+      if (hasArtifacts(ev)) return finish(flow, position, step, 'completed', evidence, {});
+      if (event.force) return finish(flow, position, step, 'completed', evidence, { forced: true, reason: event.force.reason });
+      const missing = missingPatterns(ev);
+      return {
+        ...refuse(
+          position,
+          `step ${step.number} (${step.name}) is not done: ${missing.length} of its artifacts ${missing.length === 1 ? 'is' : 'are'} missing`,
+          `files matching ${step.doneWhen.map((p) => `\`${p}\``).join(', ')} under the docs folder (or, for a person, \`done --force --reason TEXT\`)`,
+          `nothing matches ${missing.map((m) => `\`${m}\``).join(', ')}`,
+        ),
+      };
+    }
+
+    case 'fail': {
+      const stop = stopped();
+      if (stop) return stop;
+      const retryCount = position.retryCount + 1;
+      const exhausted = retryCount >= MAX_RETRIES;
+      const failed: Position = { ...position, status: exhausted ? 'failed' : 'not_started', retryCount };
+      return {
+        position: failed,
+        entries: [entry('step_failed', failed, { reason: event.reason, attempt: retryCount })],
+        outcome: exhausted ? { kind: 'failed' } : { kind: 'recorded' },
+      };
+    }
+
+    case 'skip': {
+      if (pending) return stopped()!;
+      if (step.runs.kind !== 'optional') {
+        const optional = flow.steps.filter((s) => s.runs.kind === 'optional').map((s) => `${s.number} ${s.name}`);
+        return refuse(position, `step ${step.number} (${step.name}) is not optional, so it cannot be skipped`, `an optional step${optional.length ? ` (in ${flow.id}: ${optional.join(', ')})` : ''}`, `step ${step.number} runs ${step.runs.kind}`);
+      }
+      return finish(flow, position, step, 'skipped', evidence, { by: 'agent', reason: event.reason });
+    }
+
+    case 'decide': {
+      if (!pending) {
+        return refuse(position, 'no decision is waiting for an answer', 'a decision shown by `autopilot next` (exit 3)', `step ${step.number} (${step.name}) is ${position.status}`);
+      }
+      const letter = event.option.trim().toUpperCase();
+      const option = pending.options.find((o) => o.letter === letter);
+      if (!option) {
+        return refuse(position, `"${event.option}" is not an option of the decision "${pending.question}"`, `one of ${pending.options.map((o) => o.letter).join(', ')}`, event.option);
+      }
+      const entries = [entry('decision_answered', position, { decision: pending.id, option: option.letter, choice: option.choice })];
+      if (option.then === 'repeat') {
+        return { position: atStep(flow, step, position.cycle), entries, outcome: { kind: 'advanced', finished: step.number } };
+      }
+      return moveOn(flow, successor(flow, step, position.cycle), evidence, entries, undefined, step.number);
+    }
+
+    case 'ack': {
+      if (position.status !== 'failed') {
+        return refuse(position, `nothing to acknowledge: step ${step.number} (${step.name}) is ${position.status}`, `a step with \`status: failed\` (after ${MAX_RETRIES} failed attempts)`, `status: ${position.status}`);
+      }
+      const cleared: Position = { ...position, status: 'not_started', retryCount: 0 };
+      return { position: cleared, entries: [entry('failure_acknowledged', cleared)], outcome: { kind: 'recorded' } };
+    }
+
+    case 'substep': {
+      const stop = stopped();
+      if (stop) return stop;
+      const text = event.text.replace(/\s+/g, ' ').trim();
+      if (!text) return refuse(position, 'the sub-step text is empty', 'the sub-skill\'s position, e.g. `autopilot substep "2 — Restrictions"`', '""');
+      const moved: Position = { ...position, status: 'in_progress', subStep: text };
+      return { position: moved, entries: [entry('substep', moved)], outcome: { kind: 'recorded' } };
+    }
+  }
+}

@@ -1,0 +1,62 @@
+/** Reads, for the pure rules, what the disk says about a flow: artifacts, conditions, waivers, the cycle. */
+import type { Evidence, StepEvidence } from '../engine/evidence.js';
+import { hasArtifacts } from '../engine/evidence.js';
+import { DOCS_PLACEHOLDER, loopStart, stepByNumber, withCycle, type Flow, type Step } from '../flow/model.js';
+import { findMatches } from './find-matches.js';
+import { readWaivers, type Waiver } from './journal.js';
+import type { Repo } from './repo.js';
+
+function stepEvidence(repo: Repo, step: Step, cycle: number): StepEvidence {
+  const patterns = step.doneWhen.map((p) => {
+    const pattern = withCycle(p, cycle);
+    return { pattern, matches: findMatches(repo.docs, pattern) };
+  });
+  const ev: StepEvidence = { step: step.number, patterns };
+  if (step.runs.kind === 'if') ev.conditionMet = findMatches(repo.docs, withCycle(step.runs.pattern, cycle), 1).length > 0;
+  return ev;
+}
+
+/**
+ * Evidence for every step in `cycle`. The journal is read for waivers only
+ * when a step before `upTo` lacks its artifacts, which the common case never does.
+ */
+export function gatherEvidence(repo: Repo, flow: Flow, cycle: number, upTo: number): Evidence {
+  const steps = flow.steps.map((step) => stepEvidence(repo, step, cycle));
+  const gap = flow.steps.some((s) => s.number < upTo && !hasArtifacts(steps[s.number - 1]!) && !(s.runs.kind === 'if' && steps[s.number - 1]!.conditionMet === false));
+  if (gap) {
+    const waivers: Map<number, Waiver> = readWaivers(repo.journalFile, flow.id, cycle);
+    for (const [step, waiver] of waivers) if (steps[step - 1]) steps[step - 1]!.waiver = waiver;
+  }
+  return { cycle, steps };
+}
+
+/**
+ * The highest cycle whose loop-start step has its artifacts, 0 when none
+ * (or 0 for a flow that does not loop). Cycles are numbered without gaps,
+ * so an exponential then binary search needs O(log n) probes.
+ */
+export function diskCycle(repo: Repo, flow: Flow): number {
+  const start = loopStart(flow);
+  if (start === undefined) return 0;
+  const step = stepByNumber(flow, start)!;
+  const has = (cycle: number) => hasArtifacts(stepEvidence(repo, step, cycle));
+  if (!has(1)) return 0;
+  let low = 1;
+  let high = 2;
+  while (has(high)) {
+    low = high;
+    high *= 2;
+  }
+  while (high - low > 1) {
+    const mid = Math.floor((low + high) / 2);
+    if (has(mid)) low = mid;
+    else high = mid;
+  }
+  return low;
+}
+
+/** Rule 2: the first flow, in scan order, whose detection rules match the folder. */
+export function detectFlow(repo: Repo, flows: Flow[]): Flow | undefined {
+  const exists = (pattern: string) => findMatches(repo.root, pattern.replace(DOCS_PLACEHOLDER, repo.docsName), 1).length > 0;
+  return flows.find((flow) => (flow.detect.any.length === 0 || flow.detect.any.some(exists)) && !flow.detect.none.some(exists));
+}

@@ -1,0 +1,87 @@
+/**
+ * Finds the flows a repository can use — the package's built-in ones, then the
+ * repository's `.autopilot/flows/*.md`, which replace built-ins of the same
+ * name — and returns them parsed, from the cache when the text is unchanged.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { Problem } from '../errors.js';
+import { cacheKey, readFlowCache, toCached, writeFlowCache, type FlowCache } from '../flow/flow-cache.js';
+import type { Flow } from '../flow/model.js';
+import { hashText } from './hash.js';
+import { packageRoot } from './package-root.js';
+import { displayPath, type Repo } from './repo.js';
+
+export interface FlowFile {
+  id: string;
+  path: string;
+  builtIn: boolean;
+}
+
+export interface LoadedFlows {
+  /** In scan order. */
+  flows: Flow[];
+  problems: Problem[];
+}
+
+function markdownFiles(dir: string): string[] {
+  try {
+    return readdirSync(dir).filter((name) => name.endsWith('.md')).sort();
+  } catch {
+    return [];
+  }
+}
+
+export function flowFiles(repo: Repo): FlowFile[] {
+  const byId = new Map<string, FlowFile>();
+  const builtIns = join(packageRoot(), 'flows');
+  for (const name of markdownFiles(builtIns)) byId.set(basename(name, '.md'), { id: basename(name, '.md'), path: join(builtIns, name), builtIn: true });
+  for (const name of markdownFiles(repo.repoFlowsDir)) byId.set(basename(name, '.md'), { id: basename(name, '.md'), path: join(repo.repoFlowsDir, name), builtIn: false });
+  return [...byId.values()];
+}
+
+export const builtInCacheFile = () => join(packageRoot(), 'dist', 'flows.json');
+
+/**
+ * `writeCache`: keep new parses of the repository's flows for the next call.
+ * Read-only commands (`status`) pass false and never write.
+ */
+export async function loadFlows(repo: Repo, options: { writeCache: boolean }): Promise<LoadedFlows> {
+  const files = flowFiles(repo);
+  const builtInCache = readFlowCache(builtInCacheFile());
+  let repoCache: FlowCache | undefined;
+  const flows: Flow[] = [];
+  const problems: Problem[] = [];
+
+  for (const file of files) {
+    const text = readFileSync(file.path, 'utf8');
+    const key = cacheKey(file.id, hashText(text));
+    const display = displayPath(file.path);
+    const cache = file.builtIn ? builtInCache : (repoCache ??= readFlowCache(repo.flowCacheFile));
+    const hit = cache.entries.get(key);
+    if (hit) {
+      flows.push({ ...hit, file: display });
+      continue;
+    }
+    // Only a flow that changed since its last parse pays for loading the Markdown parser.
+    const { parseFlow } = await import('../flow/parse-flow.js');
+    const parsed = parseFlow(text, display, file.id);
+    problems.push(...parsed.problems);
+    if (parsed.flow) {
+      flows.push(parsed.flow);
+      if (!file.builtIn) {
+        cache.entries.set(key, toCached(parsed.flow));
+        cache.changed = true;
+      }
+    }
+  }
+  if (options.writeCache && repoCache?.changed) {
+    try {
+      writeFlowCache(repo.flowCacheFile, repoCache);
+    } catch {
+      // A read-only checkout still works; it only parses again next time.
+    }
+  }
+  flows.sort((a, b) => a.scanOrder - b.scanOrder || a.id.localeCompare(b.id));
+  return { flows, problems };
+}

@@ -1,0 +1,25 @@
+/** Build step: parse the built-in flows once and ship the result, so the CLI never loads the parser for them. */
+import { readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { formatProblem } from '../errors.js';
+import { cacheKey, toCached, writeFlowCache, type FlowCache } from '../flow/flow-cache.js';
+import { parseFlow } from '../flow/parse-flow.js';
+import { hashText } from '../io/hash.js';
+import { builtInCacheFile } from '../io/load-flows.js';
+import { packageRoot } from '../io/package-root.js';
+import { readdirSync } from 'node:fs';
+
+const dir = join(packageRoot(), 'flows');
+const cache: FlowCache = { entries: new Map(), changed: true };
+let failed = false;
+for (const name of readdirSync(dir).filter((n) => n.endsWith('.md'))) {
+  const text = readFileSync(join(dir, name), 'utf8');
+  const id = basename(name, '.md');
+  const parsed = parseFlow(text, `flows/${name}`, id);
+  for (const problem of parsed.problems) console.error(formatProblem(problem));
+  if (parsed.flow) cache.entries.set(cacheKey(id, hashText(text)), toCached(parsed.flow));
+  else failed = true;
+}
+if (failed) process.exit(1);
+writeFlowCache(builtInCacheFile(), cache);
+console.log(`dist/flows.json: ${cache.entries.size} built-in flows pre-parsed`);
