@@ -2,10 +2,12 @@
 // flows into dist/flows.json so no command pays for the Markdown parser.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-rmSync('dist', { recursive: true, force: true });
+// Build beside dist/ and swap it in at the end, so a CLI running meanwhile never finds half a build.
+const out = `dist.build-${process.pid}`;
+rmSync(out, { recursive: true, force: true });
 
 await build({
   entryPoints: {
@@ -13,7 +15,7 @@ await build({
     'prebuild-flows': 'src/tools/prebuild-flows.ts',
     bench: 'bench/run.ts',
   },
-  outdir: 'dist',
+  outdir: out,
   chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
   splitting: true,
@@ -31,4 +33,9 @@ await build({
   logLevel: 'warning',
 });
 
-execFileSync(process.execPath, ['dist/prebuild-flows.js'], { stdio: 'inherit' });
+execFileSync(process.execPath, [`${out}/prebuild-flows.js`, `${out}/flows.json`], { stdio: 'inherit' });
+
+const old = `dist.old-${process.pid}`;
+if (existsSync('dist')) renameSync('dist', old);
+renameSync(out, 'dist');
+rmSync(old, { recursive: true, force: true });

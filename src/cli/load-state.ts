@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Evidence } from '../engine/evidence.js';
-import { chooseCycle, reconcile, type Reconciled } from '../engine/reconcile.js';
+import { locate, type Reconciled } from '../engine/reconcile.js';
 import { InputError } from '../errors.js';
 import { stepByNumber, type Flow } from '../flow/model.js';
 import { detectFlow, diskCycle, gatherEvidence } from '../io/gather-evidence.js';
@@ -31,11 +31,12 @@ export function readPointerText(repo: Repo): string | null {
 }
 
 export function recoveryHint(repo: Repo): string {
-  const file = displayPath(repo.pointerFile);
+  const file = displayPath(repo.pointerFile, repo.root);
+  const git = repo.root === process.cwd() ? 'git' : `git -C ${repo.root}`;
   return [
     `${file} was left exactly as it is. To recover, either:`,
     '  - correct the line named above by hand (`autopilot check` re-validates it), or',
-    `  - restore the last committed version: git checkout HEAD -- ${file}, or`,
+    `  - restore the last committed version: ${git} checkout HEAD -- ${file}, or`,
     `  - move it aside: autopilot next then rebuilds the position from the folder and the journal.`,
   ].join('\n');
 }
@@ -44,7 +45,7 @@ export function readPointer(repo: Repo): ParsedPointer | null {
   const text = readPointerText(repo);
   if (text === null) return null;
   try {
-    return parsePointer(text, displayPath(repo.pointerFile));
+    return parsePointer(text, displayPath(repo.pointerFile, repo.root));
   } catch (error) {
     if (error instanceof InputError) throw new InputError(error.problems, recoveryHint(repo));
     throw error;
@@ -52,7 +53,7 @@ export function readPointer(repo: Repo): ParsedPointer | null {
 }
 
 function flowOfPointer(repo: Repo, flows: Flow[], pointer: ParsedPointer): Flow {
-  const file = displayPath(repo.pointerFile);
+  const file = displayPath(repo.pointerFile, repo.root);
   const flow = flows.find((f) => f.id === pointer.position.flow);
   if (!flow) {
     throw new InputError(
@@ -79,9 +80,7 @@ export async function loadState(options: RepoOptions, { writeCache }: { writeCac
   if (!flow) {
     throw new InputError({ message: 'no flow matches this folder', expected: 'a flow chosen by hand: `autopilot init --flow <id>`', received: `tried ${flows.map((f) => f.id).join(', ')}` });
   }
-  const { cycle, drift } = chooseCycle(flow, pointer?.position ?? null, diskCycle(repo, flow));
   const upTo = typeof pointer?.position.step === 'number' ? pointer.position.step : Infinity;
-  const evidence = gatherEvidence(repo, flow, cycle, upTo);
-  const reconciled = reconcile(flow, pointer?.position ?? null, evidence, drift);
+  const { evidence, ...reconciled } = locate(flow, pointer?.position ?? null, diskCycle(repo, flow), (cycle) => gatherEvidence(repo, flow, cycle, upTo));
   return { repo, flows, flow, pointer, evidence, reconciled };
 }

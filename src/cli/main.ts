@@ -136,7 +136,8 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv);
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
+      // Help or version asked for: 0. Help shown because no command was given, or any parse error: bad usage.
+      if (error.exitCode === 0) return EXIT.ok;
       if (json) print({ json: { error: { message: error.message.replace(/^error: /, '') } }, text: '', exit: EXIT.badInput });
       return EXIT.badInput;
     }

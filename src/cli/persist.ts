@@ -36,6 +36,7 @@ export function persist(loaded: Loaded, transition: Transition, writer: Writer):
   if (moved) {
     const text = serializePointer(transition.position, {
       loops: loopStart(loaded.flow) !== undefined,
+      preamble: loaded.pointer?.preamble ?? '',
       extraSections: loaded.pointer?.extraSections ?? '',
     });
     writeFileAtomically(loaded.repo.pointerFile, text);

@@ -33,6 +33,8 @@ export interface View {
   /** The step this command acted on, when it moved the pointer. */
   acted?: Step;
   reason?: string;
+  /** Steps the engine passed over because their condition does not hold. */
+  passedOver?: { step: number; name: string; reason: string }[];
 }
 
 export function currentStep(view: Pick<View, 'flow' | 'position'>): Step | undefined {
@@ -42,7 +44,7 @@ export function currentStep(view: Pick<View, 'flow' | 'position'>): Step | undef
 export function workOrder(repo: Repo, step: Step, cycle: number): WorkOrder {
   const skill = skillFile(repo, step.skill);
   return {
-    skill: displayPath(skill.path),
+    skill: displayPath(skill.path, repo.root),
     skillExists: skill.exists,
     doneWhen: step.doneWhen.map((p) => `${repo.docsName}/${withCycle(p, cycle)}`),
   };

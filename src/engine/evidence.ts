@@ -18,6 +18,8 @@ export interface StepEvidence {
   conditionMet?: boolean;
   /** A journaled skip, or a completion a person forced without artifacts. */
   waiver?: 'skipped' | 'forced';
+  /** When the step is being repeated (a decision said so): the files that existed as the round began. */
+  roundBaseline?: string[];
 }
 
 export interface Evidence {
@@ -50,4 +52,9 @@ export function isSettled(step: Step, ev: StepEvidence): boolean {
 
 export function evidenceFor(evidence: Evidence, step: number): StepEvidence {
   return evidence.steps[step - 1] ?? { step, patterns: [] };
+}
+
+/** Every file that matches the step's patterns. */
+export function allMatches(ev: StepEvidence): string[] {
+  return ev.patterns.flatMap((p) => p.matches);
 }

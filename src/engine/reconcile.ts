@@ -152,3 +152,23 @@ export function chooseCycle(flow: Flow, pointer: Position | null, diskCycle: num
     },
   };
 }
+
+/**
+ * Rules 1 and 2 end to end: choose the cycle, judge the pointer by that
+ * cycle's evidence, and when the folder shows a finished cycle, judge the
+ * new cycle by its own evidence — never by the last one's. `evidenceOf` is
+ * the shell's reader (or a test's table).
+ */
+export function locate(flow: Flow, pointer: Position | null, diskCycle: number, evidenceOf: (cycle: number) => Evidence): Reconciled & { evidence: Evidence } {
+  const { cycle, drift } = chooseCycle(flow, pointer, diskCycle);
+  let evidence = evidenceOf(cycle);
+  let result = reconcile(flow, pointer, evidence, drift);
+  // Cycles only grow and a folder holds finitely many, so this ends; the bound guards a broken reader.
+  for (let hops = 0; result.position.cycle !== evidence.cycle; hops++) {
+    if (hops > 100_000) throw new Error(`cycle ${result.position.cycle} never settles`);
+    evidence = evidenceOf(result.position.cycle);
+    const again = reconcile(flow, result.position, evidence);
+    result = { position: again.position, drift: [...result.drift, ...again.drift], source: result.source };
+  }
+  return { ...result, evidence };
+}

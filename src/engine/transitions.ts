@@ -6,7 +6,7 @@
 import type { Problem } from '../errors.js';
 import { stepByNumber, type Decision, type Flow, type Step } from '../flow/model.js';
 import { MAX_RETRIES, type Position } from '../state/position.js';
-import { conditionFalse, evidenceFor, hasArtifacts, missingPatterns, type Evidence } from './evidence.js';
+import { allMatches, conditionFalse, evidenceFor, hasArtifacts, missingPatterns, type Evidence } from './evidence.js';
 import { entry, type JournalEntry } from './journal-entry.js';
 import { atStep, successor } from './reconcile.js';
 
@@ -31,7 +31,7 @@ export type Outcome =
   /** Three failed attempts: a person must `ack` before another try. */
   | { kind: 'failed' }
   | { kind: 'complete' }
-  | { kind: 'refused'; problem: Problem };
+  | { kind: 'refused'; problem: Problem; missing?: string[] };
 
 export interface Transition {
   position: Position;
@@ -107,6 +107,7 @@ function conditionReason(step: Step): string {
 }
 
 export function apply(flow: Flow, position: Position, evidence: Evidence, event: Event): Transition {
+  if (position.cycle !== evidence.cycle) throw new Error(`evidence of cycle ${evidence.cycle} cannot judge cycle ${position.cycle}`);
   if (position.step === 'done') {
     if (event.type === 'next') return { position, entries: [], outcome: { kind: 'complete' } };
     return refuse(position, `the flow ${flow.id} is done; there is no current step to ${event.type}`, 'start a new flow with `autopilot init --flow <id>`');
@@ -140,17 +141,26 @@ export function apply(flow: Flow, position: Position, evidence: Evidence, event:
       if (stop) return stop;
       const ev = evidenceFor(evidence, step.number);
       if (conditionFalse(step, ev)) return finish(flow, position, step, 'skipped', evidence, { by: 'condition', reason: conditionReason(step) });
+      const stale = ev.roundBaseline && allMatches(ev).every((file) => ev.roundBaseline!.includes(file));
+      if (hasArtifacts(ev) && stale && !event.force) {
+        return refuse(
+          position,
+          `step ${step.number} (${step.name}) is being repeated, and this round has no new artifact: every matching file existed when the round began`,
+          `a new file for ${step.doneWhen.map((p) => `\`${p}\``).join(', ')} (e.g. the next numbered draft)`,
+          ev.roundBaseline!.join(', '),
+        );
+      }
       if (hasArtifacts(ev)) return finish(flow, position, step, 'completed', evidence, {});
       if (event.force) return finish(flow, position, step, 'completed', evidence, { forced: true, reason: event.force.reason });
       const missing = missingPatterns(ev);
-      return {
-        ...refuse(
-          position,
-          `step ${step.number} (${step.name}) is not done: ${missing.length} of its artifacts ${missing.length === 1 ? 'is' : 'are'} missing`,
-          `files matching ${step.doneWhen.map((p) => `\`${p}\``).join(', ')} under the docs folder (or, for a person, \`done --force --reason TEXT\`)`,
-          `nothing matches ${missing.map((m) => `\`${m}\``).join(', ')}`,
-        ),
-      };
+      const names = missing.map((m) => `\`${m}\``).join(', ');
+      const refused = refuse(
+        position,
+        `step ${step.number} (${step.name}) is not done: nothing under the docs folder matches ${names}`,
+        `a non-empty file for each of ${step.doneWhen.map((p) => `\`${p}\``).join(', ')} (a person may override: \`autopilot done --force --reason TEXT\`)`,
+        `${missing.length} of ${step.doneWhen.length} missing`,
+      );
+      return { ...refused, outcome: { kind: 'refused', problem: (refused.outcome as { problem: Problem }).problem, missing } };
     }
 
     case 'fail': {
@@ -184,7 +194,10 @@ export function apply(flow: Flow, position: Position, evidence: Evidence, event:
       if (!option) {
         return refuse(position, `"${event.option}" is not an option of the decision "${pending.question}"`, `one of ${pending.options.map((o) => o.letter).join(', ')}`, event.option);
       }
-      const entries = [entry('decision_answered', position, { decision: pending.id, option: option.letter, choice: option.choice })];
+      const details: Record<string, unknown> = { decision: pending.id, option: option.letter, choice: option.choice, then: option.then };
+      // A new round must leave a new file: remember what this one starts with.
+      if (option.then === 'repeat') details.round_files = allMatches(evidenceFor(evidence, step.number));
+      const entries = [entry('decision_answered', position, details)];
       if (option.then === 'repeat') {
         return { position: atStep(flow, step, position.cycle), entries, outcome: { kind: 'advanced', finished: step.number } };
       }
@@ -205,7 +218,7 @@ export function apply(flow: Flow, position: Position, evidence: Evidence, event:
       const text = event.text.replace(/\s+/g, ' ').trim();
       if (!text) return refuse(position, 'the sub-step text is empty', 'the sub-skill\'s position, e.g. `autopilot substep "2 — Restrictions"`', '""');
       const moved: Position = { ...position, status: 'in_progress', subStep: text };
-      return { position: moved, entries: [entry('substep', moved)], outcome: { kind: 'recorded' } };
+      return { position: moved, entries: [entry('substep', moved, { sub_step: text })], outcome: { kind: 'recorded' } };
     }
   }
 }

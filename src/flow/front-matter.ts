@@ -21,7 +21,13 @@ export function readFrontMatter(source: string, file: string, firstLine: number,
   const lineCounter = new LineCounter();
   const doc = parseDocument(source, { lineCounter });
   const at = (offset: number) => firstLine + lineCounter.linePos(offset).line;
-  const problems: Problem[] = doc.errors.map((e) => ({ file, line: at(e.pos[0]), message: `the front matter is not valid YAML: ${e.message.split('\n')[0]}`, expected: EXAMPLE }));
+  // yaml's messages end with its own " at line N, column M:" (counted inside the front matter); the file line replaces it.
+  const problems: Problem[] = doc.errors.map((e) => ({
+    file,
+    line: at(e.pos[0]),
+    message: `the front matter is not valid YAML: ${e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '').replace(/:$/, '')}`,
+    expected: EXAMPLE,
+  }));
   if (problems.length > 0) return { problems };
   if (!isMap(doc.contents)) return { problems: [{ file, line: firstLine, message: 'the front matter is not a YAML mapping', expected: EXAMPLE, received: source.trim().slice(0, 60) }] };
 

@@ -33,7 +33,9 @@ export function validateFlow(flow: Flow): Problem[] {
   }
 
   const loopFrom = last.then.kind === 'loop' ? last.then.to : undefined;
-  for (const step of flow.steps) {
+  // A loop that points nowhere has been reported above; judging `{cycle}` against it would only add noise.
+  const loopValid = loopFrom === undefined || (loopFrom >= 1 && loopFrom <= last.number);
+  for (const step of loopValid ? flow.steps : []) {
     const inLoop = loopFrom !== undefined && step.number >= loopFrom;
     if (inLoop && !step.doneWhen.every((p) => p.includes(CYCLE_PLACEHOLDER))) {
       at(step, `step ${step.number} runs once per cycle, so each of its done-when patterns must hold \`{cycle}\` (otherwise cycle 1's files would prove later cycles done)`, '`03_implementation/cycle-{cycle}/report.md`', step.doneWhen.join(', '));

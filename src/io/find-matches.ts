@@ -52,7 +52,9 @@ export function findMatches(base: string, pattern: string, limit = 3): string[] 
     const last = i === segments.length - 1;
     const next: string[] = [];
     for (const dir of candidates) {
-      const names = GLOB.test(segment) ? listFolder(join(base, dir)).filter(matcherFor(segment)) : [segment];
+      const matches = matcherFor(segment);
+      // Called with the name only: picomatch reads a second argument as "return an object", which is always truthy.
+      const names = GLOB.test(segment) ? listFolder(join(base, dir)).filter((name) => matches(name)) : [segment];
       for (const name of names) {
         const rel = dir ? `${dir}/${name}` : name;
         const abs = join(base, rel);

@@ -1,15 +1,18 @@
 /** Reads, for the pure rules, what the disk says about a flow: artifacts, conditions, waivers, the cycle. */
 import type { Evidence, StepEvidence } from '../engine/evidence.js';
 import { hasArtifacts } from '../engine/evidence.js';
-import { DOCS_PLACEHOLDER, loopStart, stepByNumber, withCycle, type Flow, type Step } from '../flow/model.js';
+import { DOCS_PLACEHOLDER, isPerCycle, loopStart, stepByNumber, withCycle, type Flow, type Step } from '../flow/model.js';
 import { findMatches } from './find-matches.js';
-import { readWaivers, type Waiver } from './journal.js';
+import { readJournalEvidence } from './journal.js';
 import type { Repo } from './repo.js';
+
+/** Enough to tell a new round's file from the last round's; more would only cost stats. */
+const MATCH_LIMIT = 100;
 
 function stepEvidence(repo: Repo, step: Step, cycle: number): StepEvidence {
   const patterns = step.doneWhen.map((p) => {
     const pattern = withCycle(p, cycle);
-    return { pattern, matches: findMatches(repo.docs, pattern) };
+    return { pattern, matches: findMatches(repo.docs, pattern, MATCH_LIMIT) };
   });
   const ev: StepEvidence = { step: step.number, patterns };
   if (step.runs.kind === 'if') ev.conditionMet = findMatches(repo.docs, withCycle(step.runs.pattern, cycle), 1).length > 0;
@@ -17,15 +20,21 @@ function stepEvidence(repo: Repo, step: Step, cycle: number): StepEvidence {
 }
 
 /**
- * Evidence for every step in `cycle`. The journal is read for waivers only
- * when a step before `upTo` lacks its artifacts, which the common case never does.
+ * Evidence for every step in `cycle`. The journal is read only when it can
+ * change the answer: a step before `upTo` lacks its artifacts (was it skipped
+ * or forced?), or the step at `upTo` can be repeated by a decision (which
+ * files did this round start with?). The common case reads no journal.
  */
 export function gatherEvidence(repo: Repo, flow: Flow, cycle: number, upTo: number): Evidence {
   const steps = flow.steps.map((step) => stepEvidence(repo, step, cycle));
   const gap = flow.steps.some((s) => s.number < upTo && !hasArtifacts(steps[s.number - 1]!) && !(s.runs.kind === 'if' && steps[s.number - 1]!.conditionMet === false));
-  if (gap) {
-    const waivers: Map<number, Waiver> = readWaivers(repo.journalFile, flow.id, cycle);
-    for (const [step, waiver] of waivers) if (steps[step - 1]) steps[step - 1]!.waiver = waiver;
+  const current = stepByNumber(flow, upTo);
+  const repeatable = current?.then.kind === 'decision' && flow.decisions[current.then.id]?.options.some((o) => o.then === 'repeat');
+  if (gap || repeatable) {
+    const perCycle = (n: number) => isPerCycle(stepByNumber(flow, n) ?? flow.steps[0]!);
+    const found = readJournalEvidence(repo.journalFile, flow.id, cycle, perCycle);
+    for (const [step, waiver] of found.waivers) if (steps[step - 1]) steps[step - 1]!.waiver = waiver;
+    for (const [step, files] of found.rounds) if (steps[step - 1]) steps[step - 1]!.roundBaseline = files;
   }
   return { cycle, steps };
 }

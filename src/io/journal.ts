@@ -58,24 +58,36 @@ export function readJournal(file: string, display: string): { entries: StampedEn
 
 export type Waiver = 'skipped' | 'forced';
 
+/** What only the journal can tell about a flow's steps in one cycle. */
+export interface JournalEvidence {
+  /** Steps skipped on purpose, or forced done by a person: the evidence the folder cannot show. */
+  waivers: Map<number, Waiver>;
+  /** Steps in a repeated round: the files that existed when the round began. */
+  rounds: Map<number, string[]>;
+}
+
 /**
- * Steps of one flow and cycle that were skipped on purpose or forced done by a
- * person: the evidence the folder cannot show. Lines are filtered as text
- * first, so a long journal is not parsed whole on every call.
+ * One pass over the journal for one flow and cycle. `perCycle` tells which
+ * steps belong to a cycle; the others (before a loop) count from any cycle.
+ * Lines are filtered as text before parsing, so a long journal stays cheap.
  */
-export function readWaivers(file: string, flow: string, cycle: number): Map<number, Waiver> {
-  const waivers = new Map<number, Waiver>();
+export function readJournalEvidence(file: string, flow: string, cycle: number, perCycle: (step: number) => boolean): JournalEvidence {
+  const found: JournalEvidence = { waivers: new Map(), rounds: new Map() };
   for (const line of readText(file).split('\n')) {
-    if (!line.includes('"step_skipped"') && !line.includes('"forced":true')) continue;
+    if (!/"(step_skipped|step_completed|decision_answered)"/.test(line)) continue;
     let e: StampedEntry;
     try {
       e = JSON.parse(line) as StampedEntry;
     } catch {
       continue;
     }
-    if (e.flow !== flow || e.cycle !== cycle || typeof e.step !== 'number') continue;
-    if (e.event === 'step_skipped' && e.by !== 'condition') waivers.set(e.step, 'skipped');
-    if (e.event === 'step_completed' && e.forced === true) waivers.set(e.step, 'forced');
+    if (e.flow !== flow || typeof e.step !== 'number' || (perCycle(e.step) && e.cycle !== cycle)) continue;
+    if (e.event === 'step_skipped' && e.by !== 'condition') found.waivers.set(e.step, 'skipped');
+    if (e.event === 'step_completed') {
+      found.rounds.delete(e.step);
+      if (e.forced === true) found.waivers.set(e.step, 'forced');
+    }
+    if (e.event === 'decision_answered' && e.then === 'repeat' && Array.isArray(e.round_files)) found.rounds.set(e.step, e.round_files as string[]);
   }
-  return waivers;
+  return found;
 }

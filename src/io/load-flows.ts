@@ -56,7 +56,7 @@ export async function loadFlows(repo: Repo, options: { writeCache: boolean }): P
   for (const file of files) {
     const text = readFileSync(file.path, 'utf8');
     const key = cacheKey(file.id, hashText(text));
-    const display = displayPath(file.path);
+    const display = displayPath(file.path, repo.root);
     const cache = file.builtIn ? builtInCache : (repoCache ??= readFlowCache(repo.flowCacheFile));
     const hit = cache.entries.get(key);
     if (hit) {

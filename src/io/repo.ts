@@ -79,7 +79,12 @@ function realOrSelf(path: string): string {
   }
 }
 
-/** A path as a person would like to read it: relative to the working directory when inside it. */
-export function displayPath(path: string, cwd = process.cwd()): string {
+/**
+ * A path as a person reads it: a file of the repository relative to its root
+ * (`_docs/_autopilot_state.md`, whatever `-C` said), any other relative to the
+ * working directory when inside it, else absolute.
+ */
+export function displayPath(path: string, root?: string, cwd = process.cwd()): string {
+  if (root && isInside(root, path)) return relative(root, path) || '.';
   return isInside(cwd, path) ? relative(cwd, path) || '.' : path;
 }

@@ -16,6 +16,8 @@ const SCHEMA_MARKER = /<!--\s*autopilot-state\s+v(\d+)\b/i;
 
 export interface ParsedPointer {
   position: Position;
+  /** Text a person put under the title, kept verbatim. */
+  preamble: string;
   /** Sections the engine does not own, kept verbatim so a rewrite loses nothing. */
   extraSections: string;
   /** Line of each key, for later messages about a value (an unknown flow, a step out of range). */
@@ -25,6 +27,8 @@ export interface ParsedPointer {
 const TEMPLATE_EXAMPLE = '`## Current Step` followed by `flow: greenfield`, `step: 3`, `name: Plan`, `status: in_progress`, `sub_step: 0`, `retry_count: 0`';
 const KEYS = ['flow', 'step', 'name', 'status', 'sub_step', 'retry_count'] as const;
 type Key = (typeof KEYS)[number];
+/** Keys whose value has a fixed form: for them, `[…]` is the template's placeholder. `name` and `sub_step` are free text. */
+const STRUCTURED = new Set<Key>(['flow', 'step', 'status', 'retry_count']);
 
 interface Section {
   title: string;
@@ -47,12 +51,15 @@ function splitSections(text: string): { sections: Section[] } {
   return { sections };
 }
 
-/** `- **Sub-step**: x` → key `sub_step`, value `x`. */
+/**
+ * `- **Sub-step**: x` or `**sub_step:** x` → key `sub_step`, value `x`. Only
+ * emphasis around the key is taken off; the value is kept exactly as written.
+ */
 function readKeyValue(text: string): { key: string; value: string } | undefined {
   const stripped = text.replace(/^\s*[-*+]\s+/, '').trim();
-  const match = /^\**`?([A-Za-z][A-Za-z _-]*?)`?\**\s*:\s*\**\s*(.*?)\s*$/.exec(stripped);
+  const match = /^(\*\*|__)?`?([A-Za-z][A-Za-z _-]*?)`?(?::\1|\1:|:)\s*(.*?)\s*$/.exec(stripped);
   if (!match) return undefined;
-  return { key: match[1]!.trim().toLowerCase().replace(/[\s-]+/g, '_'), value: match[2]!.replace(/\*+$/, '').trim() };
+  return { key: match[2]!.trim().toLowerCase().replace(/[\s-]+/g, '_'), value: match[3]! };
 }
 
 function normalizeStatus(value: string): Status | undefined {
@@ -90,7 +97,7 @@ export function parsePointer(text: string, file: string): ParsedPointer {
       line: current[1]?.line ?? 1,
       message: current.length === 0 ? 'no `## Current Step` section' : 'more than one `## Current Step` section',
       expected: TEMPLATE_EXAMPLE,
-      received: current.length === 0 ? `${sections.length} other section(s)` : `sections at lines ${current.map((s) => s.line).join(', ')}`,
+      received: current.length === 0 ? (sections.length ? sections.map((s) => `\`${s.title}\` (line ${s.line})`).join(', ') : 'no headings at all') : `sections at lines ${current.map((s) => s.line).join(', ')}`,
     });
   }
   const section = current[0]!;
@@ -108,7 +115,7 @@ export function parsePointer(text: string, file: string): ParsedPointer {
       problem(line, `\`${key}\` is given twice (first at line ${values.get(key)!.line})`, 'each key once', lineText.trim());
       continue;
     }
-    if (/^\[.*\]$/.test(kv.value)) {
+    if (STRUCTURED.has(key) && /^\[.*\]$/.test(kv.value)) {
       problem(line, `\`${key}\` still holds the template's placeholder`, `a value, e.g. \`${key}: ${exampleFor(key)}\``, kv.value);
     }
     values.set(key, { value: kv.value, line });
@@ -146,9 +153,14 @@ export function parsePointer(text: string, file: string): ParsedPointer {
   // The cycle lives in its own short section; a file without it is in cycle 1.
   let cycle = 1;
   let cycleLine = 0;
+  let preamble = '';
   const extra: Section[] = [];
   for (const s of sections) {
-    if (s === section || /^autopilot state$/i.test(s.title)) continue;
+    if (s === section) continue;
+    if (/^autopilot state$/i.test(s.title)) {
+      preamble = s.body.map((b) => b.text).filter((t) => !SCHEMA_MARKER.test(t)).join('\n').trim();
+      continue;
+    }
     if (/^cycle$/i.test(s.title)) {
       for (const { text: lineText, line } of s.body) {
         const kv = readKeyValue(lineText);
@@ -177,6 +189,7 @@ export function parsePointer(text: string, file: string): ParsedPointer {
       retryCount: retryCount!,
       cycle,
     },
+    preamble,
     extraSections: extra.map((s) => renderSection(text, s)).join('\n').trim(),
     lines: {
       flow: flow.line,
@@ -193,7 +206,7 @@ export function parsePointer(text: string, file: string): ParsedPointer {
 function renderSection(text: string, section: Section): string {
   const lines = text.split(/\r?\n/);
   const body = section.body.map((b) => b.text).filter((t) => !SCHEMA_MARKER.test(t));
-  return [lines[section.line - 1]!, ...body].join('\n').trimEnd();
+  return [lines[section.line - 1]!, ...body].join('\n');
 }
 
 function exampleFor(key: Key): string {

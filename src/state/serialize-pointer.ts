@@ -5,7 +5,8 @@ import { POINTER_SCHEMA } from './parse-pointer.js';
 export interface PointerExtras {
   /** Whether the flow loops, so the cycle is worth a line. */
   loops: boolean;
-  /** Sections a person added, kept verbatim. */
+  /** Text a person wrote under the title, and sections a person added: kept verbatim. */
+  preamble?: string;
   extraSections?: string;
 }
 
@@ -14,6 +15,7 @@ export function serializePointer(position: Position, extras: PointerExtras): str
   const parts = [
     '# Autopilot State',
     '',
+    ...(extras.preamble ? [extras.preamble.trim(), ''] : []),
     '## Current Step',
     `flow: ${position.flow}`,
     `step: ${position.step}`,

@@ -1,5 +1,5 @@
 /** Build step: parse the built-in flows once and ship the result, so the CLI never loads the parser for them. */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { formatProblem } from '../errors.js';
 import { cacheKey, toCached, writeFlowCache, type FlowCache } from '../flow/flow-cache.js';
@@ -7,7 +7,6 @@ import { parseFlow } from '../flow/parse-flow.js';
 import { hashText } from '../io/hash.js';
 import { builtInCacheFile } from '../io/load-flows.js';
 import { packageRoot } from '../io/package-root.js';
-import { readdirSync } from 'node:fs';
 
 const dir = join(packageRoot(), 'flows');
 const cache: FlowCache = { entries: new Map(), changed: true };
@@ -21,5 +20,6 @@ for (const name of readdirSync(dir).filter((n) => n.endsWith('.md'))) {
   else failed = true;
 }
 if (failed) process.exit(1);
-writeFlowCache(builtInCacheFile(), cache);
-console.log(`dist/flows.json: ${cache.entries.size} built-in flows pre-parsed`);
+const target = process.argv[2] ?? builtInCacheFile();
+writeFlowCache(target, cache);
+console.log(`flows.json: ${cache.entries.size} built-in flows pre-parsed`);

@@ -24,7 +24,7 @@ export async function runCheck(options: RepoOptions): Promise<CheckResult> {
       const skill = skillFile(repo, step.skill);
       skills.add(step.skill);
       if (!skill.exists) {
-        problems.push({ file: flow.file, line: step.line, message: `step ${step.number} (${step.name}) names the skill \`${step.skill}\`, which has no SKILL.md`, expected: `a file ${displayPath(skill.path)} or .autopilot/skills/${step.skill}/SKILL.md`, received: 'no such file' });
+        problems.push({ file: flow.file, line: step.line, message: `step ${step.number} (${step.name}) names the skill \`${step.skill}\`, which has no SKILL.md`, expected: `a file ${displayPath(skill.path, repo.root)} or .autopilot/skills/${step.skill}/SKILL.md`, received: 'no such file' });
       }
     }
   }
@@ -35,7 +35,7 @@ export async function runCheck(options: RepoOptions): Promise<CheckResult> {
     if (parsed) {
       pointer = 'ok';
       const flow = flows.find((f) => f.id === parsed.position.flow);
-      const file = displayPath(repo.pointerFile);
+      const file = displayPath(repo.pointerFile, repo.root);
       if (!flow) {
         pointer = 'invalid';
         problems.push({ file, line: parsed.lines.flow, message: `the pointer names the flow \`${parsed.position.flow}\`, which autopilot does not know`, expected: `one of ${flows.map((f) => f.id).join(', ')}`, received: parsed.position.flow });
@@ -50,7 +50,7 @@ export async function runCheck(options: RepoOptions): Promise<CheckResult> {
     problems.push(...error.problems);
   }
 
-  const journal = readJournal(repo.journalFile, displayPath(repo.journalFile));
+  const journal = readJournal(repo.journalFile, displayPath(repo.journalFile, repo.root));
   problems.push(...journal.problems);
   return { problems, flows: flows.map((f) => f.id), skills: skills.size, pointer, journalEvents: journal.entries.length };
 }

@@ -7,7 +7,7 @@ const BASE_KEYS = new Set(['at', 'session', 'event', 'flow', 'cycle', 'step', 'n
 
 export function runLog(options: RepoOptions, limit: number | undefined): { entries: StampedEntry[]; problems: Problem[] } {
   const repo = openRepo(options);
-  const { entries, problems } = readJournal(repo.journalFile, displayPath(repo.journalFile));
+  const { entries, problems } = readJournal(repo.journalFile, displayPath(repo.journalFile, repo.root));
   return { entries: limit === undefined ? entries : entries.slice(-limit), problems };
 }
 

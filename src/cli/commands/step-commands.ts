@@ -39,9 +39,13 @@ export async function runEvent(command: string, event: Event, options: RepoOptio
   persist(loaded, transition, writer);
   const acted = typeof position.step === 'number' ? stepByNumber(loaded.flow, position.step) : undefined;
   const reason = 'reason' in event ? event.reason : event.type === 'done' ? event.force?.reason : undefined;
+  const passedOver = transition.entries
+    .filter((e) => e.event === 'step_skipped' && e.by === 'condition' && typeof e.step === 'number')
+    .map((e) => ({ step: e.step as number, name: e.name, reason: String(e.reason) }));
   const view = buildView(command, loaded, transition.position, transition.outcome, {
     ...(acted ? { acted } : {}),
     ...(reason ? { reason } : {}),
+    ...(passedOver.length > 0 ? { passedOver } : {}),
   });
   return { view, exit: exitCodeOf(transition.outcome) };
 }

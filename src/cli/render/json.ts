@@ -56,6 +56,7 @@ export function viewJson(view: View): Record<string, unknown> {
     }
     case 'refused':
       json.error = outcome.problem;
+      if (outcome.missing) json.missing = outcome.missing.map((m) => `${view.repo.docsName}/${m}`);
       break;
     default:
       break;

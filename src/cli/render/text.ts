@@ -34,13 +34,22 @@ function driftLines(view: View): string[] {
   return view.drift.map((d) => `! ${d.message} (${suffix})`);
 }
 
-/** What follows the current step, in words. */
-function thenText(flow: Flow, step: Step, cycle: number): string {
+/** What follows the current step, in words; a following step whose condition is known not to hold is named as passed over. */
+function thenText(view: View, step: Step): string {
+  const { flow } = view;
+  const cycle = view.position.cycle;
   const then: Then = step.then;
   const next = stepByNumber(flow, step.number + 1);
   switch (then.kind) {
-    case 'next':
-      return next ? `step ${stepLabel(next)}${runsNote(next)}` : 'the end of the flow';
+    case 'next': {
+      if (!next) return 'the end of the flow';
+      const ev = evidenceFor(view.evidence, next.number);
+      if (next.runs.kind === 'if' && ev.conditionMet === false && next.then.kind === 'next') {
+        const after = stepByNumber(flow, next.number + 1);
+        return `step ${stepLabel(next)} is passed over (no \`${next.runs.pattern}\`)${after ? `, then step ${stepLabel(after)}${runsNote(after)}` : ''}`;
+      }
+      return `step ${stepLabel(next)}${runsNote(next)}`;
+    }
     case 'boundary':
       return next ? `session boundary; step ${stepLabel(next)} in a new conversation` : 'the end of the flow';
     case 'decision':
@@ -79,7 +88,7 @@ export function statusText(view: View): string {
     lines.push(`Status    ${position.status}${position.subStep !== '0' ? ` · sub-step ${position.subStep}` : ''}`);
     lines.push(`Retries   ${position.retryCount} of ${MAX_RETRIES}`);
     const waiting = position.status === 'completed' || position.status === 'skipped';
-    lines.push(`Next      ${waiting || position.status === 'failed' ? nextForStop(view, step) : `when done: ${thenText(flow, step, position.cycle)}`}`);
+    lines.push(`Next      ${waiting || position.status === 'failed' ? nextForStop(view, step) : `when done: ${thenText(view, step)}`}`);
   }
   lines.push(`Progress  ${progress(view)}`);
   const problems = driftLines(view);
@@ -90,7 +99,7 @@ export function statusText(view: View): string {
 
 function nextForStop(view: View, step: Step): string {
   if (view.position.status === 'failed') return `failed ${MAX_RETRIES} times: a person runs \`autopilot ack\``;
-  return step.then.kind === 'decision' ? `${thenText(view.flow, step, view.position.cycle)} → \`autopilot next\` shows it` : thenText(view.flow, step, view.position.cycle);
+  return step.then.kind === 'decision' ? `${thenText(view, step)} → \`autopilot next\` shows it` : thenText(view, step);
 }
 
 function workText(view: View, action: 'start' | 'resume' | 'retry'): string[] {
@@ -110,6 +119,7 @@ export function outcomeText(view: View): string {
   const { outcome, position, flow } = view;
   const lines = driftLines(view);
   const acted = view.acted ? `step ${stepLabel(view.acted)}` : 'the step';
+  for (const p of view.passedOver ?? []) lines.push(`↷ Passed over step ${p.step} ${p.name}: ${p.reason}`);
   switch (outcome?.kind) {
     case 'work':
       lines.push(...workText(view, outcome.action));

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { chooseCycle, reconcile, scanPosition } from '../../../src/engine/reconcile.js';
+import { at, builtInFlow, evidence, upTo } from '../../helpers/engine.js';
+
+const greenfield = builtInFlow('greenfield');
+const existing = builtInFlow('existing-code');
+
+describe('folder scan (no pointer)', () => {
+  it('starts an empty folder at step 1', () => {
+    const r = reconcile(greenfield, null, evidence(greenfield));
+    expect(r.position).toEqual(at(greenfield, 1));
+    expect(r.source).toBe('folder');
+  });
+
+  it('stops at the first step without its artifacts, in progress when some exist', () => {
+    expect(scanPosition(greenfield, evidence(greenfield, { done: [1, 2], touched: [3] }))).toEqual(at(greenfield, 3, 'in_progress'));
+  });
+
+  it('treats a conditional step whose condition is false as settled, and one whose condition holds as work', () => {
+    expect(scanPosition(greenfield, evidence(greenfield, { done: upTo(3) })).step).toBe(5);
+    expect(scanPosition(greenfield, evidence(greenfield, { done: upTo(3), conditionMet: [4] })).step).toBe(4);
+  });
+
+  it('leaves a decision open when nothing after it has begun', () => {
+    expect(scanPosition(greenfield, evidence(greenfield, { done: [1, 2] }))).toEqual(at(greenfield, 2, 'completed'));
+  });
+
+  it('counts a decision as answered once a later step has artifacts', () => {
+    expect(scanPosition(greenfield, evidence(greenfield, { done: [1, 2], touched: [3] })).step).toBe(3);
+  });
+
+  it('never passes an optional step that was neither done nor skipped in the journal', () => {
+    expect(scanPosition(greenfield, evidence(greenfield, { done: upTo(7) })).step).toBe(8);
+    expect(scanPosition(greenfield, evidence(greenfield, { done: upTo(7), waived: { 8: 'skipped' } })).step).toBe(9);
+  });
+
+  it('ends a non-looping flow at done, and loops a looping one into the next cycle', () => {
+    expect(scanPosition(greenfield, evidence(greenfield, { done: upTo(10) })).step).toBe('done');
+    const next = scanPosition(existing, evidence(existing, { done: upTo(14), conditionMet: [3] }, 2));
+    expect(next).toMatchObject({ step: 8, cycle: 3, status: 'not_started' });
+  });
+});
+
+describe('pointer cross-checked against the folder', () => {
+  it('keeps a pointer that agrees with the folder, with no drift', () => {
+    const pointer = at(greenfield, 3, 'in_progress', { subStep: '4 — Architecture review' });
+    const r = reconcile(greenfield, pointer, evidence(greenfield, { done: [1, 2], touched: [3] }));
+    expect(r).toEqual({ position: pointer, drift: [], source: 'state' });
+  });
+
+  it('moves a pointer back to the first step that has no evidence, naming the missing file', () => {
+    const r = reconcile(greenfield, at(greenfield, 6, 'in_progress'), evidence(greenfield, { done: [1, 2, 3] }));
+    expect(r.position).toEqual(at(greenfield, 5));
+    expect(r.source).toBe('folder');
+    expect(r.drift).toHaveLength(1);
+    expect(r.drift[0]!.message).toContain('`02_tasks/_index.md`');
+  });
+
+  it('moves a pointer forward when later steps already have artifacts', () => {
+    const r = reconcile(greenfield, at(greenfield, 1, 'in_progress'), evidence(greenfield, { done: upTo(3), touched: [] , conditionMet: [] }));
+    // Step 4 (UI Design) is passed over: its condition is false; Plan's artifacts exist, so work reached step 5.
+    expect(r.position).toEqual(at(greenfield, 5));
+    expect(r.drift[0]!.kind).toBe('ahead-on-disk');
+  });
+
+  it('keeps a step in progress whose artifacts exist while nothing after it has begun (it may still be polished)', () => {
+    const r = reconcile(greenfield, at(greenfield, 3, 'in_progress'), evidence(greenfield, { done: upTo(3) }));
+    expect(r.position.step).toBe(3);
+    expect(r.drift).toEqual([]);
+  });
+
+  it('reopens a step the pointer calls completed whose artifacts are missing', () => {
+    const r = reconcile(greenfield, at(greenfield, 2, 'completed'), evidence(greenfield, { done: [1] }));
+    expect(r.position).toEqual(at(greenfield, 2));
+    expect(r.drift[0]!.kind).toBe('missing-evidence');
+  });
+
+  it('moves a completed chaining step on to the next step (a hand-edited pointer)', () => {
+    const r = reconcile(greenfield, at(greenfield, 1, 'completed'), evidence(greenfield, { done: [1] }));
+    expect(r.position).toEqual(at(greenfield, 2));
+    expect(r.drift[0]!.kind).toBe('finished-step');
+  });
+
+  it('repairs a wrong step name and says so', () => {
+    const r = reconcile(greenfield, at(greenfield, 2, 'in_progress', { name: 'Reserch' }), evidence(greenfield, { done: [1] }));
+    expect(r.position.name).toBe('Research');
+    expect(r.drift.map((d) => d.kind)).toEqual(['name']);
+  });
+
+  it('refuses a done pointer while a step lacks evidence', () => {
+    const r = reconcile(greenfield, at(greenfield, 'done', 'completed'), evidence(greenfield, { done: upTo(7), waived: { 8: 'skipped' } }));
+    expect(r.position.step).toBe(9);
+  });
+});
+
+describe('cycles of a looping flow', () => {
+  it('accepts the pointer in the folder\'s cycle or at the start of the next', () => {
+    expect(chooseCycle(existing, at(existing, 9, 'in_progress', { cycle: 2 }), 2)).toEqual({ cycle: 2 });
+    expect(chooseCycle(existing, at(existing, 8, 'not_started', { cycle: 3 }), 2)).toEqual({ cycle: 3 });
+  });
+
+  it('repairs a cycle the folder does not support', () => {
+    const r = chooseCycle(existing, at(existing, 9, 'in_progress', { cycle: 5 }), 2);
+    expect(r.cycle).toBe(2);
+    expect(r.drift?.kind).toBe('cycle');
+  });
+
+  it('starts at cycle 1 when no cycle has begun, and a flow without a loop is always in cycle 1', () => {
+    expect(chooseCycle(existing, null, 0)).toEqual({ cycle: 1 });
+    expect(chooseCycle(existing, at(existing, 8, 'not_started', { cycle: 2 }), 0).cycle).toBe(1);
+    expect(chooseCycle(greenfield, at(greenfield, 3, 'in_progress', { cycle: 4 }), 0).cycle).toBe(1);
+  });
+});
