@@ -1,1 +1,167 @@
-export {};
+/**
+ * `npm run bench`: how fast and how small the CLI's answers are, each figure a
+ * ratio to a baseline measured in the same run (alternating runs, medians),
+ * or a plain figure where nothing compares. Prints a table, writes
+ * bench/results.json, exits 0 even when a target is missed, 1 when a command
+ * fails. `node dist/bench.js --quick` runs fewer rounds; `node dist/bench.js
+ * start-up memory` runs only those scenarios. See docs/performance.md.
+ */
+import { renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { addGeneratedDocs } from './fixtures.js';
+import { atMost, Bench, BenchFailure, figureOf, findPackageRoot, Interrupted, machine, runNode, scenario, stopOnSignals, table, timed, under, type RunnableScenario, type Row } from './harness.js';
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const only = args.filter((a) => !a.startsWith('--'));
+
+/** Run counts: sized so the whole run stays well under 3 minutes on 2 cores. */
+const RUNS = quick
+  ? { startup: { pairs: 5, warmup: 1 }, large: { pairs: 3, warmup: 1 }, largeFiles: 10_000, memory: { pairs: 3, warmup: 1 } }
+  : { startup: { pairs: 25, warmup: 3 }, large: { pairs: 15, warmup: 2 }, largeFiles: 100_000, memory: { pairs: 9, warmup: 1 } };
+
+const scenarios: RunnableScenario[] = [
+  scenario({
+    id: 'start-up',
+    title: 'Start-up: `status` and `next` on a copy of _docs-example, against an empty Node process',
+    target: 'at most 2.0× `node -e 0`',
+    setup: (bench, folder) => ({ dir: bench.copyExample(`${folder}/repo`) }),
+    // `next` may write on its first call (the warm-up pairs absorb it); later calls re-read and resume: the steady state.
+    measure: async (m, { dir }) => [
+      await m.compare({ subject: timed(m.bench.autopilot(dir, ['status', '--json'])), baseline: timed(m.bench.floor()), unit: 'ms', ...RUNS.startup, target: atMost(2.0) }),
+      await m.compare({ subject: timed(m.bench.autopilot(dir, ['next', '--json'])), baseline: timed(m.bench.floor()), unit: 'ms', ...RUNS.startup, target: atMost(2.0) }),
+      // For information: loading the bundle and printing the version, no repository read; what is left of the gap is the work.
+      await m.compare({ subject: timed(m.bench.autopilot(dir, ['--version'], { expect: [0] })), baseline: timed(m.bench.floor()), unit: 'ms', ...RUNS.startup }),
+    ],
+  }),
+
+  scenario({
+    id: 'large-docs',
+    title: `Large docs: _docs-example plus ${RUNS.largeFiles.toLocaleString('en')} small files in nested folders under _docs/`,
+    target: 'at most 1.5× the same command on the plain copy',
+    setup: (bench, folder) => {
+      const plain = bench.copyExample(`${folder}/plain`);
+      const large = bench.copyExample(`${folder}/large`);
+      const started = Date.now();
+      const files = addGeneratedDocs(join(large, '_docs'), RUNS.largeFiles);
+      bench.log(`  wrote ${files.toLocaleString('en')} files in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      // The extra files name no step's artifacts: both copies must give the same answer, or the comparison means nothing.
+      const [a, b] = [plain, large].map((dir) => runNode(bench.autopilot(dir, ['status', '--json'])).stdout.toString());
+      if (a !== b) throw new BenchFailure(`large-docs: the generated files changed the answer\nplain: ${a}large: ${b}`);
+      return { plain, large };
+    },
+    measure: async (m, { plain, large }) => [
+      await m.compare({
+        subject: { ...timed(m.bench.autopilot(large, ['status', '--json'])), label: `status --json (+${RUNS.largeFiles / 1000}k files)` },
+        baseline: timed(m.bench.autopilot(plain, ['status', '--json'])),
+        unit: 'ms',
+        ...RUNS.large,
+        target: atMost(1.5),
+      }),
+    ],
+  }),
+
+  scenario({
+    id: 'output-size',
+    title: 'Output size: bytes on stdout, each command once on a fresh copy (`next`: its first call)',
+    target: '`next` under 1024 B, `status` under 2048 B (text); --json for information',
+    setup: (bench, folder) => ({ fresh: (name: string) => bench.copyExample(`${folder}/${name}`) }),
+    measure: async (m, { fresh }) =>
+      (
+        [
+          [['next'], under(1024, 'bytes')],
+          [['status'], under(2048, 'bytes')],
+          [['next', '--json'], undefined],
+          [['status', '--json'], undefined],
+        ] as const
+      ).map(([command, target]) => {
+        const { stdout } = runNode(m.bench.autopilot(fresh(command.join('-')), [...command]));
+        return m.figure({ subject: command.join(' '), unit: 'bytes', value: stdout.length, target, extra: { output: stdout.toString('utf8') } });
+      }),
+  }),
+
+  scenario({
+    id: 'memory',
+    title: 'Memory: peak resident set size (maxRSS) of `status --json` on _docs-example',
+    target: 'under 80 MB; the ratio to `node -e 0` for information',
+    setup: (bench, folder) => ({ dir: bench.copyExample(`${folder}/repo`) }),
+    measure: async (m, { dir }) => [
+      await m.compare({
+        subject: m.bench.peakMemory(m.bench.autopilot(dir, ['status', '--json'])),
+        baseline: m.bench.peakMemory(m.bench.floor()),
+        unit: 'MB',
+        ...RUNS.memory,
+        target: under(80, 'MB'),
+      }),
+    ],
+  }),
+
+  // Future scenarios plug in here, a few lines each. For example:
+  //
+  // scenario({
+  //   id: 'long-history', title: 'A long history: a journal of 100,000 lines and a git history of 1,000 commits',
+  //   target: 'at most 1.5× the plain copy',
+  //   setup: (bench, folder) => ({ plain: bench.copyExample(`${folder}/plain`), long: withHistory(bench.copyExample(`${folder}/long`), 100_000, 1_000) }),
+  //   measure: async (m, { plain, long }) => [
+  //     await m.compare({ subject: timed(m.bench.autopilot(long, ['next', '--json'])), baseline: timed(m.bench.autopilot(plain, ['next', '--json'])), unit: 'ms', ...RUNS.large, target: atMost(1.5) }),
+  //   ],
+  // }),
+  //
+  // scenario({
+  //   id: 'concurrent', title: 'Many processes at once: 8 concurrent `next` calls on one copy', target: '…',
+  //   setup: (bench, folder) => ({ dir: bench.copyExample(`${folder}/repo`) }),
+  //   // A Probe's sample() may return a Promise: spawn 8 processes, resolve with the ms until the last exits.
+  //   measure: async (m, { dir }) => [await m.compare({ subject: concurrently(8, m.bench.autopilot(dir, ['next', '--json'])), baseline: timed(m.bench.autopilot(dir, ['next', '--json'])), unit: 'ms', ...RUNS.large })],
+  // }),
+];
+
+async function main(): Promise<number> {
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const root = findPackageRoot();
+  const unknown = only.filter((id) => !scenarios.some((s) => s.id === id));
+  if (unknown.length > 0) throw new BenchFailure(`no scenario ${unknown.join(', ')}; the scenarios are ${scenarios.map((s) => s.id).join(', ')}`);
+  const chosen = scenarios.filter((s) => only.length === 0 || only.includes(s.id));
+
+  const bench = new Bench(root, log);
+  const started = new Date();
+  const rows: Row[] = [];
+  const ran: { id: string; title: string; target: string; setup_seconds: number; measure_seconds: number }[] = [];
+  try {
+    for (const s of chosen) {
+      log(`${s.id}: ${s.title}`);
+      const result = await s.run(bench);
+      rows.push(...result.rows);
+      ran.push({ id: s.id, title: s.title, target: s.target, setup_seconds: result.setupSeconds, measure_seconds: result.measureSeconds });
+    }
+  } finally {
+    bench.remove();
+  }
+
+  const host = machine();
+  const seconds = (Date.now() - started.getTime()) / 1000;
+  console.log(table(rows));
+  console.log('');
+  console.log(`Machine: ${host.cpu}, ${host.cpus} CPUs, ${host.memoryGiB} GiB, Node ${host.node}, ${host.platform}`);
+  console.log(`Date:    ${started.toISOString()} (${seconds.toFixed(0)} s${quick ? ', --quick' : ''})`);
+  const missed = rows.filter((r) => r.verdict === 'MISS');
+  console.log(missed.length === 0 ? 'Every target met.' : `Missed: ${missed.map((r) => `${r.scenario} ${r.subject}: ${figureOf(r)}, target ${r.target?.text ?? ''}`).join('; ')}`);
+
+  const file = join(root, 'bench', 'results.json');
+  const tmp = `${file}.tmp-${process.pid}`; // .gitignore: bench/results.json.tmp*
+  writeFileSync(tmp, `${JSON.stringify({ date: started.toISOString(), seconds, quick, machine: host, scenarios: ran, rows }, null, 2)}\n`);
+  renameSync(tmp, file);
+  log(`Wrote ${file}`);
+  return 0;
+}
+
+stopOnSignals();
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof BenchFailure) process.stderr.write(`bench: ${error.message}\n`);
+    else process.stderr.write(`bench: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = error instanceof Interrupted ? 130 : 1;
+  },
+);

@@ -69,7 +69,13 @@ function buildProgram(done: (result: Printable) => void): Command {
 
   event('next', 'reconcile, then say what to do now and mark it in progress', () => ({ type: 'next' }));
   event('substep', 'record progress inside the current step', (args) => ({ type: 'substep', text: args.join(' ') })).argument('<text...>', 'the sub-skill\'s position, e.g. "2 — Restrictions"');
-  event('done', 'the current step succeeded: check its evidence, then advance', (_a, o) => (o.force ? { type: 'done', force: { reason: String(o.reason ?? '') } } : { type: 'done' }))
+  event('done', 'the current step succeeded: check its evidence, then advance', (_a, o) => {
+    if (!o.force) return { type: 'done' };
+    if (typeof o.reason !== 'string' || o.reason.trim() === '') {
+      throw new InputError({ message: '--force needs --reason: a forced completion is journaled with why', expected: 'autopilot done --force --reason "reviewed on paper with Dana"', received: 'no reason' });
+    }
+    return { type: 'done', force: { reason: o.reason } };
+  })
     .option('--force', 'a person marks the step done without its artifacts (journaled; needs --reason)')
     .option('--reason <text>', 'why, for the journal');
   event('fail', 'the attempt failed: counts toward the three-retry rule', (_a, o) => ({ type: 'fail', reason: String(o.reason) })).requiredOption('--reason <text>', 'what went wrong');

@@ -33,6 +33,8 @@ export interface View {
   /** The step this command acted on, when it moved the pointer. */
   acted?: Step;
   reason?: string;
+  /** The option a `decide` chose, as `A) choice`. */
+  answer?: string;
   /** Steps the engine passed over because their condition does not hold. */
   passedOver?: { step: number; name: string; reason: string }[];
 }
@@ -41,13 +43,14 @@ export function currentStep(view: Pick<View, 'flow' | 'position'>): Step | undef
   return typeof view.position.step === 'number' ? stepByNumber(view.flow, view.position.step) : undefined;
 }
 
+/** A step's patterns as paths from the repository root, `{cycle}` filled in: `_docs/02_tasks/cycle-2/_index.md`. */
+export function doneWhenPaths(repo: Repo, step: Step, cycle: number): string[] {
+  return step.doneWhen.map((p) => `${repo.docsName}/${withCycle(p, cycle)}`);
+}
+
 export function workOrder(repo: Repo, step: Step, cycle: number): WorkOrder {
   const skill = skillFile(repo, step.skill);
-  return {
-    skill: displayPath(skill.path, repo.root),
-    skillExists: skill.exists,
-    doneWhen: step.doneWhen.map((p) => `${repo.docsName}/${withCycle(p, cycle)}`),
-  };
+  return { skill: displayPath(skill.path, repo.root), skillExists: skill.exists, doneWhen: doneWhenPaths(repo, step, cycle) };
 }
 
 export function buildView(command: string, loaded: Loaded, position: Position, outcome?: Outcome, extra: Partial<View> = {}): View {

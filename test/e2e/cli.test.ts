@@ -12,7 +12,7 @@ describe('the bundled example', () => {
     const before = snapshot(join(ROOT, '_docs-example'));
     const status = autopilot(join(ROOT, '_docs-example'), 'status', '--json');
     expect(status.code).toBe(0);
-    expect(status.json()).toMatchObject({ flow: 'greenfield', step: 3, name: 'Plan', status: 'in_progress', sub_step: '4 — Architecture review and risks', retry_count: 0, source: 'state', drift: [] });
+    expect(status.json()).toMatchObject({ flow: 'greenfield', step: 3, name: 'Plan', status: 'in_progress', sub_step: '4 — Architecture review and risks', retry_count: 0, source: 'state', drift: [], done_when: ['_docs/01_solution/solution.md', '_docs/02_document/architecture.md'] });
     expect(snapshot(join(ROOT, '_docs-example'))).toEqual(before);
   });
 
@@ -153,6 +153,14 @@ describe('bad input and JSON', () => {
     expect(autopilot(dir).code).toBe(2);
     expect(autopilot(dir, 'decide').code).toBe(2);
     expect(autopilot(dir, 'log', '--limit', 'many').code).toBe(2);
+    expect(autopilot(dir, 'done', '--force').code).toBe(2);
+  });
+
+  it('lets a person force a step done, and the journal keeps the reason as its evidence', () => {
+    const dir = tempRepo();
+    expect(autopilot(dir, 'done', '--force', '--reason', 'agreed on a call', '--json').json()).toMatchObject({ step: 2, outcome: 'advanced' });
+    expect(journal(dir)).toContainEqual(expect.objectContaining({ event: 'step_completed', step: 1, forced: true, reason: 'agreed on a call' }));
+    expect(autopilot(dir, 'status', '--json').json()).toMatchObject({ step: 2, drift: [] });
   });
 });
 

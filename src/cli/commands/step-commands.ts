@@ -42,7 +42,9 @@ export async function runEvent(command: string, event: Event, options: RepoOptio
   const passedOver = transition.entries
     .filter((e) => e.event === 'step_skipped' && e.by === 'condition' && typeof e.step === 'number')
     .map((e) => ({ step: e.step as number, name: e.name, reason: String(e.reason) }));
+  const answered = transition.entries.find((e) => e.event === 'decision_answered');
   const view = buildView(command, loaded, transition.position, transition.outcome, {
+    ...(answered ? { answer: `${String(answered.option)}) ${String(answered.choice)}` } : {}),
     ...(acted ? { acted } : {}),
     ...(reason ? { reason } : {}),
     ...(passedOver.length > 0 ? { passedOver } : {}),

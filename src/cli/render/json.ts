@@ -2,7 +2,7 @@
 import type { Decision } from '../../flow/model.js';
 import { formatProblem, type InputError } from '../../errors.js';
 import { stepByNumber } from '../../flow/model.js';
-import { currentStep, type View } from '../view.js';
+import { currentStep, doneWhenPaths, type View } from '../view.js';
 
 export function decisionJson(decision: Decision) {
   return {
@@ -30,7 +30,7 @@ export function viewJson(view: View): Record<string, unknown> {
   };
   if (view.command === 'status') {
     const step = currentStep(view);
-    if (step) json.done_when = step.doneWhen;
+    if (step) json.done_when = doneWhenPaths(view.repo, step, position.cycle);
     return json;
   }
   if (!outcome) return json;
@@ -54,6 +54,9 @@ export function viewJson(view: View): Record<string, unknown> {
       };
       break;
     }
+    case 'failed':
+      json.message = 'Failed three times: a person runs `autopilot ack`, then `autopilot next` tries again.';
+      break;
     case 'refused':
       json.error = outcome.problem;
       if (outcome.missing) json.missing = outcome.missing.map((m) => `${view.repo.docsName}/${m}`);

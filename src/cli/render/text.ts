@@ -125,7 +125,8 @@ export function outcomeText(view: View): string {
       lines.push(...workText(view, outcome.action));
       break;
     case 'advanced':
-      lines.push(`✓ ${view.command === 'skip' ? 'Skipped' : view.command === 'decide' ? 'Decided' : 'Completed'} ${acted}. Next: ${where(position, flow)} — run \`autopilot next\``);
+      lines.push(view.answer ? `✓ Decided: ${view.answer}` : `✓ ${view.command === 'skip' ? 'Skipped' : 'Completed'} ${acted}.`);
+      lines.push(`Next: ${where(position, flow)} — run \`autopilot next\``);
       break;
     case 'complete':
       lines.push(view.command === 'next' ? `✓ ${flow.id} is done: nothing left to do.` : `✓ Completed ${acted}. ${flow.id} is done.`);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chooseCycle, reconcile, scanPosition } from '../../../src/engine/reconcile.js';
+import { chooseCycle, locate, reconcile, scanPosition } from '../../../src/engine/reconcile.js';
+import { apply } from '../../../src/engine/transitions.js';
 import { at, builtInFlow, evidence, upTo } from '../../helpers/engine.js';
 
 const greenfield = builtInFlow('greenfield');
@@ -109,5 +110,17 @@ describe('cycles of a looping flow', () => {
     expect(chooseCycle(existing, null, 0)).toEqual({ cycle: 1 });
     expect(chooseCycle(existing, at(existing, 8, 'not_started', { cycle: 2 }), 0).cycle).toBe(1);
     expect(chooseCycle(greenfield, at(greenfield, 3, 'in_progress', { cycle: 4 }), 0).cycle).toBe(1);
+  });
+});
+
+describe('locate: a cycle the folder finished is left behind', () => {
+  it('judges the next cycle by its own files, never by the finished one\'s', () => {
+    // Cycle 1 is complete on disk; cycle 2 has nothing yet.
+    const byCycle = (cycle: number) => (cycle === 1 ? evidence(existing, { done: upTo(14), conditionMet: [3] }, 1) : evidence(existing, { done: upTo(7), conditionMet: [3] }, cycle));
+    const found = locate(existing, null, 1, byCycle);
+    expect(found.position).toMatchObject({ step: 8, cycle: 2, status: 'not_started' });
+    expect(found.evidence.cycle).toBe(2);
+    // So `done` on New Task of cycle 2 is refused: cycle 1's task index proves nothing.
+    expect(apply(existing, found.position, found.evidence, { type: 'done' }).outcome.kind).toBe('refused');
   });
 });

@@ -1,0 +1,44 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { findMatches } from '../../../src/io/find-matches.js';
+
+const base = mkdtempSync(join(tmpdir(), 'autopilot-find-'));
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+const put = (rel: string, text = 'content') => {
+  mkdirSync(dirname(join(base, rel)), { recursive: true });
+  writeFileSync(join(base, rel), text);
+};
+
+put('01_solution/solution_draft_01.md');
+put('01_solution/solution_draft_02.md');
+put('01_solution/notes.md');
+put('02_tasks/cycle-1/_index.md');
+put('02_tasks/cycle-2/_index.md', '');
+put('_docs/readme.md');
+mkdirSync(join(base, '02_document/empty'), { recursive: true });
+
+describe('findMatches', () => {
+  it('matches a glob segment by name only, in a stable order', () => {
+    expect(findMatches(base, '01_solution/solution_draft_*.md')).toEqual(['01_solution/solution_draft_01.md', '01_solution/solution_draft_02.md']);
+    // Every name in the folder is tested on its own: nothing else slips through.
+    expect(findMatches(base, '*.csproj')).toEqual([]);
+    expect(findMatches(base, '01_solution/*.txt')).toEqual([]);
+  });
+
+  it('needs content: an empty file proves nothing', () => {
+    expect(findMatches(base, '02_tasks/cycle-*/_index.md')).toEqual(['02_tasks/cycle-1/_index.md']);
+  });
+
+  it('counts a named folder, and a trailing slash asks for folders only', () => {
+    expect(findMatches(base, '02_document/empty')).toEqual(['02_document/empty']);
+    expect(findMatches(base, '01_solution/notes.md/')).toEqual([]);
+    expect(findMatches(base, '02_tasks/*/')).toEqual(['02_tasks/cycle-1', '02_tasks/cycle-2']);
+  });
+
+  it('stops at the limit and finds nothing under a missing folder', () => {
+    expect(findMatches(base, '01_solution/*.md', 1)).toHaveLength(1);
+    expect(findMatches(base, 'nowhere/*/x.md')).toEqual([]);
+  });
+});
