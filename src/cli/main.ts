@@ -127,33 +127,31 @@ function buildProgram(done: (result: Printable) => void): Command {
 
 export async function main(argv: string[]): Promise<number> {
   const json = argv.includes('--json');
-  const print = (p: Printable) => {
-    const out = json ? JSON.stringify(p.json) : p.text;
-    if (out) process.stdout.write(out.endsWith('\n') ? out : `${out}\n`);
+  const out = (text: string) => text && process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  // With --json, stdout carries one object whatever happens; without it, errors go to stderr.
+  const fail = (exit: number, asJson: unknown, asText: string) => {
+    if (json) out(JSON.stringify(asJson));
+    else if (asText) process.stderr.write(`${asText}\n`);
+    return exit;
   };
+
   let result: Printable | undefined;
   const program = buildProgram((r) => (result = r));
   if (json) program.configureOutput({ writeErr: () => undefined });
+  if (argv.length <= 2) return fail(EXIT.badInput, { error: { message: 'no command given' } }, program.helpInformation());
   try {
-    if (argv.length <= 2) {
-      process.stderr.write(program.helpInformation());
-      return EXIT.badInput;
-    }
     await program.parseAsync(argv);
   } catch (error) {
     if (error instanceof CommanderError) {
-      // Help or version asked for: 0. Help shown because no command was given, or any parse error: bad usage.
+      // Help or version asked for: 0. Help shown because no command was given, or a parse error: bad usage (commander printed it).
       if (error.exitCode === 0) return EXIT.ok;
-      if (json) print({ json: { error: { message: error.message.replace(/^error: /, '') } }, text: '', exit: EXIT.badInput });
-      return EXIT.badInput;
+      return fail(EXIT.badInput, { error: { message: error.message.replace(/^error: /, '') } }, '');
     }
     const failure = error instanceof Error ? error : new Error(String(error));
-    print({ json: errorJson(failure), text: '', exit: 0 });
-    if (!json) process.stderr.write(`${errorText(failure)}\n`);
-    return error instanceof InputError ? EXIT.badInput : EXIT.internal;
+    return fail(error instanceof InputError ? EXIT.badInput : EXIT.internal, errorJson(failure), errorText(failure));
   }
   if (!result) return EXIT.internal;
-  print(result);
+  out(json ? JSON.stringify(result.json) : result.text);
   return result.exit;
 }
 

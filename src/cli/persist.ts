@@ -8,6 +8,7 @@ import type { Transition } from '../engine/transitions.js';
 import { loopStart } from '../flow/model.js';
 import { writeFileAtomically } from '../io/atomic-write.js';
 import { appendJournal, stamp } from '../io/journal.js';
+import { assertInside } from '../io/repo.js';
 import { samePosition } from '../state/position.js';
 import { serializePointer } from '../state/serialize-pointer.js';
 import type { Loaded } from './load-state.js';
@@ -30,6 +31,9 @@ export function reconciliationEntries(loaded: Loaded): JournalEntry[] {
 
 export function persist(loaded: Loaded, transition: Transition, writer: Writer): void {
   const entries = [...reconciliationEntries(loaded), ...transition.entries];
+  const { repo } = loaded;
+  assertInside(repo, repo.journalFile);
+  assertInside(repo, repo.pointerFile);
   const before = loaded.pointer?.position;
   const moved = !before || !samePosition(before, transition.position);
   if (entries.length > 0) appendJournal(loaded.repo.journalFile, stamp(entries, writer.session, writer.now()));

@@ -9,7 +9,7 @@ import { evidenceFor, hasArtifacts, isSettled, isTouched, missingPatterns, type 
 export type Source = 'state' | 'folder' | 'git';
 
 export interface Drift {
-  kind: 'missing-evidence' | 'ahead-on-disk' | 'finished-step' | 'name' | 'cycle' | 'no-pointer';
+  kind: 'missing-evidence' | 'ahead-on-disk' | 'finished-step' | 'name' | 'cycle';
   step: number | 'done';
   message: string;
 }
@@ -55,7 +55,7 @@ export function scanPosition(flow: Flow, evidence: Evidence): Position {
   return atStep(flow, first, evidence.cycle, isTouched(evidenceFor(evidence, first.number)) ? 'in_progress' : 'not_started');
 }
 
-function describeMissing(flow: Flow, step: Step, evidence: Evidence): string {
+function describeMissing(step: Step, evidence: Evidence): string {
   const missing = missingPatterns(evidenceFor(evidence, step.number));
   return missing.length > 0 ? `missing ${missing.map((m) => `\`${m}\``).join(', ')}` : 'no artifacts';
 }
@@ -74,7 +74,7 @@ export function reconcile(flow: Flow, pointer: Position | null, evidence: Eviden
       kind: 'missing-evidence',
       step: 'done',
       message: first
-        ? `the pointer says the flow is done, but step ${first.number} (${first.name}) has ${describeMissing(flow, first, evidence)}`
+        ? `the pointer says the flow is done, but step ${first.number} (${first.name}) has ${describeMissing(first, evidence)}`
         : `the pointer says done, but ${flow.id} loops: it goes on at step ${position.step}`,
     });
   }
@@ -90,7 +90,7 @@ export function reconcile(flow: Flow, pointer: Position | null, evidence: Eviden
     return fromFolder(atStep(flow, first, cycle, touched ? 'in_progress' : 'not_started'), {
       kind: 'missing-evidence',
       step: first.number,
-      message: `the pointer is at step ${k} (${current.name}), but step ${first.number} (${first.name}) has ${describeMissing(flow, first, evidence)}; back to step ${first.number}`,
+      message: `the pointer is at step ${k} (${current.name}), but step ${first.number} (${first.name}) has ${describeMissing(first, evidence)}; back to step ${first.number}`,
     });
   }
 
@@ -111,7 +111,7 @@ export function reconcile(flow: Flow, pointer: Position | null, evidence: Eviden
       return fromFolder(atStep(flow, current, cycle, touched ? 'in_progress' : 'not_started'), {
         kind: 'missing-evidence',
         step: k,
-        message: `the pointer says step ${k} (${current.name}) is ${pointer.status}, but it has ${describeMissing(flow, current, evidence)}`,
+        message: `the pointer says step ${k} (${current.name}) is ${pointer.status}, but it has ${describeMissing(current, evidence)}`,
       });
     }
     // Only a decision keeps a finished step under the pointer; otherwise the pointer belongs on the next step.

@@ -23,7 +23,7 @@ export type Outcome =
   /** `next`: work on the current step. */
   | { kind: 'work'; action: 'start' | 'resume' | 'retry' }
   /** A step finished and the pointer moved on without a stop: the agent goes on with `next`. */
-  | { kind: 'advanced'; finished: number }
+  | { kind: 'advanced' }
   /** Progress recorded in place (sub-step, a failed attempt with retries left, an acknowledgement). */
   | { kind: 'recorded' }
   | { kind: 'decision'; decision: Decision; after: number }
@@ -77,11 +77,11 @@ function finish(flow: Flow, from: Position, step: Step, status: 'completed' | 's
     entries.push(entry('decision_required', finished, { decision: decision.id }));
     return { position: finished, entries, outcome: { kind: 'decision', decision, after: step.number } };
   }
-  return moveOn(flow, successor(flow, step, from.cycle), evidence, entries, step.then.kind === 'boundary' ? step.number : undefined, step.number);
+  return moveOn(flow, successor(flow, step, from.cycle), evidence, entries, step.then.kind === 'boundary' ? step.number : undefined);
 }
 
 /** Arrive at `position`; pass over steps whose condition is false; report a boundary if one was crossed. */
-function moveOn(flow: Flow, position: Position, evidence: Evidence, entries: JournalEntry[], boundaryAfter: number | undefined, finished: number): Transition {
+function moveOn(flow: Flow, position: Position, evidence: Evidence, entries: JournalEntry[], boundaryAfter: number | undefined): Transition {
   if (position.step === 'done') {
     entries.push(entry('flow_completed', position));
     return { position, entries, outcome: { kind: 'complete' } };
@@ -99,7 +99,7 @@ function moveOn(flow: Flow, position: Position, evidence: Evidence, entries: Jou
     entries.push(entry('boundary_reached', position, { after: boundaryAfter }));
     return { position, entries, outcome: { kind: 'boundary', after: boundaryAfter } };
   }
-  return { position, entries, outcome: { kind: 'advanced', finished } };
+  return { position, entries, outcome: { kind: 'advanced' } };
 }
 
 function conditionReason(step: Step): string {
@@ -110,7 +110,7 @@ export function apply(flow: Flow, position: Position, evidence: Evidence, event:
   if (position.cycle !== evidence.cycle) throw new Error(`evidence of cycle ${evidence.cycle} cannot judge cycle ${position.cycle}`);
   if (position.step === 'done') {
     if (event.type === 'next') return { position, entries: [], outcome: { kind: 'complete' } };
-    return refuse(position, `the flow ${flow.id} is done; there is no current step to ${event.type}`, 'start a new flow with `autopilot init --flow <id>`');
+    return refuse(position, `the flow ${flow.id} is done; there is no current step to ${event.type}`, 'another flow: move the state pointer aside, then `autopilot init --flow <id>`');
   }
   const step = stepByNumber(flow, position.step)!;
   const pending = decisionPending(flow, position);
@@ -199,9 +199,9 @@ export function apply(flow: Flow, position: Position, evidence: Evidence, event:
       if (option.then === 'repeat') details.round_files = allMatches(evidenceFor(evidence, step.number));
       const entries = [entry('decision_answered', position, details)];
       if (option.then === 'repeat') {
-        return { position: atStep(flow, step, position.cycle), entries, outcome: { kind: 'advanced', finished: step.number } };
+        return { position: atStep(flow, step, position.cycle), entries, outcome: { kind: 'advanced' } };
       }
-      return moveOn(flow, successor(flow, step, position.cycle), evidence, entries, undefined, step.number);
+      return moveOn(flow, successor(flow, step, position.cycle), evidence, entries, undefined);
     }
 
     case 'ack': {

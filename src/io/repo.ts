@@ -70,6 +70,18 @@ export function openRepo(options: RepoOptions = {}, cwd = process.cwd()): Repo {
   };
 }
 
+/**
+ * Refuses to write through a symlink (or a symlinked folder) that leads out of
+ * the repository: everything autopilot writes stays inside it.
+ */
+export function assertInside(repo: Repo, file: string): void {
+  let real = realOrSelf(file);
+  if (real === file) real = resolve(realOrSelf(dirname(file)), relative(dirname(file), file));
+  if (!isInside(repo.root, real)) {
+    throw new InputError({ file: relative(repo.root, file), message: 'this path leads outside the repository (through a symlink); autopilot does not write there', expected: `a file inside ${repo.root}`, received: real });
+  }
+}
+
 /** The real path of `path`, or `path` itself when it does not exist yet. */
 function realOrSelf(path: string): string {
   try {

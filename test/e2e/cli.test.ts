@@ -1,5 +1,5 @@
 /** What a user relies on from the command line, beyond the walks: the example, hand edits, bad input, JSON, no stray writes. */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/engine.js';
@@ -139,6 +139,20 @@ describe('bad input and JSON', () => {
     expect(autopilot(dir, '--docs', '/tmp', 'status').code).toBe(2);
     expect(autopilot(join(dir, 'no-such-folder'), 'status').code).toBe(2);
     expect(existsSync(join(dir, '..', 'elsewhere'))).toBe(false);
+  });
+
+  it('does not write through a symlink that leads out of the repository', () => {
+    const dir = tempRepo();
+    const outside = tempRepo();
+    const target = join(outside, 'pointer.md');
+    const text = '## Current Step\nflow: greenfield\nstep: 1\nname: Problem\nstatus: not_started\nsub_step: 0\nretry_count: 0\n';
+    writeFileSync(target, text);
+    mkdirSync(join(dir, '_docs'));
+    symlinkSync(target, join(dir, POINTER));
+    const next = autopilot(dir, 'next');
+    expect(next.code).toBe(2);
+    expect(next.stderr).toContain('leads outside the repository');
+    expect(readFileSync(target, 'utf8')).toBe(text);
   });
 
   it('uses another docs folder when asked', () => {
