@@ -18,7 +18,6 @@ export const EXIT = {
   stoppedForPerson: 3,
   heldByAnotherSession: 4,
 } as const;
-export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /** Bad usage or bad input: exit 2. Carries one problem or several (`check`). */
 export class InputError extends Error {
