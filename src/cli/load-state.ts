@@ -52,7 +52,8 @@ export function readPointer(repo: Repo): ParsedPointer | null {
   }
 }
 
-function flowOfPointer(repo: Repo, flows: Flow[], pointer: ParsedPointer): Flow {
+/** The flow the pointer names, checked: an unknown flow or a step it lacks is an error naming the pointer's line. */
+export function flowOfPointer(repo: Repo, flows: Flow[], pointer: ParsedPointer): Flow {
   const file = displayPath(repo.pointerFile, repo.root);
   const flow = flows.find((f) => f.id === pointer.position.flow);
   if (!flow) {

@@ -58,10 +58,10 @@ const decisionPending = (flow: Flow, position: Position): Decision | undefined =
   return step?.then.kind === 'decision' ? flow.decisions[step.then.id] : undefined;
 };
 
-const refuse = (position: Position, message: string, expected?: string, received?: string): Transition => ({
+const refuse = (position: Position, message: string, expected?: string, received?: string, missing?: string[]): Transition => ({
   position,
   entries: [],
-  outcome: { kind: 'refused', problem: { message, ...(expected ? { expected } : {}), ...(received ? { received } : {}) } },
+  outcome: { kind: 'refused', problem: { message, ...(expected ? { expected } : {}), ...(received ? { received } : {}) }, ...(missing ? { missing } : {}) },
 });
 
 /**
@@ -154,13 +154,13 @@ export function apply(flow: Flow, position: Position, evidence: Evidence, event:
       if (event.force) return finish(flow, position, step, 'completed', evidence, { forced: true, reason: event.force.reason });
       const missing = missingPatterns(ev);
       const names = missing.map((m) => `\`${m}\``).join(', ');
-      const refused = refuse(
+      return refuse(
         position,
         `step ${step.number} (${step.name}) is not done: nothing under the docs folder matches ${names}`,
         `a non-empty file for each of ${step.doneWhen.map((p) => `\`${p}\``).join(', ')} (a person may override: \`autopilot done --force --reason TEXT\`)`,
         `${missing.length} of ${step.doneWhen.length} missing`,
+        missing,
       );
-      return { ...refused, outcome: { kind: 'refused', problem: (refused.outcome as { problem: Problem }).problem, missing } };
     }
 
     case 'fail': {

@@ -31,7 +31,10 @@ export function gatherEvidence(repo: Repo, flow: Flow, cycle: number, upTo: numb
   const current = stepByNumber(flow, upTo);
   const repeatable = current?.then.kind === 'decision' && flow.decisions[current.then.id]?.options.some((o) => o.then === 'repeat');
   if (gap || repeatable) {
-    const perCycle = (n: number) => isPerCycle(stepByNumber(flow, n) ?? flow.steps[0]!);
+    const perCycle = (n: number) => {
+      const step = stepByNumber(flow, n);
+      return step ? isPerCycle(step) : true;
+    };
     const found = readJournalEvidence(repo.journalFile, flow.id, cycle, perCycle);
     for (const [step, waiver] of found.waivers) if (steps[step - 1]) steps[step - 1]!.waiver = waiver;
     for (const [step, files] of found.rounds) if (steps[step - 1]) steps[step - 1]!.roundBaseline = files;

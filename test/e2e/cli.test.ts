@@ -66,6 +66,9 @@ describe('the pointer', () => {
     expect(autopilot(dir, 'status').stderr).toContain('_autopilot_state.md:2: the pointer names the flow `brownfield`');
     write(dir, POINTER, '## Current Step\nflow: greenfield\nstep: 12\nname: X\nstatus: not_started\nsub_step: 0\nretry_count: 0\n');
     expect(autopilot(dir, 'status').stderr).toContain('_autopilot_state.md:3: greenfield has no step 12');
+    const check = autopilot(dir, 'check', '--json');
+    expect(check.code).toBe(2);
+    expect(check.json()).toMatchObject({ pointer: 'invalid', problems: [{ file: '_docs/_autopilot_state.md', line: 3 }] });
   });
 
   it('keeps a person\'s extra sections when it rewrites the pointer, and never leaves a temporary file', () => {

@@ -4,7 +4,7 @@ import { readJournal } from '../../io/journal.js';
 import { loadFlows } from '../../io/load-flows.js';
 import { displayPath, openRepo, type RepoOptions } from '../../io/repo.js';
 import { skillFile } from '../../io/skills.js';
-import { readPointer } from '../load-state.js';
+import { flowOfPointer, readPointer } from '../load-state.js';
 
 export interface CheckResult {
   problems: Problem[];
@@ -33,16 +33,8 @@ export async function runCheck(options: RepoOptions): Promise<CheckResult> {
   try {
     const parsed = readPointer(repo);
     if (parsed) {
+      flowOfPointer(repo, flows, parsed);
       pointer = 'ok';
-      const flow = flows.find((f) => f.id === parsed.position.flow);
-      const file = displayPath(repo.pointerFile, repo.root);
-      if (!flow) {
-        pointer = 'invalid';
-        problems.push({ file, line: parsed.lines.flow, message: `the pointer names the flow \`${parsed.position.flow}\`, which autopilot does not know`, expected: `one of ${flows.map((f) => f.id).join(', ')}`, received: parsed.position.flow });
-      } else if (parsed.position.step !== 'done' && parsed.position.step > flow.steps.length) {
-        pointer = 'invalid';
-        problems.push({ file, line: parsed.lines.step, message: `${flow.id} has no step ${parsed.position.step}`, expected: `a step from 1 to ${flow.steps.length}, or \`done\``, received: String(parsed.position.step) });
-      }
     }
   } catch (error) {
     if (!(error instanceof InputError)) throw error;

@@ -1,7 +1,7 @@
 /** Text for a person or an agent reading every turn: short, and the next command always spelled out. */
 import { evidenceFor, hasArtifacts, isSettled } from '../../engine/evidence.js';
 import { formatProblem, type InputError } from '../../errors.js';
-import { stepByNumber, type Decision, type Flow, type Step, type Then } from '../../flow/model.js';
+import { loopStart, stepByNumber, type Decision, type Flow, type Step, type Then } from '../../flow/model.js';
 import { MAX_RETRIES, type Position } from '../../state/position.js';
 import { currentStep, type View } from '../view.js';
 
@@ -25,7 +25,7 @@ const stepLabel = (step: Step) => `${step.number} ${step.name}`;
 
 function where(position: Position, flow: Flow): string {
   if (position.step === 'done') return `${flow.id}: done`;
-  const cycle = flow.steps.some((s) => s.then.kind === 'loop') ? `, cycle ${position.cycle}` : '';
+  const cycle = loopStart(flow) !== undefined ? `, cycle ${position.cycle}` : '';
   return `step ${position.step} of ${flow.steps.length} · ${position.name} (${flow.id}${cycle})`;
 }
 
@@ -83,7 +83,7 @@ export function statusText(view: View): string {
   const lines = [`Autopilot · ${flow.title}`];
   if (!step) lines.push(`Step      done: all ${flow.steps.length} steps of ${flow.id} are finished`);
   else {
-    const cycle = flow.steps.some((s) => s.then.kind === 'loop') ? ` · cycle ${position.cycle}` : '';
+    const cycle = loopStart(flow) !== undefined ? ` · cycle ${position.cycle}` : '';
     lines.push(`Step      ${step.number} of ${flow.steps.length} · ${step.name}${cycle}`);
     lines.push(`Status    ${position.status}${position.subStep !== '0' ? ` · sub-step ${position.subStep}` : ''}`);
     lines.push(`Retries   ${position.retryCount} of ${MAX_RETRIES}`);
