@@ -10,7 +10,23 @@ import { spawnSync } from 'node:child_process';
 import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { addGeneratedDocs } from './fixtures.js';
-import { atMost, Bench, BenchFailure, figureOf, findPackageRoot, Interrupted, machine, runNode, scenario, stopOnSignals, table, timed, under, type RunnableScenario, type Row } from './harness.js';
+import {
+  atMost,
+  Bench,
+  BenchFailure,
+  figureOf,
+  findPackageRoot,
+  Interrupted,
+  machine,
+  runNode,
+  scenario,
+  stopOnSignals,
+  table,
+  timed,
+  under,
+  type RunnableScenario,
+  type Row,
+} from './harness.js';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -29,10 +45,27 @@ const scenarios: RunnableScenario[] = [
     setup: (bench, folder) => ({ dir: bench.copyExample(`${folder}/repo`) }),
     // `next` may write on its first call (the warm-up pairs absorb it); later calls re-read and resume: the steady state.
     measure: async (m, { dir }) => [
-      await m.compare({ subject: timed(m.bench.autopilot(dir, ['status', '--json'])), baseline: timed(m.bench.floor()), unit: 'ms', ...RUNS.startup, target: atMost(2.0) }),
-      await m.compare({ subject: timed(m.bench.autopilot(dir, ['next', '--json'])), baseline: timed(m.bench.floor()), unit: 'ms', ...RUNS.startup, target: atMost(2.0) }),
+      await m.compare({
+        subject: timed(m.bench.autopilot(dir, ['status', '--json'])),
+        baseline: timed(m.bench.floor()),
+        unit: 'ms',
+        ...RUNS.startup,
+        target: atMost(2.0),
+      }),
+      await m.compare({
+        subject: timed(m.bench.autopilot(dir, ['next', '--json'])),
+        baseline: timed(m.bench.floor()),
+        unit: 'ms',
+        ...RUNS.startup,
+        target: atMost(2.0),
+      }),
       // For information: loading the bundle and printing the version, no repository read; what is left of the gap is the work.
-      await m.compare({ subject: timed(m.bench.autopilot(dir, ['--version'], { expect: [0] })), baseline: timed(m.bench.floor()), unit: 'ms', ...RUNS.startup }),
+      await m.compare({
+        subject: timed(m.bench.autopilot(dir, ['--version'], { expect: [0] })),
+        baseline: timed(m.bench.floor()),
+        unit: 'ms',
+        ...RUNS.startup,
+      }),
     ],
   }),
 
@@ -147,7 +180,11 @@ async function main(): Promise<number> {
   console.log(`Machine: ${host.cpu}, ${host.cpus} CPUs, ${host.memoryGiB} GiB, Node ${host.node}, ${host.platform}`);
   console.log(`Date:    ${started.toISOString()} (${seconds.toFixed(0)} s${quick ? ', --quick' : ''})`);
   const missed = rows.filter((r) => r.verdict === 'MISS');
-  console.log(missed.length === 0 ? 'Every target met.' : `Missed: ${missed.map((r) => `${r.scenario} ${r.subject}: ${figureOf(r)}, target ${r.target?.text ?? ''}`).join('; ')}`);
+  console.log(
+    missed.length === 0
+      ? 'Every target met.'
+      : `Missed: ${missed.map((r) => `${r.scenario} ${r.subject}: ${figureOf(r)}, target ${r.target?.text ?? ''}`).join('; ')}`,
+  );
 
   const file = join(root, 'bench', 'results.json');
   const tmp = `${file}.tmp-${process.pid}`; // .gitignore: bench/results.json.tmp*

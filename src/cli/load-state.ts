@@ -58,14 +58,26 @@ export function flowOfPointer(repo: Repo, flows: Flow[], pointer: ParsedPointer)
   const flow = flows.find((f) => f.id === pointer.position.flow);
   if (!flow) {
     throw new InputError(
-      { file, line: pointer.lines.flow, message: `the pointer names the flow \`${pointer.position.flow}\`, which autopilot does not know`, expected: `one of ${flows.map((f) => f.id).join(', ')}`, received: pointer.position.flow },
+      {
+        file,
+        line: pointer.lines.flow,
+        message: `the pointer names the flow \`${pointer.position.flow}\`, which autopilot does not know`,
+        expected: `one of ${flows.map((f) => f.id).join(', ')}`,
+        received: pointer.position.flow,
+      },
       recoveryHint(repo),
     );
   }
   const step = pointer.position.step;
   if (step !== 'done' && !stepByNumber(flow, step)) {
     throw new InputError(
-      { file, line: pointer.lines.step, message: `${flow.id} has no step ${step}`, expected: `a step from 1 to ${flow.steps.length}, or \`done\``, received: String(step) },
+      {
+        file,
+        line: pointer.lines.step,
+        message: `${flow.id} has no step ${step}`,
+        expected: `a step from 1 to ${flow.steps.length}, or \`done\``,
+        received: String(step),
+      },
       recoveryHint(repo),
     );
   }
@@ -79,7 +91,11 @@ export async function loadState(options: RepoOptions, { writeCache }: { writeCac
   const pointer = readPointer(repo);
   const flow = pointer ? flowOfPointer(repo, flows, pointer) : detectFlow(repo, flows);
   if (!flow) {
-    throw new InputError({ message: 'no flow matches this folder', expected: 'a flow chosen by hand: `autopilot init --flow <id>`', received: `tried ${flows.map((f) => f.id).join(', ')}` });
+    throw new InputError({
+      message: 'no flow matches this folder',
+      expected: 'a flow chosen by hand: `autopilot init --flow <id>`',
+      received: `tried ${flows.map((f) => f.id).join(', ')}`,
+    });
   }
   const upTo = typeof pointer?.position.step === 'number' ? pointer.position.step : Infinity;
   const { evidence, ...reconciled } = locate(flow, pointer?.position ?? null, diskCycle(repo, flow), (cycle) => gatherEvidence(repo, flow, cycle, upTo));

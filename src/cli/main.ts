@@ -68,18 +68,31 @@ function buildProgram(done: (result: Printable) => void): Command {
     .action(async (_opts, cmd: Command) => done(fromView(await runStatus(repoOptions(globals(cmd))))));
 
   event('next', 'reconcile, then say what to do now and mark it in progress', () => ({ type: 'next' }));
-  event('substep', 'record progress inside the current step', (args) => ({ type: 'substep', text: args.join(' ') })).argument('<text...>', 'the sub-skill\'s position, e.g. "2 — Restrictions"');
+  event('substep', 'record progress inside the current step', (args) => ({ type: 'substep', text: args.join(' ') })).argument(
+    '<text...>',
+    'the sub-skill\'s position, e.g. "2 — Restrictions"',
+  );
   event('done', 'the current step succeeded: check its evidence, then advance', (_a, o) => {
     if (!o.force) return { type: 'done' };
     if (typeof o.reason !== 'string' || o.reason.trim() === '') {
-      throw new InputError({ message: '--force needs --reason: a forced completion is journaled with why', expected: 'autopilot done --force --reason "reviewed on paper with Dana"', received: 'no reason' });
+      throw new InputError({
+        message: '--force needs --reason: a forced completion is journaled with why',
+        expected: 'autopilot done --force --reason "reviewed on paper with Dana"',
+        received: 'no reason',
+      });
     }
     return { type: 'done', force: { reason: o.reason } };
   })
     .option('--force', 'a person marks the step done without its artifacts (journaled; needs --reason)')
     .option('--reason <text>', 'why, for the journal');
-  event('fail', 'the attempt failed: counts toward the three-retry rule', (_a, o) => ({ type: 'fail', reason: String(o.reason) })).requiredOption('--reason <text>', 'what went wrong');
-  event('skip', 'skip the current step, if it is optional', (_a, o) => ({ type: 'skip', reason: String(o.reason) })).requiredOption('--reason <text>', 'why it is skipped');
+  event('fail', 'the attempt failed: counts toward the three-retry rule', (_a, o) => ({ type: 'fail', reason: String(o.reason) })).requiredOption(
+    '--reason <text>',
+    'what went wrong',
+  );
+  event('skip', 'skip the current step, if it is optional', (_a, o) => ({ type: 'skip', reason: String(o.reason) })).requiredOption(
+    '--reason <text>',
+    'why it is skipped',
+  );
   event('decide', 'answer the pending decision', (args) => ({ type: 'decide', option: args[0] ?? '' })).argument('<option>', 'the option letter, A to D');
   event('ack', 'a person has seen the failed step: allow another three attempts', () => ({ type: 'ack' }));
 
@@ -93,7 +106,9 @@ function buildProgram(done: (result: Printable) => void): Command {
       const text = [
         ...result.created.map((f) => `+ ${f}`),
         ...result.kept.map((f) => `= ${f} (already set up)`),
-        result.pointer ? `Started ${result.pointer.flow} at step 1. Run \`autopilot next\`.` : 'Ready. Run `autopilot next` (or `autopilot init --flow <id>` to choose the flow).',
+        result.pointer
+          ? `Started ${result.pointer.flow} at step 1. Run \`autopilot next\`.`
+          : 'Ready. Run `autopilot next` (or `autopilot init --flow <id>` to choose the flow).',
       ].join('\n');
       done({ json: result, text, exit: EXIT.ok });
     });
@@ -104,8 +119,15 @@ function buildProgram(done: (result: Printable) => void): Command {
     .action(async (_opts, cmd: Command) => {
       const r = await runCheck(repoOptions(globals(cmd)));
       const summary = `Checked ${r.flows.length} flows (${r.flows.join(', ')}), ${r.skills} skills, the pointer (${r.pointer}) and ${r.journalEvents} journal events`;
-      const text = r.problems.length === 0 ? `✓ ${summary}: no problems.` : [...r.problems.map(formatProblem), `✗ ${summary}: ${r.problems.length} problem(s).`].join('\n');
-      done({ json: { ok: r.problems.length === 0, problems: r.problems, flows: r.flows, skills: r.skills, pointer: r.pointer, journal_events: r.journalEvents }, text, exit: r.problems.length === 0 ? EXIT.ok : EXIT.badInput });
+      const text =
+        r.problems.length === 0
+          ? `✓ ${summary}: no problems.`
+          : [...r.problems.map(formatProblem), `✗ ${summary}: ${r.problems.length} problem(s).`].join('\n');
+      done({
+        json: { ok: r.problems.length === 0, problems: r.problems, flows: r.flows, skills: r.skills, pointer: r.pointer, journal_events: r.journalEvents },
+        text,
+        exit: r.problems.length === 0 ? EXIT.ok : EXIT.badInput,
+      });
     });
 
   program

@@ -119,7 +119,14 @@ export function reconcile(flow: Flow, pointer: Position | null, evidence: Eviden
       const next = successor(flow, current, cycle);
       return {
         position: next,
-        drift: [...drift, { kind: 'finished-step', step: next.step, message: `step ${k} (${current.name}) is ${pointer.status}; the pointer moves on to ${next.step === 'done' ? 'done' : `step ${next.step} (${next.name})`}` }],
+        drift: [
+          ...drift,
+          {
+            kind: 'finished-step',
+            step: next.step,
+            message: `step ${k} (${current.name}) is ${pointer.status}; the pointer moves on to ${next.step === 'done' ? 'done' : `step ${next.step} (${next.name})`}`,
+          },
+        ],
         source: 'state',
       };
     }

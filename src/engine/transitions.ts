@@ -110,7 +110,11 @@ export function apply(flow: Flow, position: Position, evidence: Evidence, event:
   if (position.cycle !== evidence.cycle) throw new Error(`evidence of cycle ${evidence.cycle} cannot judge cycle ${position.cycle}`);
   if (position.step === 'done') {
     if (event.type === 'next') return { position, entries: [], outcome: { kind: 'complete' } };
-    return refuse(position, `the flow ${flow.id} is done; there is no current step to ${event.type}`, 'another flow: move the state pointer aside, then `autopilot init --flow <id>`');
+    return refuse(
+      position,
+      `the flow ${flow.id} is done; there is no current step to ${event.type}`,
+      'another flow: move the state pointer aside, then `autopilot init --flow <id>`',
+    );
   }
   const step = stepByNumber(flow, position.step)!;
   const pending = decisionPending(flow, position);
@@ -180,19 +184,34 @@ export function apply(flow: Flow, position: Position, evidence: Evidence, event:
       if (pending) return stopped()!;
       if (step.runs.kind !== 'optional') {
         const optional = flow.steps.filter((s) => s.runs.kind === 'optional').map((s) => `${s.number} ${s.name}`);
-        return refuse(position, `step ${step.number} (${step.name}) is not optional, so it cannot be skipped`, `an optional step${optional.length ? ` (in ${flow.id}: ${optional.join(', ')})` : ''}`, `step ${step.number} runs ${step.runs.kind}`);
+        return refuse(
+          position,
+          `step ${step.number} (${step.name}) is not optional, so it cannot be skipped`,
+          `an optional step${optional.length ? ` (in ${flow.id}: ${optional.join(', ')})` : ''}`,
+          `step ${step.number} runs ${step.runs.kind}`,
+        );
       }
       return finish(flow, position, step, 'skipped', evidence, { by: 'agent', reason: event.reason });
     }
 
     case 'decide': {
       if (!pending) {
-        return refuse(position, 'no decision is waiting for an answer', 'a decision shown by `autopilot next` (exit 3)', `step ${step.number} (${step.name}) is ${position.status}`);
+        return refuse(
+          position,
+          'no decision is waiting for an answer',
+          'a decision shown by `autopilot next` (exit 3)',
+          `step ${step.number} (${step.name}) is ${position.status}`,
+        );
       }
       const letter = event.option.trim().toUpperCase();
       const option = pending.options.find((o) => o.letter === letter);
       if (!option) {
-        return refuse(position, `"${event.option}" is not an option of the decision "${pending.question}"`, `one of ${pending.options.map((o) => o.letter).join(', ')}`, event.option);
+        return refuse(
+          position,
+          `"${event.option}" is not an option of the decision "${pending.question}"`,
+          `one of ${pending.options.map((o) => o.letter).join(', ')}`,
+          event.option,
+        );
       }
       const details: Record<string, unknown> = { decision: pending.id, option: option.letter, choice: option.choice, then: option.then };
       // A new round must leave a new file: remember what this one starts with.
@@ -206,7 +225,12 @@ export function apply(flow: Flow, position: Position, evidence: Evidence, event:
 
     case 'ack': {
       if (position.status !== 'failed') {
-        return refuse(position, `nothing to acknowledge: step ${step.number} (${step.name}) is ${position.status}`, `a step with \`status: failed\` (after ${MAX_RETRIES} failed attempts)`, `status: ${position.status}`);
+        return refuse(
+          position,
+          `nothing to acknowledge: step ${step.number} (${step.name}) is ${position.status}`,
+          `a step with \`status: failed\` (after ${MAX_RETRIES} failed attempts)`,
+          `status: ${position.status}`,
+        );
       }
       const cleared: Position = { ...position, status: 'not_started', retryCount: 0 };
       return { position: cleared, entries: [entry('failure_acknowledged', cleared)], outcome: { kind: 'recorded' } };

@@ -27,7 +27,9 @@ export function plainText(node: Nodes): string {
 
 /** Header names folded for matching: `Done when`, `done-when` and `DONE WHEN` are one column. */
 export function columnKey(cell: TableCell): string {
-  return plainText(cell).toLowerCase().replace(/[^a-z0-9]/g, '');
+  return plainText(cell)
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '');
 }
 
 export function tableRows(table: Table): { header: TableCell[]; rows: { cells: TableCell[]; line: number }[] } {

@@ -26,12 +26,7 @@ export type Runs =
   /** Runs only when `pattern` (under the docs folder) matches; otherwise it is skipped by the engine. */
   | { kind: 'if'; pattern: string };
 
-export type Then =
-  | { kind: 'next' }
-  | { kind: 'boundary' }
-  | { kind: 'decision'; id: string }
-  | { kind: 'loop'; to: number }
-  | { kind: 'end' };
+export type Then = { kind: 'next' } | { kind: 'boundary' } | { kind: 'decision'; id: string } | { kind: 'loop'; to: number } | { kind: 'end' };
 
 export interface Step {
   number: number;

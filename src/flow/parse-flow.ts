@@ -41,7 +41,13 @@ export function parseFlow(text: string, file: string, id: string): ParsedFlow {
 
   const yamlNode = tree.children[0]?.type === 'yaml' ? tree.children[0] : undefined;
   if (!yamlNode) {
-    problems.push({ file, line: 1, message: 'the flow has no front matter', expected: `a block at the top: ---\\nid: ${id}\\ntitle: …\\nscan_order: 1\\n---`, received: text.split('\n')[0] ?? '' });
+    problems.push({
+      file,
+      line: 1,
+      message: 'the flow has no front matter',
+      expected: `a block at the top: ---\\nid: ${id}\\ntitle: …\\nscan_order: 1\\n---`,
+      received: text.split('\n')[0] ?? '',
+    });
   }
   const front = yamlNode ? readFrontMatter(yamlNode.value, file, lineOf(yamlNode), id) : { problems: [] };
   problems.push(...front.problems);
@@ -58,13 +64,25 @@ export function parseFlow(text: string, file: string, id: string): ParsedFlow {
 function readStepTable(children: RootContent[], file: string, problems: Problem[]): Step[] | undefined {
   const index = children.findIndex((n) => n.type === 'heading' && n.depth === 2 && headingText(n) === STEP_TABLE_HEADING.toLowerCase());
   if (index < 0) {
-    problems.push({ file, line: 1, message: `the flow has no \`## ${STEP_TABLE_HEADING}\``, expected: `a heading \`## ${STEP_TABLE_HEADING}\` followed by a table ${STEP_TABLE_EXAMPLE}`, received: 'no such heading' });
+    problems.push({
+      file,
+      line: 1,
+      message: `the flow has no \`## ${STEP_TABLE_HEADING}\``,
+      expected: `a heading \`## ${STEP_TABLE_HEADING}\` followed by a table ${STEP_TABLE_EXAMPLE}`,
+      received: 'no such heading',
+    });
     return undefined;
   }
   const heading = children[index]!;
   const table = sectionAfter(children, index, 2).find((n): n is Table => n.type === 'table');
   if (!table) {
-    problems.push({ file, line: lineOf(heading), message: `\`## ${STEP_TABLE_HEADING}\` is not followed by a table`, expected: `a GFM table ${STEP_TABLE_EXAMPLE}`, received: 'no table in that section' });
+    problems.push({
+      file,
+      line: lineOf(heading),
+      message: `\`## ${STEP_TABLE_HEADING}\` is not followed by a table`,
+      expected: `a GFM table ${STEP_TABLE_EXAMPLE}`,
+      received: 'no table in that section',
+    });
     return undefined;
   }
 
@@ -73,7 +91,13 @@ function readStepTable(children: RootContent[], file: string, problems: Problem[
   header.forEach((cell, i) => column.set(columnKey(cell), i));
   const missing = STEP_COLUMNS.filter((c) => !column.has(c));
   if (missing.length > 0) {
-    problems.push({ file, line: lineOf(table), message: `the step table lacks column(s): ${missing.join(', ')}`, expected: STEP_TABLE_EXAMPLE, received: `| ${header.map((c) => plainText(c)).join(' | ')} |` });
+    problems.push({
+      file,
+      line: lineOf(table),
+      message: `the step table lacks column(s): ${missing.join(', ')}`,
+      expected: STEP_TABLE_EXAMPLE,
+      received: `| ${header.map((c) => plainText(c)).join(' | ')} |`,
+    });
     return undefined;
   }
   if (rows.length === 0) {
@@ -111,7 +135,13 @@ function readDecisions(children: RootContent[], file: string, problems: Problem[
     const decision = readDecision(node, sectionAfter(section, i, 3), file, problems);
     if (!decision) return;
     if (decisions[decision.id]) {
-      problems.push({ file, line: decision.line, message: `the decision \`${decision.id}\` is declared twice`, expected: 'one `###` heading per decision id', received: `a second \`${decision.id}\`` });
+      problems.push({
+        file,
+        line: decision.line,
+        message: `the decision \`${decision.id}\` is declared twice`,
+        expected: 'one `###` heading per decision id',
+        received: `a second \`${decision.id}\``,
+      });
     }
     decisions[decision.id] = decision;
   });
@@ -121,11 +151,17 @@ function readDecisions(children: RootContent[], file: string, problems: Problem[
 function readDecision(heading: Heading, body: RootContent[], file: string, problems: Problem[]): Decision | undefined {
   const line = lineOf(heading);
   const ids = inlineCodes(heading);
-  const question = textOutsideCode(heading).replace(/^[\s:—–-]+/, '').trim();
+  const question = textOutsideCode(heading)
+    .replace(/^[\s:—–-]+/, '')
+    .trim();
   const count = problems.length;
   const problem = (message: string, expected: string, received: string, at = line) => problems.push({ file, line: at, message, expected, received });
   if (ids.length !== 1 || !/^[a-z0-9][a-z0-9-]*$/.test(ids[0]!) || !question) {
-    problem('a decision heading needs an id in backticks and the question', '### `research-round`: Another research round, or go on to Plan?', plainText(heading));
+    problem(
+      'a decision heading needs an id in backticks and the question',
+      '### `research-round`: Another research round, or go on to Plan?',
+      plainText(heading),
+    );
     return undefined;
   }
 
@@ -136,19 +172,37 @@ function readDecision(heading: Heading, body: RootContent[], file: string, probl
     const { header, rows } = tableRows(table);
     const keys = header.map(columnKey);
     const [o, c, t] = ['option', 'choice', 'then'].map((k) => keys.indexOf(k));
-    if (o! < 0 || c! < 0 || t! < 0) problem(`the options table of \`${ids[0]}\` lacks a column`, DECISION_TABLE_EXAMPLE, `| ${header.map((h) => plainText(h)).join(' | ')} |`, lineOf(table));
+    if (o! < 0 || c! < 0 || t! < 0)
+      problem(`the options table of \`${ids[0]}\` lacks a column`, DECISION_TABLE_EXAMPLE, `| ${header.map((h) => plainText(h)).join(' | ')} |`, lineOf(table));
     else {
       rows.forEach(({ cells, line: rowLine }, i) => {
-        const letter = plainText(cells[o!] ?? { type: 'tableCell', children: [] }).replace(/\W/g, '').toUpperCase();
+        const letter = plainText(cells[o!] ?? { type: 'tableCell', children: [] })
+          .replace(/\W/g, '')
+          .toUpperCase();
         const choice = plainText(cells[c!] ?? { type: 'tableCell', children: [] });
-        const then = plainText(cells[t!] ?? { type: 'tableCell', children: [] }).toLowerCase().replace(/`/g, '');
+        const then = plainText(cells[t!] ?? { type: 'tableCell', children: [] })
+          .toLowerCase()
+          .replace(/`/g, '');
         const expectedLetter = 'ABCD'[i];
-        if (letter !== expectedLetter) problem(`option ${i + 1} of \`${ids[0]}\` has the wrong letter`, `options lettered A, B, C, D in order; this row is \`${expectedLetter ?? '(too many)'}\``, letter || '(empty)', rowLine);
+        if (letter !== expectedLetter)
+          problem(
+            `option ${i + 1} of \`${ids[0]}\` has the wrong letter`,
+            `options lettered A, B, C, D in order; this row is \`${expectedLetter ?? '(too many)'}\``,
+            letter || '(empty)',
+            rowLine,
+          );
         else if (!choice) problem(`option ${letter} of \`${ids[0]}\` has no choice text`, 'one line saying what the option does', '(empty)', rowLine);
-        else if (then !== 'continue' && then !== 'repeat') problem(`option ${letter} of \`${ids[0]}\` has an unknown effect`, '`continue` (go on to the next step) or `repeat` (run this step again)', then || '(empty)', rowLine);
+        else if (then !== 'continue' && then !== 'repeat')
+          problem(
+            `option ${letter} of \`${ids[0]}\` has an unknown effect`,
+            '`continue` (go on to the next step) or `repeat` (run this step again)',
+            then || '(empty)',
+            rowLine,
+          );
         else options.push({ letter, choice, then: then as DecisionEffect });
       });
-      if (rows.length < 2 || rows.length > 4) problem(`the decision \`${ids[0]}\` has ${rows.length} option(s)`, '2 to 4 options, A to D', `${rows.length}`, lineOf(table));
+      if (rows.length < 2 || rows.length > 4)
+        problem(`the decision \`${ids[0]}\` has ${rows.length} option(s)`, '2 to 4 options, A to D', `${rows.length}`, lineOf(table));
     }
   }
 
@@ -157,8 +211,15 @@ function readDecision(heading: Heading, body: RootContent[], file: string, probl
     .map((n) => ({ text: plainText(n), line: lineOf(n) }))
     .find((p) => /^recommendation\b/i.test(p.text));
   const parsed = recommendation && /^recommendation\s*:?\s*([A-D])\s*[—–:-]+\s*(\S.*)$/i.exec(recommendation.text);
-  if (!parsed) problem(`the decision \`${ids[0]}\` has no recommendation`, 'a paragraph `Recommendation: B — why B is the better choice`', recommendation?.text ?? 'none', recommendation?.line ?? line);
-  else if (!options.some((opt) => opt.letter === parsed[1]!.toUpperCase())) problem(`the recommendation of \`${ids[0]}\` names no option`, `one of ${options.map((opt) => opt.letter).join(', ')}`, parsed[1]!, recommendation!.line);
+  if (!parsed)
+    problem(
+      `the decision \`${ids[0]}\` has no recommendation`,
+      'a paragraph `Recommendation: B — why B is the better choice`',
+      recommendation?.text ?? 'none',
+      recommendation?.line ?? line,
+    );
+  else if (!options.some((opt) => opt.letter === parsed[1]!.toUpperCase()))
+    problem(`the recommendation of \`${ids[0]}\` names no option`, `one of ${options.map((opt) => opt.letter).join(', ')}`, parsed[1]!, recommendation!.line);
 
   if (problems.length > count || !parsed) return undefined;
   return { id: ids[0]!, question, options, recommendation: { letter: parsed[1]!.toUpperCase(), reason: parsed[2]!.trim() }, line };

@@ -10,7 +10,12 @@ import { patternProblem } from './patterns.js';
 export type CellResult<T> = { ok: true; value: T } | { ok: false; message: string; expected: string; received: string };
 
 const ok = <T>(value: T): CellResult<T> => ({ ok: true, value });
-const bad = <T>(message: string, expected: string, cell: TableCell): CellResult<T> => ({ ok: false, message, expected, received: plainText(cell) || '(empty)' });
+const bad = <T>(message: string, expected: string, cell: TableCell): CellResult<T> => ({
+  ok: false,
+  message,
+  expected,
+  received: plainText(cell) || '(empty)',
+});
 
 export function readStepNumber(cell: TableCell, expectedNumber: number): CellResult<number> {
   const text = plainText(cell);
@@ -27,16 +32,20 @@ export function readName(cell: TableCell): CellResult<string> {
 
 export function readSkill(cell: TableCell): CellResult<string> {
   const text = plainText(cell).replace(/`/g, '');
-  return /^[a-z0-9][a-z0-9-]*$/.test(text)
-    ? ok(text)
-    : bad('the skill is not a skill name', 'the name of a folder under `skills/`, e.g. `research`', cell);
+  return /^[a-z0-9][a-z0-9-]*$/.test(text) ? ok(text) : bad('the skill is not a skill name', 'the name of a folder under `skills/`, e.g. `research`', cell);
 }
 
 export function readDoneWhen(cell: TableCell): CellResult<string[]> {
   const patterns = inlineCodes(cell);
-  const rest = textOutsideCode(cell).replace(/\band\b|[,;+&]/gi, '').trim();
+  const rest = textOutsideCode(cell)
+    .replace(/\band\b|[,;+&]/gi, '')
+    .trim();
   if (patterns.length === 0 || rest !== '') {
-    return bad('the done-when cell must list file patterns in backticks', 'patterns under the docs folder, e.g. `01_solution/solution_draft*.md`, `02_document/architecture.md`', cell);
+    return bad(
+      'the done-when cell must list file patterns in backticks',
+      'patterns under the docs folder, e.g. `01_solution/solution_draft*.md`, `02_document/architecture.md`',
+      cell,
+    );
   }
   for (const pattern of patterns) {
     const problem = patternProblem(pattern);

@@ -10,7 +10,8 @@ const patternsOf = (step: Step) => [...step.doneWhen, ...(step.runs.kind === 'if
 
 export function validateFlow(flow: Flow): Problem[] {
   const problems: Problem[] = [];
-  const at = (step: Step, message: string, expected: string, received: string) => problems.push({ file: flow.file, line: step.line, message, expected, received });
+  const at = (step: Step, message: string, expected: string, received: string) =>
+    problems.push({ file: flow.file, line: step.line, message, expected, received });
   const last = flow.steps[flow.steps.length - 1]!;
 
   for (const step of flow.steps) {
@@ -20,15 +21,27 @@ export function validateFlow(flow: Flow): Problem[] {
       at(step, `the last step (${step.number} ${step.name}) must end the flow or loop`, '`end` or `loop to step N`', then.kind);
     }
     if (!isLast && (then.kind === 'end' || then.kind === 'loop')) {
-      at(step, `step ${step.number} ${then.kind === 'end' ? 'ends' : 'loops'} the flow, so the steps after it can never run`, '`end` and `loop to step N` only on the last step', then.kind);
+      at(
+        step,
+        `step ${step.number} ${then.kind === 'end' ? 'ends' : 'loops'} the flow, so the steps after it can never run`,
+        '`end` and `loop to step N` only on the last step',
+        then.kind,
+      );
     }
     if (then.kind === 'decision' && !flow.decisions[then.id]) {
-      at(step, `step ${step.number} names the decision \`${then.id}\`, which is not declared`, `a \`### \`${then.id}\`: question\` under \`## Decisions\``, `declared: ${Object.keys(flow.decisions).join(', ') || 'none'}`);
+      at(
+        step,
+        `step ${step.number} names the decision \`${then.id}\`, which is not declared`,
+        `a \`### \`${then.id}\`: question\` under \`## Decisions\``,
+        `declared: ${Object.keys(flow.decisions).join(', ') || 'none'}`,
+      );
     }
     if (then.kind === 'loop') {
       const target = flow.steps[then.to - 1];
-      if (!target || then.to > step.number) at(step, `step ${step.number} loops to step ${then.to}, which is not an earlier step`, `a step from 1 to ${step.number}`, String(then.to));
-      else if (target.runs.kind !== 'always') at(target, `the loop starts at step ${target.number}, which must always run (its artifacts number the cycles)`, '`always`', target.runs.kind);
+      if (!target || then.to > step.number)
+        at(step, `step ${step.number} loops to step ${then.to}, which is not an earlier step`, `a step from 1 to ${step.number}`, String(then.to));
+      else if (target.runs.kind !== 'always')
+        at(target, `the loop starts at step ${target.number}, which must always run (its artifacts number the cycles)`, '`always`', target.runs.kind);
     }
   }
 
@@ -38,10 +51,20 @@ export function validateFlow(flow: Flow): Problem[] {
   for (const step of loopValid ? flow.steps : []) {
     const inLoop = loopFrom !== undefined && step.number >= loopFrom;
     if (inLoop && !step.doneWhen.every((p) => p.includes(CYCLE_PLACEHOLDER))) {
-      at(step, `step ${step.number} runs once per cycle, so each of its done-when patterns must hold \`{cycle}\` (otherwise cycle 1's files would prove later cycles done)`, '`03_implementation/cycle-{cycle}/report.md`', step.doneWhen.join(', '));
+      at(
+        step,
+        `step ${step.number} runs once per cycle, so each of its done-when patterns must hold \`{cycle}\` (otherwise cycle 1's files would prove later cycles done)`,
+        '`03_implementation/cycle-{cycle}/report.md`',
+        step.doneWhen.join(', '),
+      );
     }
     if (!inLoop && usesCycle(patternsOf(step))) {
-      at(step, `step ${step.number} is outside any loop, so \`{cycle}\` has no meaning in its patterns`, 'a pattern without `{cycle}`', patternsOf(step).join(', '));
+      at(
+        step,
+        `step ${step.number} is outside any loop, so \`{cycle}\` has no meaning in its patterns`,
+        'a pattern without `{cycle}`',
+        patternsOf(step).join(', '),
+      );
     }
   }
 
@@ -50,7 +73,13 @@ export function validateFlow(flow: Flow): Problem[] {
   for (const step of flow.steps) {
     for (const pattern of step.doneWhen) {
       const first = owner.get(pattern);
-      if (first) at(step, `steps ${first.number} and ${step.number} share the done-when pattern \`${pattern}\`, so the folder could not tell which is done`, 'a pattern of its own for each step', pattern);
+      if (first)
+        at(
+          step,
+          `steps ${first.number} and ${step.number} share the done-when pattern \`${pattern}\`, so the folder could not tell which is done`,
+          'a pattern of its own for each step',
+          pattern,
+        );
       else owner.set(pattern, step);
     }
   }
@@ -58,7 +87,13 @@ export function validateFlow(flow: Flow): Problem[] {
   const used = new Set(flow.steps.flatMap((s) => (s.then.kind === 'decision' ? [s.then.id] : [])));
   for (const decision of Object.values(flow.decisions)) {
     if (!used.has(decision.id)) {
-      problems.push({ file: flow.file, line: decision.line, message: `the decision \`${decision.id}\` is declared but no step's Then names it`, expected: `a step whose Then is \`decision \`${decision.id}\`\``, received: 'no such step' });
+      problems.push({
+        file: flow.file,
+        line: decision.line,
+        message: `the decision \`${decision.id}\` is declared but no step's Then names it`,
+        expected: `a step whose Then is \`decision \`${decision.id}\`\``,
+        received: 'no such step',
+      });
     }
   }
   return problems;

@@ -27,7 +27,9 @@ function stepEvidence(repo: Repo, step: Step, cycle: number): StepEvidence {
  */
 export function gatherEvidence(repo: Repo, flow: Flow, cycle: number, upTo: number): Evidence {
   const steps = flow.steps.map((step) => stepEvidence(repo, step, cycle));
-  const gap = flow.steps.some((s) => s.number < upTo && !hasArtifacts(steps[s.number - 1]!) && !(s.runs.kind === 'if' && steps[s.number - 1]!.conditionMet === false));
+  const gap = flow.steps.some(
+    (s) => s.number < upTo && !hasArtifacts(steps[s.number - 1]!) && !(s.runs.kind === 'if' && steps[s.number - 1]!.conditionMet === false),
+  );
   const current = stepByNumber(flow, upTo);
   const repeatable = current?.then.kind === 'decision' && flow.decisions[current.then.id]?.options.some((o) => o.then === 'repeat');
   if (gap || repeatable) {

@@ -26,7 +26,9 @@ export interface LoadedFlows {
 
 function markdownFiles(dir: string): string[] {
   try {
-    return readdirSync(dir).filter((name) => name.endsWith('.md')).sort();
+    return readdirSync(dir)
+      .filter((name) => name.endsWith('.md'))
+      .sort();
   } catch {
     return [];
   }
@@ -36,7 +38,8 @@ export function flowFiles(repo: Repo): FlowFile[] {
   const byId = new Map<string, FlowFile>();
   const builtIns = join(packageRoot(), 'flows');
   for (const name of markdownFiles(builtIns)) byId.set(basename(name, '.md'), { id: basename(name, '.md'), path: join(builtIns, name), builtIn: true });
-  for (const name of markdownFiles(repo.repoFlowsDir)) byId.set(basename(name, '.md'), { id: basename(name, '.md'), path: join(repo.repoFlowsDir, name), builtIn: false });
+  for (const name of markdownFiles(repo.repoFlowsDir))
+    byId.set(basename(name, '.md'), { id: basename(name, '.md'), path: join(repo.repoFlowsDir, name), builtIn: false });
   return [...byId.values()];
 }
 

@@ -49,12 +49,20 @@ export function openRepo(options: RepoOptions = {}, cwd = process.cwd()): Repo {
   }
   const docsName = (options.docs ?? DEFAULT_DOCS).replace(/[\\/]+$/, '') || DEFAULT_DOCS;
   if (isAbsolute(docsName)) {
-    throw new InputError({ message: `--docs ${docsName}: the docs folder must be inside the repository`, expected: 'a path relative to the repository root, e.g. `--docs docs`', received: docsName });
+    throw new InputError({
+      message: `--docs ${docsName}: the docs folder must be inside the repository`,
+      expected: 'a path relative to the repository root, e.g. `--docs docs`',
+      received: docsName,
+    });
   }
   const root = realpathSync(findRoot(start, docsName));
   const docs = resolve(root, docsName);
   if (!isInside(root, docs) || docs === root || !isInside(root, realOrSelf(docs))) {
-    throw new InputError({ message: `--docs ${docsName}: the docs folder is outside the repository ${root}`, expected: 'a folder inside the repository, e.g. `--docs _docs`', received: docs });
+    throw new InputError({
+      message: `--docs ${docsName}: the docs folder is outside the repository ${root}`,
+      expected: 'a folder inside the repository, e.g. `--docs _docs`',
+      received: docs,
+    });
   }
   const autopilotDir = join(docs, '_autopilot');
   return {
@@ -78,7 +86,12 @@ export function assertInside(repo: Repo, file: string): void {
   let real = realOrSelf(file);
   if (real === file) real = resolve(realOrSelf(dirname(file)), relative(dirname(file), file));
   if (!isInside(repo.root, real)) {
-    throw new InputError({ file: relative(repo.root, file), message: 'this path leads outside the repository (through a symlink); autopilot does not write there', expected: `a file inside ${repo.root}`, received: real });
+    throw new InputError({
+      file: relative(repo.root, file),
+      message: 'this path leads outside the repository (through a symlink); autopilot does not write there',
+      expected: `a file inside ${repo.root}`,
+      received: real,
+    });
   }
 }
 

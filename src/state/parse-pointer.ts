@@ -59,7 +59,13 @@ function readKeyValue(text: string): { key: string; value: string } | undefined 
   const stripped = text.replace(/^\s*[-*+]\s+/, '').trim();
   const match = /^(\*\*|__)?`?([A-Za-z][A-Za-z _-]*?)`?(?::\1|\1:|:)\s*(.*?)\s*$/.exec(stripped);
   if (!match) return undefined;
-  return { key: match[2]!.trim().toLowerCase().replace(/[\s-]+/g, '_'), value: match[3]! };
+  return {
+    key: match[2]!
+      .trim()
+      .toLowerCase()
+      .replace(/[\s-]+/g, '_'),
+    value: match[3]!,
+  };
 }
 
 function normalizeStatus(value: string): Status | undefined {
@@ -97,7 +103,12 @@ export function parsePointer(text: string, file: string): ParsedPointer {
       line: current[1]?.line ?? 1,
       message: current.length === 0 ? 'no `## Current Step` section' : 'more than one `## Current Step` section',
       expected: TEMPLATE_EXAMPLE,
-      received: current.length === 0 ? (sections.length ? sections.map((s) => `\`${s.title}\` (line ${s.line})`).join(', ') : 'no headings at all') : `sections at lines ${current.map((s) => s.line).join(', ')}`,
+      received:
+        current.length === 0
+          ? sections.length
+            ? sections.map((s) => `\`${s.title}\` (line ${s.line})`).join(', ')
+            : 'no headings at all'
+          : `sections at lines ${current.map((s) => s.line).join(', ')}`,
     });
   }
   const section = current[0]!;
@@ -107,7 +118,12 @@ export function parsePointer(text: string, file: string): ParsedPointer {
     if (lineText.trim() === '' || /^\s*<!--.*-->\s*$/.test(lineText) || /^\s*```/.test(lineText)) continue;
     const kv = readKeyValue(lineText);
     if (!kv || !(KEYS as readonly string[]).includes(kv.key)) {
-      problem(line, kv ? `unknown key \`${kv.key}\` in Current Step` : 'a line that is not `key: value`', `one of ${KEYS.join(', ')} (e.g. \`status: in_progress\`)`, lineText.trim());
+      problem(
+        line,
+        kv ? `unknown key \`${kv.key}\` in Current Step` : 'a line that is not `key: value`',
+        `one of ${KEYS.join(', ')} (e.g. \`status: in_progress\`)`,
+        lineText.trim(),
+      );
       continue;
     }
     const key = kv.key as Key;
@@ -129,7 +145,8 @@ export function parsePointer(text: string, file: string): ParsedPointer {
 
   const get = (key: Key) => values.get(key)!;
   const flow = get('flow');
-  if (!/^[a-z0-9][a-z0-9-]*$/.test(flow.value)) problem(flow.line, 'the flow id is not a flow id', 'lowercase letters, digits and dashes, e.g. `flow: greenfield`', flow.value);
+  if (!/^[a-z0-9][a-z0-9-]*$/.test(flow.value))
+    problem(flow.line, 'the flow id is not a flow id', 'lowercase letters, digits and dashes, e.g. `flow: greenfield`', flow.value);
 
   const stepValue = get('step');
   let step: number | 'done' = 'done';
@@ -142,7 +159,8 @@ export function parsePointer(text: string, file: string): ParsedPointer {
 
   const statusValue = get('status');
   const status = normalizeStatus(statusValue.value);
-  if (!status) problem(statusValue.line, 'the status is not one autopilot knows', `one of ${STATUSES.join(', ')} (e.g. \`status: in_progress\`)`, statusValue.value);
+  if (!status)
+    problem(statusValue.line, 'the status is not one autopilot knows', `one of ${STATUSES.join(', ')} (e.g. \`status: in_progress\`)`, statusValue.value);
 
   const retryValue = get('retry_count');
   const retryCount = parseCount(retryValue.value);
@@ -158,7 +176,11 @@ export function parsePointer(text: string, file: string): ParsedPointer {
   for (const s of sections) {
     if (s === section) continue;
     if (/^autopilot state$/i.test(s.title)) {
-      preamble = s.body.map((b) => b.text).filter((t) => !SCHEMA_MARKER.test(t)).join('\n').trim();
+      preamble = s.body
+        .map((b) => b.text)
+        .filter((t) => !SCHEMA_MARKER.test(t))
+        .join('\n')
+        .trim();
       continue;
     }
     if (/^cycle$/i.test(s.title)) {
@@ -190,7 +212,10 @@ export function parsePointer(text: string, file: string): ParsedPointer {
       cycle,
     },
     preamble,
-    extraSections: extra.map((s) => renderSection(text, s)).join('\n').trim(),
+    extraSections: extra
+      .map((s) => renderSection(text, s))
+      .join('\n')
+      .trim(),
     lines: {
       flow: flow.line,
       step: stepValue.line,

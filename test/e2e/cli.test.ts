@@ -12,7 +12,17 @@ describe('the bundled example', () => {
     const before = snapshot(join(ROOT, '_docs-example'));
     const status = autopilot(join(ROOT, '_docs-example'), 'status', '--json');
     expect(status.code).toBe(0);
-    expect(status.json()).toMatchObject({ flow: 'greenfield', step: 3, name: 'Plan', status: 'in_progress', sub_step: '4 — Architecture review and risks', retry_count: 0, source: 'state', drift: [], done_when: ['_docs/01_solution/solution.md', '_docs/02_document/architecture.md'] });
+    expect(status.json()).toMatchObject({
+      flow: 'greenfield',
+      step: 3,
+      name: 'Plan',
+      status: 'in_progress',
+      sub_step: '4 — Architecture review and risks',
+      retry_count: 0,
+      source: 'state',
+      drift: [],
+      done_when: ['_docs/01_solution/solution.md', '_docs/02_document/architecture.md'],
+    });
     expect(snapshot(join(ROOT, '_docs-example'))).toEqual(before);
   });
 
@@ -20,7 +30,12 @@ describe('the bundled example', () => {
     const dir = exampleCopy();
     const next = autopilot(dir, 'next', '--json');
     expect(next.code).toBe(0);
-    expect(next.json()).toMatchObject({ step: 3, action: 'resume', resume: '4 — Architecture review and risks', done_when: ['_docs/01_solution/solution.md', '_docs/02_document/architecture.md'] });
+    expect(next.json()).toMatchObject({
+      step: 3,
+      action: 'resume',
+      resume: '4 — Architecture review and risks',
+      done_when: ['_docs/01_solution/solution.md', '_docs/02_document/architecture.md'],
+    });
     expect(existsSync(next.json<NextJson>().skill!)).toBe(true);
   });
 
@@ -32,12 +47,24 @@ describe('the bundled example', () => {
 });
 
 describe('the pointer', () => {
-  it('reads the contract\'s template written by hand', () => {
+  it("reads the contract's template written by hand", () => {
     const dir = tempRepo();
     write(dir, 'package.json', '{}');
     writeArtifacts(dir, ['_docs/02_document/architecture.md', '_docs/02_document/components.md']);
-    write(dir, POINTER, '# Autopilot State\n\n## Current Step\nflow: existing-code\nstep: 2\nname: Test Spec\nstatus: failed\nsub_step: 1b — Test Case Generation\nretry_count: 3\n');
-    expect(autopilot(dir, 'status', '--json').json()).toMatchObject({ flow: 'existing-code', step: 2, status: 'failed', sub_step: '1b — Test Case Generation', retry_count: 3, source: 'state', drift: [] });
+    write(
+      dir,
+      POINTER,
+      '# Autopilot State\n\n## Current Step\nflow: existing-code\nstep: 2\nname: Test Spec\nstatus: failed\nsub_step: 1b — Test Case Generation\nretry_count: 3\n',
+    );
+    expect(autopilot(dir, 'status', '--json').json()).toMatchObject({
+      flow: 'existing-code',
+      step: 2,
+      status: 'failed',
+      sub_step: '1b — Test Case Generation',
+      retry_count: 3,
+      source: 'state',
+      drift: [],
+    });
     const next = autopilot(dir, 'next');
     expect(next.code).toBe(3);
     expect(next.stdout).toContain('autopilot ack');
@@ -71,9 +98,13 @@ describe('the pointer', () => {
     expect(check.json()).toMatchObject({ pointer: 'invalid', problems: [{ file: '_docs/_autopilot_state.md', line: 3 }] });
   });
 
-  it('keeps a person\'s extra sections when it rewrites the pointer, and never leaves a temporary file', () => {
+  it("keeps a person's extra sections when it rewrites the pointer, and never leaves a temporary file", () => {
     const dir = tempRepo();
-    write(dir, POINTER, '# Autopilot State\n\n## Current Step\nflow: greenfield\nstep: 1\nname: Problem\nstatus: not_started\nsub_step: 0\nretry_count: 0\n\n## Notes\nAsk Dana about the UI.\n');
+    write(
+      dir,
+      POINTER,
+      '# Autopilot State\n\n## Current Step\nflow: greenfield\nstep: 1\nname: Problem\nstatus: not_started\nsub_step: 0\nretry_count: 0\n\n## Notes\nAsk Dana about the UI.\n',
+    );
     expect(autopilot(dir, 'next').code).toBe(0);
     expect(read(dir, POINTER)).toContain('status: in_progress');
     expect(read(dir, POINTER)).toContain('## Notes\nAsk Dana about the UI.');
@@ -181,7 +212,7 @@ describe('bad input and JSON', () => {
   });
 });
 
-describe('a repository\'s own flows', () => {
+describe("a repository's own flows", () => {
   const own = `---\nid: greenfield\ntitle: Our short greenfield\nscan_order: 2\n---\n\n## Step Reference Table\n\n| Step | Name | Runs | Skill | Sub-steps | Done when | Then |\n|---|---|---|---|---|---|---|\n| 1 | Brief | always | \`problem\` | 1 Write it | \`brief.md\` | next |\n| 2 | Build | always | \`implement\` | 1 Build it | \`build.md\` | end |\n`;
 
   it('replace the built-in flow of the same name, and are parsed once then cached', () => {
@@ -211,7 +242,9 @@ describe('init', () => {
     const dir = tempRepo();
     writeFileSync(join(dir, '.gitignore'), 'node_modules/\n');
     const first = autopilot(dir, 'init', '--json').json<{ created: string[] }>();
-    expect(first.created).toEqual(expect.arrayContaining(['.gitignore', '.gitattributes', '.claude/commands/autopilot.md', '.cursor/commands/autopilot.md', 'AGENTS.md']));
+    expect(first.created).toEqual(
+      expect.arrayContaining(['.gitignore', '.gitattributes', '.claude/commands/autopilot.md', '.cursor/commands/autopilot.md', 'AGENTS.md']),
+    );
     expect(read(dir, '.gitignore')).toBe('node_modules/\n\n# autopilot: files local to one machine\n/_docs/_autopilot/cache/\n/_docs/_autopilot/lease*\n');
     expect(read(dir, '.gitattributes')).toContain('/_docs/_autopilot/journal.jsonl merge=union');
     expect(read(dir, '.claude/commands/autopilot.md')).toContain('npx autopilot next --json');

@@ -111,7 +111,16 @@ describe('greenfield, start to end, through the CLI', () => {
 
   it('counts a skipped optional step as settled on the next call (the journal is evidence)', () => {
     const dir = tempRepo();
-    for (const rel of ['00_problem/problem.md', '00_problem/acceptance_criteria.md', '01_solution/solution_draft_01.md', '01_solution/solution.md', '02_document/architecture.md', '02_tasks/_index.md', '03_implementation/implementation_report.md', '03_implementation/test_report.md']) {
+    for (const rel of [
+      '00_problem/problem.md',
+      '00_problem/acceptance_criteria.md',
+      '01_solution/solution_draft_01.md',
+      '01_solution/solution.md',
+      '02_document/architecture.md',
+      '02_tasks/_index.md',
+      '03_implementation/implementation_report.md',
+      '03_implementation/test_report.md',
+    ]) {
       write(dir, `_docs/${rel}`);
     }
     expect(next(dir)).toMatchObject({ step: 8, source: 'folder' });

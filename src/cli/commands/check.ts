@@ -24,7 +24,13 @@ export async function runCheck(options: RepoOptions): Promise<CheckResult> {
       const skill = skillFile(repo, step.skill);
       skills.add(step.skill);
       if (!skill.exists) {
-        problems.push({ file: flow.file, line: step.line, message: `step ${step.number} (${step.name}) names the skill \`${step.skill}\`, which has no SKILL.md`, expected: `a file ${displayPath(skill.path, repo.root)} or .autopilot/skills/${step.skill}/SKILL.md`, received: 'no such file' });
+        problems.push({
+          file: flow.file,
+          line: step.line,
+          message: `step ${step.number} (${step.name}) names the skill \`${step.skill}\`, which has no SKILL.md`,
+          expected: `a file ${displayPath(skill.path, repo.root)} or .autopilot/skills/${step.skill}/SKILL.md`,
+          received: 'no such file',
+        });
       }
     }
   }

@@ -54,7 +54,10 @@ function ensureAgentsSection(file: string): boolean {
   }
   const begin = text.indexOf(AGENTS_BEGIN);
   const end = text.indexOf(AGENTS_END);
-  const updated = begin >= 0 && end > begin ? text.slice(0, begin) + AGENTS_SECTION.trimEnd() + text.slice(end + AGENTS_END.length) : `${text.trimEnd()}\n\n${AGENTS_SECTION}`;
+  const updated =
+    begin >= 0 && end > begin
+      ? text.slice(0, begin) + AGENTS_SECTION.trimEnd() + text.slice(end + AGENTS_END.length)
+      : `${text.trimEnd()}\n\n${AGENTS_SECTION}`;
   if (updated === text) return false;
   writeFileSync(file, updated);
   return true;
@@ -73,7 +76,12 @@ export async function runInit(options: RepoOptions, flowId: string | undefined, 
     flow = flows.find((f) => f.id === flowId);
     if (!flow) throw new InputError({ message: `--flow ${flowId}: no such flow`, expected: `one of ${flows.map((f) => f.id).join(', ')}`, received: flowId });
     if (readPointerText(repo) !== null) {
-      throw new InputError({ file: relative(repo.root, repo.pointerFile), message: 'a pointer already exists; init does not overwrite it', expected: 'no pointer yet (move the old one aside to start over)', received: 'an existing state pointer' });
+      throw new InputError({
+        file: relative(repo.root, repo.pointerFile),
+        message: 'a pointer already exists; init does not overwrite it',
+        expected: 'no pointer yet (move the old one aside to start over)',
+        received: 'an existing state pointer',
+      });
     }
   }
 
@@ -81,15 +89,24 @@ export async function runInit(options: RepoOptions, flowId: string | undefined, 
   mkdirSync(repo.autopilotDir, { recursive: true });
   note(repo.autopilotDir, !docsExisted);
   const local = `/${repo.docsName}/_autopilot`;
-  note(join(repo.root, '.gitignore'), ensureLines(join(repo.root, '.gitignore'), '# autopilot: files local to one machine', [`${local}/cache/`, `${local}/lease*`]));
-  note(join(repo.root, '.gitattributes'), ensureLines(join(repo.root, '.gitattributes'), '# autopilot: keep both sides of the append-only journal on merge', [`${local}/journal.jsonl merge=union`]));
+  note(
+    join(repo.root, '.gitignore'),
+    ensureLines(join(repo.root, '.gitignore'), '# autopilot: files local to one machine', [`${local}/cache/`, `${local}/lease*`]),
+  );
+  note(
+    join(repo.root, '.gitattributes'),
+    ensureLines(join(repo.root, '.gitattributes'), '# autopilot: keep both sides of the append-only journal on merge', [`${local}/journal.jsonl merge=union`]),
+  );
   note(join(repo.root, '.claude/commands/autopilot.md'), ensureFile(join(repo.root, '.claude/commands/autopilot.md'), CLAUDE_COMMAND));
   note(join(repo.root, '.cursor/commands/autopilot.md'), ensureFile(join(repo.root, '.cursor/commands/autopilot.md'), AUTOPILOT_COMMAND));
   note(join(repo.root, 'AGENTS.md'), ensureAgentsSection(join(repo.root, 'AGENTS.md')));
 
   if (flow) {
     const position = atStep(flow, flow.steps[0]!, 1);
-    appendJournal(repo.journalFile, stamp([entry('run_started', position, { source: 'init', flow_hash: flow.hash, flow_file: flow.file })], writer.session, writer.now()));
+    appendJournal(
+      repo.journalFile,
+      stamp([entry('run_started', position, { source: 'init', flow_hash: flow.hash, flow_file: flow.file })], writer.session, writer.now()),
+    );
     writeFileAtomically(repo.pointerFile, serializePointer(position, { loops: loopStart(flow) !== undefined }));
     note(repo.pointerFile, true);
     result.pointer = { flow: flow.id, step: 1 };

@@ -140,7 +140,13 @@ export function outcomeText(view: View): string {
       break;
     case 'boundary': {
       const after = stepByNumber(flow, outcome.after)!;
-      lines.push(box(`SESSION BOUNDARY: ${after.name} is done`, [`Next: ${where(position, flow)}, in a new conversation.`], ['Stop here. In a fresh session, run `autopilot next`.']));
+      lines.push(
+        box(
+          `SESSION BOUNDARY: ${after.name} is done`,
+          [`Next: ${where(position, flow)}, in a new conversation.`],
+          ['Stop here. In a fresh session, run `autopilot next`.'],
+        ),
+      );
       break;
     }
     case 'failed':

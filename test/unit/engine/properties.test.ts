@@ -122,7 +122,9 @@ describe('no step is passed without evidence, whatever the agent does', () => {
     it(`holds for ${id}`, () => {
       furthest = 0;
       fc.assert(
-        fc.property(fc.subarray(conditional), fc.array(action(flow.steps.length), { minLength: 1, maxLength: 200, size: 'max' }), (met, actions) => simulate(flow, met, actions)),
+        fc.property(fc.subarray(conditional), fc.array(action(flow.steps.length), { minLength: 1, maxLength: 200, size: 'max' }), (met, actions) =>
+          simulate(flow, met, actions),
+        ),
         { numRuns: 300 },
       );
       expect(furthest).toBeGreaterThan(flow.steps.length);

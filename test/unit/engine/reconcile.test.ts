@@ -58,7 +58,7 @@ describe('pointer cross-checked against the folder', () => {
   });
 
   it('moves a pointer forward when later steps already have artifacts', () => {
-    const r = reconcile(greenfield, at(greenfield, 1, 'in_progress'), evidence(greenfield, { done: upTo(3), touched: [] , conditionMet: [] }));
+    const r = reconcile(greenfield, at(greenfield, 1, 'in_progress'), evidence(greenfield, { done: upTo(3), touched: [], conditionMet: [] }));
     // Step 4 (UI Design) is passed over: its condition is false; Plan's artifacts exist, so work reached step 5.
     expect(r.position).toEqual(at(greenfield, 5));
     expect(r.drift[0]!.kind).toBe('ahead-on-disk');
@@ -95,7 +95,7 @@ describe('pointer cross-checked against the folder', () => {
 });
 
 describe('cycles of a looping flow', () => {
-  it('accepts the pointer in the folder\'s cycle or at the start of the next', () => {
+  it("accepts the pointer in the folder's cycle or at the start of the next", () => {
     expect(chooseCycle(existing, at(existing, 9, 'in_progress', { cycle: 2 }), 2)).toEqual({ cycle: 2 });
     expect(chooseCycle(existing, at(existing, 8, 'not_started', { cycle: 3 }), 2)).toEqual({ cycle: 3 });
   });
@@ -114,9 +114,10 @@ describe('cycles of a looping flow', () => {
 });
 
 describe('locate: a cycle the folder finished is left behind', () => {
-  it('judges the next cycle by its own files, never by the finished one\'s', () => {
+  it("judges the next cycle by its own files, never by the finished one's", () => {
     // Cycle 1 is complete on disk; cycle 2 has nothing yet.
-    const byCycle = (cycle: number) => (cycle === 1 ? evidence(existing, { done: upTo(14), conditionMet: [3] }, 1) : evidence(existing, { done: upTo(7), conditionMet: [3] }, cycle));
+    const byCycle = (cycle: number) =>
+      cycle === 1 ? evidence(existing, { done: upTo(14), conditionMet: [3] }, 1) : evidence(existing, { done: upTo(7), conditionMet: [3] }, cycle);
     const found = locate(existing, null, 1, byCycle);
     expect(found.position).toMatchObject({ step: 8, cycle: 2, status: 'not_started' });
     expect(found.evidence.cycle).toBe(2);

@@ -193,7 +193,7 @@ describe('the end of a flow', () => {
 });
 
 describe('substep', () => {
-  it('records the sub-skill\'s position on one line and marks the step in progress', () => {
+  it("records the sub-skill's position on one line and marks the step in progress", () => {
     const t = run(at(greenfield, 3), { done: [1, 2] }, { type: 'substep', text: '2 —\n Architecture ' });
     expect(t.position).toMatchObject({ subStep: '2 — Architecture', status: 'in_progress' });
     expect(t.entries[0]).toMatchObject({ event: 'substep', sub_step: '2 — Architecture' });

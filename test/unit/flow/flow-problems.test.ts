@@ -20,7 +20,14 @@ describe('the fixture flow', () => {
   it('is valid, so each test below breaks exactly one thing', () => {
     const flow = validFlow(flowText());
     expect(flow.steps.map((s) => s.name)).toEqual(['Brief', 'Build', 'Ship']);
-    expect(validFlow(flowText(withRow(1, row(2, 'Build', 'always', '`build`', '`01_build/report.md`', 'decision `go-on`')), decisions(`${TWO_OPTIONS}\n\n${RECOMMENDATION}`))).decisions['go-on']).toBeDefined();
+    expect(
+      validFlow(
+        flowText(
+          withRow(1, row(2, 'Build', 'always', '`build`', '`01_build/report.md`', 'decision `go-on`')),
+          decisions(`${TWO_OPTIONS}\n\n${RECOMMENDATION}`),
+        ),
+      ).decisions['go-on'],
+    ).toBeDefined();
   });
 });
 
@@ -138,7 +145,9 @@ describe('step table problems', () => {
   });
 
   it('a table without a Then column: the header line, naming the column', () => {
-    const text = flowText().replace(/ Then \|\n\|---\|---\|---\|---\|---\|---\|---\|/, '\n|---|---|---|---|---|---|').replace(/ (next|end) \|$/gm, '');
+    const text = flowText()
+      .replace(/ Then \|\n\|---\|---\|---\|---\|---\|---\|---\|/, '\n|---|---|---|---|---|---|')
+      .replace(/ (next|end) \|$/gm, '');
     const problem = onlyProblemOf(text);
     expect(problem.line).toBe(lineContaining(text, '| Step | Name |'));
     expect(problem.message).toBe('the step table lacks column(s): then');
@@ -185,7 +194,10 @@ describe('step table problems', () => {
 
   it('a done-when cell with a pattern and prose: that row', () => {
     const text = flowText(withRow(1, row(2, 'Build', 'always', '`build`', '`01_build/report.md` once reviewed', 'next')));
-    expect(onlyProblemOf(text)).toMatchObject({ line: lineContaining(text, 'once reviewed'), message: 'the done-when cell must list file patterns in backticks' });
+    expect(onlyProblemOf(text)).toMatchObject({
+      line: lineContaining(text, 'once reviewed'),
+      message: 'the done-when cell must list file patterns in backticks',
+    });
   });
 
   it('accepts patterns joined by commas, `and`, `;`, `+` or `&`', () => {
@@ -295,7 +307,9 @@ describe('decision problems', () => {
   });
 
   it('option letters out of order: the row with the wrong letter, saying which it should be', () => {
-    const text = withDecision(`| Option | Choice | Then |\n|---|---|---|\n| A | Do it again | repeat |\n| C | Go on | continue |\n\nRecommendation: A — why not.`);
+    const text = withDecision(
+      `| Option | Choice | Then |\n|---|---|---|\n| A | Do it again | repeat |\n| C | Go on | continue |\n\nRecommendation: A — why not.`,
+    );
     const problem = onlyProblemOf(text);
     expect(problem).toMatchObject({ line: lineContaining(text, '| C |'), message: 'option 2 of `go-on` has the wrong letter', received: 'C' });
     expect(problem.expected).toContain('this row is `B`');
@@ -323,19 +337,32 @@ describe('decision problems', () => {
 
   it('a recommendation without a reason: its own line', () => {
     const text = withDecision(`${TWO_OPTIONS}\n\nRecommendation: B`);
-    expect(onlyProblemOf(text)).toMatchObject({ line: lineContaining(text, 'Recommendation: B'), message: 'the decision `go-on` has no recommendation', received: 'Recommendation: B' });
+    expect(onlyProblemOf(text)).toMatchObject({
+      line: lineContaining(text, 'Recommendation: B'),
+      message: 'the decision `go-on` has no recommendation',
+      received: 'Recommendation: B',
+    });
   });
 
   it('a recommendation naming a letter that is not an option: its line, listing the options', () => {
     const text = withDecision(`${TWO_OPTIONS}\n\nRecommendation: C — the third way.`);
     const problem = onlyProblemOf(text);
-    expect(problem).toMatchObject({ line: lineContaining(text, 'Recommendation: C'), message: 'the recommendation of `go-on` names no option', expected: 'one of A, B', received: 'C' });
+    expect(problem).toMatchObject({
+      line: lineContaining(text, 'Recommendation: C'),
+      message: 'the recommendation of `go-on` names no option',
+      expected: 'one of A, B',
+      received: 'C',
+    });
   });
 
   it('a decision heading without an id in backticks: the heading', () => {
     const text = flowText(withRow(1, decisionRow), '## Decisions\n\n### go-on: Go on?\n\n' + TWO_OPTIONS + '\n\n' + RECOMMENDATION);
     const problem = onlyProblemOf(text);
-    expect(problem).toMatchObject({ line: lineContaining(text, '### go-on'), message: 'a decision heading needs an id in backticks and the question', received: 'go-on: Go on?' });
+    expect(problem).toMatchObject({
+      line: lineContaining(text, '### go-on'),
+      message: 'a decision heading needs an id in backticks and the question',
+      received: 'go-on: Go on?',
+    });
     expect(problem.expected).toContain('### `research-round`:');
   });
 
@@ -350,7 +377,11 @@ describe('whole-flow problems', () => {
   it('a last step that goes on to `next`: the last row', () => {
     const text = flowText(withRow(2, row(3, 'Ship', 'always', '`ship`', '`02_ship/report.md`', 'next')));
     const problem = onlyProblemOf(text);
-    expect(problem).toMatchObject({ line: lineContaining(text, '| 3 | Ship |'), message: 'the last step (3 Ship) must end the flow or loop', received: 'next' });
+    expect(problem).toMatchObject({
+      line: lineContaining(text, '| 3 | Ship |'),
+      message: 'the last step (3 Ship) must end the flow or loop',
+      received: 'next',
+    });
     expect(problem.expected).toBe('`end` or `loop to step N`');
   });
 
@@ -362,7 +393,11 @@ describe('whole-flow problems', () => {
   it('`end` on a middle step: that row', () => {
     const text = flowText(withRow(1, row(2, 'Build', 'always', '`build`', '`01_build/report.md`', 'end')));
     const problem = onlyProblemOf(text);
-    expect(problem).toMatchObject({ line: lineContaining(text, '| 2 | Build |'), message: 'step 2 ends the flow, so the steps after it can never run', received: 'end' });
+    expect(problem).toMatchObject({
+      line: lineContaining(text, '| 2 | Build |'),
+      message: 'step 2 ends the flow, so the steps after it can never run',
+      received: 'end',
+    });
   });
 
   const loopRows = (then: string, secondRuns = 'always') => [
@@ -384,13 +419,22 @@ describe('whole-flow problems', () => {
     const rows = [1, 2, 3, 4].map((n) => row(n, `Step ${n}`, 'always', '`work`', `\`out/${n}.md\``, 'next'));
     const text = flowText([...rows, row(5, 'Ship', 'always', '`ship`', '`out/5.md`', 'loop to step 9')]);
     const problem = onlyProblemOf(text);
-    expect(problem).toMatchObject({ line: lineContaining(text, 'loop to step 9'), message: 'step 5 loops to step 9, which is not an earlier step', expected: 'a step from 1 to 5', received: '9' });
+    expect(problem).toMatchObject({
+      line: lineContaining(text, 'loop to step 9'),
+      message: 'step 5 loops to step 9, which is not an earlier step',
+      expected: 'a step from 1 to 5',
+      received: '9',
+    });
   });
 
   it('a loop to step 0: the looping row', () => {
     const rows = [1, 2].map((n) => row(n, `Step ${n}`, 'always', '`work`', `\`out/cycle-{cycle}/${n}.md\``, 'next'));
     const text = flowText([...rows, row(3, 'Ship', 'always', '`ship`', '`out/cycle-{cycle}/3.md`', 'loop to 0')]);
-    expect(onlyProblemOf(text)).toMatchObject({ line: lineContaining(text, 'loop to 0'), message: 'step 3 loops to step 0, which is not an earlier step', received: '0' });
+    expect(onlyProblemOf(text)).toMatchObject({
+      line: lineContaining(text, 'loop to 0'),
+      message: 'step 3 loops to step 0, which is not an earlier step',
+      received: '0',
+    });
   });
 
   it('a loop on a middle step: that row', () => {
@@ -404,7 +448,12 @@ describe('whole-flow problems', () => {
   it('a loop whose first step is optional: the row of the loop’s first step', () => {
     const text = flowText(loopRows('loop to step 2', 'optional'));
     const problem = onlyProblemOf(text);
-    expect(problem).toMatchObject({ line: lineContaining(text, '| 2 | Build |'), message: 'the loop starts at step 2, which must always run (its artifacts number the cycles)', expected: '`always`', received: 'optional' });
+    expect(problem).toMatchObject({
+      line: lineContaining(text, '| 2 | Build |'),
+      message: 'the loop starts at step 2, which must always run (its artifacts number the cycles)',
+      expected: '`always`',
+      received: 'optional',
+    });
   });
 
   it('a step inside the loop whose pattern lacks `{cycle}`: that row, with a per-cycle example', () => {
@@ -423,7 +472,11 @@ describe('whole-flow problems', () => {
     rows[0] = row(1, 'Brief', 'always', '`brief`', '`00_brief/cycle-{cycle}.md`', 'next');
     const text = flowText(rows);
     const problem = onlyProblemOf(text);
-    expect(problem).toMatchObject({ line: lineContaining(text, '| 1 | Brief |'), message: 'step 1 is outside any loop, so `{cycle}` has no meaning in its patterns', received: '00_brief/cycle-{cycle}.md' });
+    expect(problem).toMatchObject({
+      line: lineContaining(text, '| 1 | Brief |'),
+      message: 'step 1 is outside any loop, so `{cycle}` has no meaning in its patterns',
+      received: '00_brief/cycle-{cycle}.md',
+    });
   });
 
   it('`{cycle}` in a flow without a loop, even only in a runs condition: that row', () => {

@@ -39,7 +39,10 @@ describe('the built-in greenfield flow', () => {
 
   it('has the ten steps, numbered and named in order', () => {
     expect(flow.steps.map((s) => [s.number, s.name])).toEqual(
-      ['Problem', 'Research', 'Plan', 'UI Design', 'Decompose', 'Implement', 'Run Tests', 'Security Audit', 'Performance Test', 'Deploy'].map((name, i) => [i + 1, name]),
+      ['Problem', 'Research', 'Plan', 'UI Design', 'Decompose', 'Implement', 'Run Tests', 'Security Audit', 'Performance Test', 'Deploy'].map((name, i) => [
+        i + 1,
+        name,
+      ]),
     );
   });
 
@@ -48,7 +51,18 @@ describe('the built-in greenfield flow', () => {
   });
 
   it('reads skills without backticks and sub-steps as plain text', () => {
-    expect(flow.steps.map((s) => s.skill)).toEqual(['problem', 'research', 'plan', 'ui-design', 'decompose', 'implement', 'test-run', 'security-audit', 'performance-test', 'deploy']);
+    expect(flow.steps.map((s) => s.skill)).toEqual([
+      'problem',
+      'research',
+      'plan',
+      'ui-design',
+      'decompose',
+      'implement',
+      'test-run',
+      'security-audit',
+      'performance-test',
+      'deploy',
+    ]);
     expect(step(flow, 1).subSteps).toBe('1 Interview · 2 Restrictions · 3 Acceptance criteria · 4 Interfaces');
   });
 
@@ -88,7 +102,10 @@ describe('the built-in greenfield flow', () => {
       { letter: 'A', choice: 'Another research round, aimed at the questions the drafts left open', then: 'repeat' },
       { letter: 'B', choice: 'Go on to Plan with the drafts as they are', then: 'continue' },
     ]);
-    expect(decision.recommendation).toEqual({ letter: 'B', reason: 'a second round pays only when a draft names an open question that would change the plan.' });
+    expect(decision.recommendation).toEqual({
+      letter: 'B',
+      reason: 'a second round pays only when a draft names an open question that would change the plan.',
+    });
     expect(decision.line).toBe(lineContaining(text, '### `research-round`'));
   });
 
@@ -150,7 +167,10 @@ describe('the built-in existing-code flow', () => {
     for (const s of flow.steps) {
       const inLoop = s.number >= 8;
       expect(s.doneWhen.length).toBeGreaterThan(0);
-      expect(s.doneWhen.every((p) => p.includes('{cycle}')), `step ${s.number}: ${s.doneWhen.join(', ')}`).toBe(inLoop);
+      expect(
+        s.doneWhen.every((p) => p.includes('{cycle}')),
+        `step ${s.number}: ${s.doneWhen.join(', ')}`,
+      ).toBe(inLoop);
       expect(isPerCycle(s)).toBe(inLoop);
     }
     expect(step(flow, 8).doneWhen).toEqual(['02_tasks/cycle-{cycle}/_index.md']);
@@ -220,7 +240,16 @@ detect:
       file: 'flows/release-notes.md',
       hash: createHash('sha1').update(text).digest('hex'),
       steps: [
-        { number: 1, name: 'Collect', skill: 'collect', subSteps: '1 Commits · 2 Issues', doneWhen: ['notes/changes.md'], runs: { kind: 'always' }, then: { kind: 'next' }, line: 16 },
+        {
+          number: 1,
+          name: 'Collect',
+          skill: 'collect',
+          subSteps: '1 Commits · 2 Issues',
+          doneWhen: ['notes/changes.md'],
+          runs: { kind: 'always' },
+          then: { kind: 'next' },
+          line: 16,
+        },
         {
           number: 2,
           name: 'Screenshots',
@@ -231,14 +260,25 @@ detect:
           then: { kind: 'boundary' },
           line: 17,
         },
-        { number: 3, name: 'Publish', skill: 'publish', subSteps: '1 Post', doneWhen: ['notes/published.md'], runs: { kind: 'optional' }, then: { kind: 'end' }, line: 18 },
+        {
+          number: 3,
+          name: 'Publish',
+          skill: 'publish',
+          subSteps: '1 Post',
+          doneWhen: ['notes/published.md'],
+          runs: { kind: 'optional' },
+          then: { kind: 'end' },
+          line: 18,
+        },
       ],
     } satisfies Flow);
   });
 
   it('reads the header names in any case and spelling', () => {
-    const shuffled = text
-      .replace('| Step | Name | Runs | Skill | Sub-steps | Done when | Then |', '| step | NAME | runs | skill | Substeps | Done-When | then |');
+    const shuffled = text.replace(
+      '| Step | Name | Runs | Skill | Sub-steps | Done when | Then |',
+      '| step | NAME | runs | skill | Substeps | Done-When | then |',
+    );
     expect(parseFlow(shuffled, 'f.md', 'release-notes').problems).toEqual([]);
   });
 

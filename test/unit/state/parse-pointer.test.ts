@@ -150,7 +150,7 @@ describe('parsePointer: errors name the file, the line, what was expected and wh
     expect(problem.expected).toContain('## Current Step');
     expect(problem.expected).toContain('flow: greenfield');
     expect(problem.expected).toContain('retry_count: 0');
-    expect(problem.received).toBe("`Autopilot State` (line 1), `Current Stage` (line 3)");
+    expect(problem.received).toBe('`Autopilot State` (line 1), `Current Stage` (line 3)');
   });
 
   it('refuses an empty file', () => {

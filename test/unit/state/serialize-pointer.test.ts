@@ -109,7 +109,15 @@ const pointer = fc
 const reservedTitle = /^(current step|cycle|autopilot state)$/i;
 const heading = fc
   .tuple(fc.constantFrom('#', '##', '###', '####'), text)
-  .filter(([, title]) => !reservedTitle.test(title.replace(/[\s#]*$/, '').replace(/\s+/g, ' ').trim()))
+  .filter(
+    ([, title]) =>
+      !reservedTitle.test(
+        title
+          .replace(/[\s#]*$/, '')
+          .replace(/\s+/g, ' ')
+          .trim(),
+      ),
+  )
   .map(([hashes, title]) => `${hashes} ${title}`);
 const bodyLine = fc.oneof(
   fc.constant(''),
@@ -118,9 +126,7 @@ const bodyLine = fc.oneof(
   text.map((t) => `  - [ ] ${t} *soon*`),
   fc.constant('<!-- a comment of their own -->'),
 );
-const section = fc
-  .tuple(heading, fc.array(bodyLine, { maxLength: 5 }))
-  .map(([h, body]) => [h, ...body].join('\n').trimEnd());
+const section = fc.tuple(heading, fc.array(bodyLine, { maxLength: 5 })).map(([h, body]) => [h, ...body].join('\n').trimEnd());
 const extraSections = fc.array(section, { minLength: 1, maxLength: 4 }).map((sections) => sections.join('\n'));
 
 describe('serializePointer and parsePointer together', () => {
