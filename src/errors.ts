@@ -1,7 +1,9 @@
 /**
  * Errors a user can act on. Every one says what is wrong, where (file and
  * line when there is one), what was expected (with a short example) and what
- * was received — the shape changesets' parser made familiar.
+ * was received — the shape changesets' parser made familiar — and every
+ * front end shows it in one JSON shape: `{ error: { code, message, file,
+ * line, expected, received, hint } }`.
  */
 export interface Problem {
   file?: string;
@@ -19,16 +21,46 @@ export const EXIT = {
   heldByAnotherSession: 4,
 } as const;
 
+export type ErrorCode =
+  /** Bad usage or bad input: exit 2. */
+  | 'bad_input'
+  /** A step command the rules refuse (missing evidence, not optional, the position moved): exit 2. */
+  | 'refused'
+  /** A path that leads out of the repository: exit 2. */
+  | 'outside_repository'
+  /** A guard (lock, lease, journal) cannot work here, so nothing runs unguarded: exit 2. */
+  | 'guard_off'
+  /** Another session holds the repository, or the lock was not freed in time: exit 4. */
+  | 'held'
+  | 'internal';
+
 /** Bad usage or bad input: exit 2. Carries one problem or several (`check`). */
 export class InputError extends Error {
   readonly problems: Problem[];
   readonly hint: string | undefined;
-  constructor(problems: Problem | Problem[], hint?: string) {
+  readonly code: ErrorCode;
+  constructor(problems: Problem | Problem[], hint?: string, code: ErrorCode = 'bad_input') {
     const list = Array.isArray(problems) ? problems : [problems];
     super(list.map(formatProblem).join('\n'));
     this.name = 'InputError';
     this.problems = list;
     this.hint = hint;
+    this.code = code;
+  }
+}
+
+/** Another session (or a lock that was not freed in time) holds the repository: exit 4. */
+export class HeldError extends Error {
+  readonly code = 'held' as const;
+  readonly file: string | undefined;
+  readonly hint: string;
+  readonly holder: unknown;
+  constructor({ message, file, hint, holder }: { message: string; file?: string; hint: string; holder?: unknown }) {
+    super(message);
+    this.name = 'HeldError';
+    this.file = file;
+    this.hint = hint;
+    this.holder = holder;
   }
 }
 
@@ -43,4 +75,46 @@ export function formatProblem(problem: Problem): string {
   if (problem.expected) lines.push(`  expected: ${problem.expected}`);
   if (problem.received !== undefined) lines.push(`  received: ${problem.received}`);
   return lines.join('\n');
+}
+
+export function exitCodeOfError(error: unknown): number {
+  if (error instanceof HeldError) return EXIT.heldByAnotherSession;
+  if (error instanceof InputError) return EXIT.badInput;
+  return EXIT.internal;
+}
+
+/** The one JSON shape of every error: the first problem's fields at the top, all of them in `problems` when there are several. */
+export function errorJson(error: unknown, code?: ErrorCode): { error: Record<string, unknown> } {
+  if (error instanceof InputError) {
+    const [first] = error.problems;
+    return {
+      error: {
+        code: code ?? error.code,
+        message: error.problems.map(formatProblem).join('\n'),
+        ...(first?.file ? { file: first.file } : {}),
+        ...(first?.line ? { line: first.line } : {}),
+        ...(first?.expected ? { expected: first.expected } : {}),
+        ...(first?.received !== undefined ? { received: first.received } : {}),
+        ...(error.hint ? { hint: error.hint } : {}),
+        ...(error.problems.length > 1 ? { problems: error.problems } : {}),
+      },
+    };
+  }
+  if (error instanceof HeldError) {
+    return {
+      error: {
+        code: 'held',
+        message: error.message,
+        ...(error.file ? { file: error.file } : {}),
+        hint: error.hint,
+        ...(error.holder ? { holder: error.holder } : {}),
+      },
+    };
+  }
+  return { error: { code: 'internal', message: error instanceof Error ? error.message : String(error) } };
+}
+
+/** A refused step command's problem in the same shape. */
+export function problemJson(problem: Problem, code: ErrorCode = 'refused'): Record<string, unknown> {
+  return { code, ...problem };
 }

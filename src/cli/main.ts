@@ -1,20 +1,21 @@
 /**
- * The `autopilot` command line. Each command returns what to print and the
- * exit code; this file only parses arguments and prints. With `--json`,
- * stdout carries exactly one JSON object, errors included.
+ * The `autopilot` command line: parses arguments, calls the command layer
+ * (`src/app/`), prints. With `--json`, stdout carries exactly one JSON
+ * object, errors included; without it, text for a person, errors on stderr.
  */
 import { Command, CommanderError } from 'commander';
-import { EXIT, InputError } from '../errors.js';
+import { runCheck } from '../app/check.js';
+import { sessionOf, type Context } from '../app/context.js';
+import { runInit } from '../app/init.js';
+import { viewJson } from '../app/json.js';
+import { runLog } from '../app/log.js';
+import { runStatus } from '../app/status.js';
+import { runStep } from '../app/step.js';
+import { parseStepOption } from '../app/validate-event.js';
+import type { View } from '../app/view.js';
 import type { Event } from '../engine/transitions.js';
-import type { RepoOptions } from '../io/repo.js';
-import { runCheck } from './commands/check.js';
-import { runInit } from './commands/init.js';
-import { logLine, runLog } from './commands/log.js';
-import { runEvent, runStatus, type CommandResult } from './commands/step-commands.js';
-import type { Writer } from './persist.js';
-import { errorJson, viewJson } from './render/json.js';
-import { errorText, outcomeText, statusText } from './render/text.js';
-import { formatProblem } from '../errors.js';
+import { EXIT, errorJson, exitCodeOfError, formatProblem, InputError } from '../errors.js';
+import { errorText, logLine, outcomeText, safe, statusText } from './render/text.js';
 
 declare const AUTOPILOT_VERSION: string | undefined;
 const VERSION = typeof AUTOPILOT_VERSION === 'string' ? AUTOPILOT_VERSION : '0.0.0-dev';
@@ -32,12 +33,17 @@ interface Globals {
   session?: string;
 }
 
-const repoOptions = (g: Globals): RepoOptions => ({ ...(g.C ? { dir: g.C } : {}), ...(g.docs ? { docs: g.docs } : {}) });
-const writerOf = (g: Globals): Writer => ({ session: g.session || process.env.AUTOPILOT_SESSION || 'local', now: () => new Date() });
+const contextOf = (g: Globals): Context => ({
+  repo: { ...(g.C ? { dir: g.C } : {}), ...(g.docs ? { docs: g.docs } : {}) },
+  session: sessionOf(g.session),
+  now: () => new Date(),
+});
 
-function fromView({ view, exit }: CommandResult): Printable {
+function fromView({ view, exit }: { view: View; exit: number }): Printable {
   return { json: viewJson(view), text: view.command === 'status' ? statusText(view) : outcomeText(view), exit };
 }
+
+type Options = Record<string, string | boolean | undefined>;
 
 function buildProgram(done: (result: Printable) => void): Command {
   const program = new Command('autopilot')
@@ -46,50 +52,50 @@ function buildProgram(done: (result: Printable) => void): Command {
     .option('-C <dir>', 'run in another repository (default: the current one)')
     .option('--docs <dir>', 'the docs folder, relative to the repository root', '_docs')
     .option('--json', 'print one JSON object on stdout and nothing else')
-    .option('--session <id>', 'who is driving, for the journal (default: $AUTOPILOT_SESSION, else "local")')
+    .option('--session <id>', 'who is driving (default: $AUTOPILOT_SESSION, else "local")')
     .showSuggestionAfterError()
     .exitOverride();
 
   const globals = (cmd: Command) => cmd.optsWithGlobals<Globals>();
-  const event = (name: string, description: string, toEvent: (args: string[], opts: Record<string, string | boolean>) => Event) =>
-    program
+  const event = (name: string, description: string, toEvent: (args: string[], opts: Options) => Event, aimed = true) => {
+    const command = program
       .command(name)
       .description(description)
+      .option('--take-over', 'take the repository over from another session (journaled)')
       .action(async (...params: unknown[]) => {
         const cmd = params[params.length - 1] as Command;
-        const g = globals(cmd);
-        const ev = toEvent(cmd.args, cmd.opts());
-        done(fromView(await runEvent(ev.type, ev, repoOptions(g), writerOf(g))));
+        const opts = cmd.opts<Options>();
+        const result = await runStep(contextOf(globals(cmd)), {
+          event: toEvent(cmd.args, opts),
+          ...(opts.step !== undefined ? { step: parseStepOption(opts.step) } : {}),
+          ...(opts.takeOver ? { takeOver: true } : {}),
+        });
+        done(fromView(result));
       });
+    if (aimed) command.option('--step <n>', 'the step this is for (default: the current one); refused if the work has moved on');
+    return command;
+  };
 
   program
     .command('status')
     .description('where the work stands (never writes)')
-    .action(async (_opts, cmd: Command) => done(fromView(await runStatus(repoOptions(globals(cmd))))));
+    .action(async (_opts, cmd: Command) => done(fromView(await runStatus(contextOf(globals(cmd))))));
 
-  event('next', 'reconcile, then say what to do now and mark it in progress', () => ({ type: 'next' }));
+  event('next', 'reconcile, then say what to do now and mark it in progress', () => ({ type: 'next' }), false);
   event('substep', 'record progress inside the current step', (args) => ({ type: 'substep', text: args.join(' ') })).argument(
     '<text...>',
     'the sub-skill\'s position, e.g. "2 — Restrictions"',
   );
-  event('done', 'the current step succeeded: check its evidence, then advance', (_a, o) => {
-    if (!o.force) return { type: 'done' };
-    if (typeof o.reason !== 'string' || o.reason.trim() === '') {
-      throw new InputError({
-        message: '--force needs --reason: a forced completion is journaled with why',
-        expected: 'autopilot done --force --reason "reviewed on paper with Dana"',
-        received: 'no reason',
-      });
-    }
-    return { type: 'done', force: { reason: o.reason } };
-  })
+  event('done', 'the current step succeeded: check its evidence, then advance', (_a, o) =>
+    o.force ? { type: 'done', force: { reason: typeof o.reason === 'string' ? o.reason : '' } } : { type: 'done' },
+  )
     .option('--force', 'a person marks the step done without its artifacts (journaled; needs --reason)')
     .option('--reason <text>', 'why, for the journal');
-  event('fail', 'the attempt failed: counts toward the three-retry rule', (_a, o) => ({ type: 'fail', reason: String(o.reason) })).requiredOption(
+  event('fail', 'the attempt failed: counts toward the three-retry rule', (_a, o) => ({ type: 'fail', reason: String(o.reason ?? '') })).requiredOption(
     '--reason <text>',
     'what went wrong',
   );
-  event('skip', 'skip the current step, if it is optional', (_a, o) => ({ type: 'skip', reason: String(o.reason) })).requiredOption(
+  event('skip', 'skip the current step, if it is optional', (_a, o) => ({ type: 'skip', reason: String(o.reason ?? '') })).requiredOption(
     '--reason <text>',
     'why it is skipped',
   );
@@ -101,8 +107,7 @@ function buildProgram(done: (result: Printable) => void): Command {
     .description('set a repository up: folders, git lines, the /autopilot command for agents')
     .option('--flow <id>', 'also start this flow at step 1')
     .action(async (opts: { flow?: string }, cmd: Command) => {
-      const g = globals(cmd);
-      const result = await runInit(repoOptions(g), opts.flow, writerOf(g));
+      const result = await runInit(contextOf(globals(cmd)), opts.flow);
       const text = [
         ...result.created.map((f) => `+ ${f}`),
         ...result.kept.map((f) => `= ${f} (already set up)`),
@@ -110,19 +115,20 @@ function buildProgram(done: (result: Printable) => void): Command {
           ? `Started ${result.pointer.flow} at step 1. Run \`autopilot next\`.`
           : 'Ready. Run `autopilot next` (or `autopilot init --flow <id>` to choose the flow).',
       ].join('\n');
-      done({ json: result, text, exit: EXIT.ok });
+      const { written: _written, ...json } = result;
+      done({ json, text, exit: EXIT.ok });
     });
 
   program
     .command('check')
     .description('validate flows, skills, the pointer and the journal; report every problem')
     .action(async (_opts, cmd: Command) => {
-      const r = await runCheck(repoOptions(globals(cmd)));
+      const r = await runCheck(contextOf(globals(cmd)));
       const summary = `Checked ${r.flows.length} flows (${r.flows.join(', ')}), ${r.skills} skills, the pointer (${r.pointer}) and ${r.journalEvents} journal events`;
       const text =
         r.problems.length === 0
           ? `✓ ${summary}: no problems.`
-          : [...r.problems.map(formatProblem), `✗ ${summary}: ${r.problems.length} problem(s).`].join('\n');
+          : [...r.problems.map((p) => safe(formatProblem(p))), `✗ ${summary}: ${r.problems.length} problem(s).`].join('\n');
       done({
         json: { ok: r.problems.length === 0, problems: r.problems, flows: r.flows, skills: r.skills, pointer: r.pointer, journal_events: r.journalEvents },
         text,
@@ -133,14 +139,15 @@ function buildProgram(done: (result: Printable) => void): Command {
   program
     .command('log')
     .description('the journal, newest last')
-    .option('-n, --limit <count>', 'only the last <count> events')
+    .option('-n, --limit <count>', 'only the last <count> events (read from the end of the file)')
     .action(async (opts: { limit?: string }, cmd: Command) => {
-      const limit = opts.limit === undefined ? undefined : Number(opts.limit);
-      if (limit !== undefined && (!Number.isInteger(limit) || limit < 0)) {
+      const limit = opts.limit === undefined ? undefined : /^\d{1,9}$/.test(opts.limit) ? Number(opts.limit) : NaN;
+      if (limit !== undefined && Number.isNaN(limit)) {
         throw new InputError({ message: `--limit ${opts.limit} is not a count`, expected: 'a whole number, e.g. `--limit 20`', received: String(opts.limit) });
       }
-      const r = runLog(repoOptions(globals(cmd)), limit);
-      const text = [...r.entries.map(logLine), ...r.problems.map((p) => `! ${formatProblem(p)}`)].join('\n') || 'The journal is empty.';
+      const r = runLog(contextOf(globals(cmd)), limit);
+      const lines = [...r.entries.map(logLine), ...r.problems.map((p) => `! ${safe(formatProblem(p))}`)];
+      const text = lines.length > 0 ? lines.join('\n') : limit === 0 ? '' : 'The journal is empty.';
       done({ json: { events: r.entries, problems: r.problems }, text, exit: EXIT.ok });
     });
 
@@ -160,22 +167,26 @@ export async function main(argv: string[]): Promise<number> {
   let result: Printable | undefined;
   const program = buildProgram((r) => (result = r));
   if (json) program.configureOutput({ writeErr: () => undefined });
-  if (argv.length <= 2) return fail(EXIT.badInput, { error: { message: 'no command given' } }, program.helpInformation());
+  if (argv.length <= 2) return fail(EXIT.badInput, { error: { code: 'bad_input', message: 'no command given' } }, program.helpInformation());
   try {
     await program.parseAsync(argv);
   } catch (error) {
     if (error instanceof CommanderError) {
-      // Help or version asked for: 0. Help shown because no command was given, or a parse error: bad usage (commander printed it).
+      // Help or version asked for: 0. A parse error: bad usage (commander printed it).
       if (error.exitCode === 0) return EXIT.ok;
-      return fail(EXIT.badInput, { error: { message: error.message.replace(/^error: /, '') } }, '');
+      return fail(EXIT.badInput, { error: { code: 'bad_input', message: error.message.replace(/^error: /, '') } }, '');
     }
-    const failure = error instanceof Error ? error : new Error(String(error));
-    return fail(error instanceof InputError ? EXIT.badInput : EXIT.internal, errorJson(failure), errorText(failure));
+    return fail(exitCodeOfError(error), errorJson(error), errorText(error));
   }
   if (!result) return EXIT.internal;
   out(json ? JSON.stringify(result.json) : result.text);
   return result.exit;
 }
+
+// A reader that goes away (`autopilot status | head -c 10`) ends the command quietly with its own exit code.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+});
 
 main(process.argv).then(
   (code) => {

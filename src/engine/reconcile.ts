@@ -9,7 +9,7 @@ import { evidenceFor, hasArtifacts, isSettled, isTouched, missingPatterns, type 
 export type Source = 'state' | 'folder' | 'git';
 
 export interface Drift {
-  kind: 'missing-evidence' | 'ahead-on-disk' | 'finished-step' | 'name' | 'cycle';
+  kind: 'missing-evidence' | 'ahead-on-disk' | 'finished-step' | 'name' | 'cycle' | 'rebuilt' | 'behind-journal' | 'journal-behind' | 'hand-edit';
   step: number | 'done';
   message: string;
 }

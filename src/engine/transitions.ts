@@ -31,6 +31,8 @@ export type Outcome =
   /** Three failed attempts: a person must `ack` before another try. */
   | { kind: 'failed' }
   | { kind: 'complete' }
+  /** The command had already taken effect (a retry after a kill, a race): nothing was recorded again. */
+  | { kind: 'duplicate'; of: number; event: string }
   | { kind: 'refused'; problem: Problem; missing?: string[] };
 
 export interface Transition {

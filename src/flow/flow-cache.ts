@@ -31,7 +31,7 @@ export function readFlowCache(file: string): FlowCache {
 }
 
 export function writeFlowCache(file: string, cache: FlowCache): void {
-  writeFileAtomically(file, JSON.stringify({ format: FLOW_CACHE_FORMAT, entries: Object.fromEntries(cache.entries) }) + '\n');
+  writeFileAtomically(file, JSON.stringify({ format: FLOW_CACHE_FORMAT, entries: Object.fromEntries(cache.entries) }) + '\n', { fsync: false });
 }
 
 export function toCached(flow: Flow): CachedFlow {

@@ -1,18 +1,63 @@
 /**
- * Atomic replace: write-file-atomic writes a temporary file beside the target,
- * fsyncs it and renames it over the old one; we then fsync the folder so the
- * rename itself survives a power cut. A reader sees the old file or the new
- * one, never half of either.
+ * Atomic replace: a temporary file beside the target (created with O_EXCL and
+ * O_NOFOLLOW, so nothing planted there is followed), written, fsynced and
+ * renamed over the target; then the folder is fsynced so the rename itself
+ * survives a power cut. A reader sees the old file or the new one, never half.
+ *
+ * write-file-atomic did this before, but it resolves a symlink at the target
+ * and writes where the link points: here a link must be replaced, not followed.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync } from 'node:fs';
-import { dirname } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+import { closeSync, constants, fsyncSync, openSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { basename, dirname, join } from 'node:path';
 
-export function writeFileAtomically(file: string, text: string): void {
+/** Temporary files carry this in their name, so an interrupted write's leftovers are recognisable (and git-ignored). */
+export const TEMP_MARK = '.autopilot-tmp-';
+
+export function writeFileAtomically(file: string, text: string, { fsync = true }: { fsync?: boolean } = {}): void {
   const folder = dirname(file);
-  mkdirSync(folder, { recursive: true });
-  writeFileAtomic.sync(file, text, { fsync: true });
-  fsyncFolder(folder);
+  const temp = join(folder, `${basename(file)}${TEMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}`);
+  const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+  try {
+    const data = Buffer.from(text, 'utf8');
+    for (let offset = 0; offset < data.length;) offset += writeSync(fd, data, offset, data.length - offset);
+    if (fsync) fsyncSync(fd);
+  } catch (error) {
+    closeSync(fd);
+    unlinkSync(temp);
+    throw error;
+  }
+  closeSync(fd);
+  renameSync(temp, file);
+  if (fsync) fsyncFolder(folder);
+}
+
+/**
+ * Removes what interrupted writes of `file` left in its folder: our own
+ * temporary files, and those of write-file-atomic (`<name>.<digits>`), which
+ * earlier versions used.
+ */
+export function removeLeftovers(file: string): string[] {
+  const name = basename(file);
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(dirname(file));
+  } catch {
+    return removed;
+  }
+  for (const other of names) {
+    if (!other.startsWith(`${name}.`)) continue;
+    const rest = other.slice(name.length);
+    if (!rest.startsWith(TEMP_MARK) && !/^\.\d+$/.test(rest)) continue;
+    try {
+      unlinkSync(join(dirname(file), other));
+      removed.push(other);
+    } catch {
+      // Another writer's temporary file, gone already.
+    }
+  }
+  return removed;
 }
 
 export function fsyncFolder(folder: string): void {

@@ -7,6 +7,8 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
+import { InputError } from '../errors.js';
+import { displayPath } from './repo.js';
 
 const GLOB = /[*?[\]{}!]/;
 const matchers = new Map<string, (name: string) => boolean>();
@@ -22,22 +24,49 @@ function matcherFor(segment: string): (name: string) => boolean {
 
 /** Evidence must have content: an empty file proves nothing. Folders count when named. */
 function isEvidence(path: string, wantFolder: boolean): boolean {
-  const stat = statSync(path, { throwIfNoEntry: false });
+  const stat = statOf(path);
   if (!stat) return false;
   if (wantFolder) return stat.isDirectory();
   return stat.isDirectory() || (stat.isFile() && stat.size > 0);
 }
 
 function isFolder(path: string): boolean {
-  return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  return statOf(path)?.isDirectory() ?? false;
 }
 
+/** An absent folder holds nothing; one that cannot be read is an error, never "no artifacts" (which would move the pointer back). */
 function listFolder(path: string): string[] {
   try {
     return readdirSync(path).sort();
-  } catch {
-    return [];
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
+    throw unreadable(path, error);
   }
+}
+
+function statOf(path: string) {
+  try {
+    return statSync(path, { throwIfNoEntry: false });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOTDIR') return undefined;
+    throw unreadable(path, error);
+  }
+}
+
+export function unreadable(path: string, error: unknown): InputError {
+  const code = (error as NodeJS.ErrnoException).code ?? 'an error';
+  return new InputError(
+    {
+      file: displayPath(path),
+      message: `autopilot cannot read this path (${code}), so it cannot tell which steps are done; nothing was changed`,
+      expected: 'a folder autopilot can list (check its permissions, or a symlink loop)',
+      received: code,
+    },
+    undefined,
+    'guard_off',
+  );
 }
 
 /**

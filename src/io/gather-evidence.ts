@@ -3,7 +3,7 @@ import type { Evidence, StepEvidence } from '../engine/evidence.js';
 import { hasArtifacts } from '../engine/evidence.js';
 import { DOCS_PLACEHOLDER, isPerCycle, loopStart, stepByNumber, withCycle, type Flow, type Step } from '../flow/model.js';
 import { findMatches } from './find-matches.js';
-import { readJournalEvidence } from './journal.js';
+import type { JournalEvidence } from './journal-index.js';
 import type { Repo } from './repo.js';
 
 /** Enough to tell a new round's file from the last round's; more would only cost stats. */
@@ -25,7 +25,13 @@ function stepEvidence(repo: Repo, step: Step, cycle: number): StepEvidence {
  * or forced?), or the step at `upTo` can be repeated by a decision (which
  * files did this round start with?). The common case reads no journal.
  */
-export function gatherEvidence(repo: Repo, flow: Flow, cycle: number, upTo: number): Evidence {
+export function gatherEvidence(
+  repo: Repo,
+  flow: Flow,
+  cycle: number,
+  upTo: number,
+  journalEvidence: (cycle: number, perCycle: (step: number) => boolean) => JournalEvidence,
+): Evidence {
   const steps = flow.steps.map((step) => stepEvidence(repo, step, cycle));
   const gap = flow.steps.some(
     (s) => s.number < upTo && !hasArtifacts(steps[s.number - 1]!) && !(s.runs.kind === 'if' && steps[s.number - 1]!.conditionMet === false),
@@ -37,7 +43,7 @@ export function gatherEvidence(repo: Repo, flow: Flow, cycle: number, upTo: numb
       const step = stepByNumber(flow, n);
       return step ? isPerCycle(step) : true;
     };
-    const found = readJournalEvidence(repo.journalFile, flow.id, cycle, perCycle);
+    const found = journalEvidence(cycle, perCycle);
     for (const [step, waiver] of found.waivers) if (steps[step - 1]) steps[step - 1]!.waiver = waiver;
     for (const [step, files] of found.rounds) if (steps[step - 1]) steps[step - 1]!.roundBaseline = files;
   }

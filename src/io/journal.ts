@@ -1,93 +1,183 @@
 /**
  * `_docs/_autopilot/journal.jsonl`: append-only, one JSON event a line. Lines
- * are only ever added (one write, then fsync); git merges the file with the
+ * are only ever added (whole lines, then fsync); git merges the file with the
  * union driver, so two branches' histories both survive.
+ *
+ * Readers skip what is not an event (a torn last line after a crash, a line a
+ * bad merge mangled, valid JSON that is not an event) and `check` names it.
+ * The whole file is read only by `check`, `log` without `-n` and an index
+ * rebuild, in fixed-size chunks; every per-command read comes from the end.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
-import type { JournalEntry } from '../engine/journal-entry.js';
+import { closeSync, constants, fstatSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
+import { eventProblem, type StampedEntry } from '../engine/journal-entry.js';
 import type { Problem } from '../errors.js';
 
-export interface StampedEntry extends JournalEntry {
-  at: string;
-  session: string;
+/** A journal line longer than this is not one autopilot wrote; it is skipped and reported. */
+export const JOURNAL_LINE_MAX_BYTES = 64 * 1024;
+const CHUNK = 1 << 20;
+
+export function serializeEntries(entries: StampedEntry[]): string {
+  return entries.map((e) => JSON.stringify(e)).join('\n') + '\n';
 }
 
-export function stamp(entries: JournalEntry[], session: string, now: Date): StampedEntry[] {
-  const at = now.toISOString();
-  return entries.map((e) => ({ at, session, ...e }));
-}
-
-export function appendJournal(file: string, entries: StampedEntry[]): void {
-  if (entries.length === 0) return;
-  mkdirSync(dirname(file), { recursive: true });
-  const fd = openSync(file, 'a');
+/**
+ * Appends whole lines. When the file does not end with a newline (a write a
+ * crash cut short), the new lines start on a fresh line, so no event is ever
+ * glued to a torn one. `O_NOFOLLOW`: a symlink planted as the journal is refused.
+ */
+export function appendJournal(file: string, text: string): void {
+  if (text === '') return;
+  const fd = openSync(file, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o644);
   try {
-    writeSync(fd, entries.map((e) => JSON.stringify(e)).join('\n') + '\n');
+    const size = fstatSync(fd).size;
+    let data = Buffer.from(text, 'utf8');
+    if (size > 0 && byteAt(fd, size - 1) !== 0x0a) data = Buffer.concat([Buffer.from('\n'), data]);
+    for (let offset = 0; offset < data.length;) offset += writeSync(fd, data, offset, data.length - offset);
     fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
 }
 
-function readText(file: string): string {
+function byteAt(fd: number, position: number): number | undefined {
+  const one = Buffer.alloc(1);
+  return readSync(fd, one, 0, 1, position) === 1 ? one[0] : undefined;
+}
+
+/** Opens for reading; undefined when the file does not exist. Any other failure is an error the caller reports. */
+export function openFile(file: string): number | undefined {
   try {
-    return readFileSync(file, 'utf8');
+    return openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return '';
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
 }
 
-export function readJournal(file: string, display: string): { entries: StampedEntry[]; problems: Problem[] } {
-  const entries: StampedEntry[] = [];
-  const problems: Problem[] = [];
-  readText(file)
-    .split('\n')
-    .forEach((line, i) => {
-      if (line.trim() === '') return;
-      try {
-        entries.push(JSON.parse(line) as StampedEntry);
-      } catch {
-        // A torn last line after a crash, or a bad merge: report it, keep every other line.
-        problems.push({ file: display, line: i + 1, message: 'a journal line is not JSON', expected: 'one JSON object a line', received: line.slice(0, 80) });
-      }
-    });
-  return { entries, problems };
-}
+export type LineVerdict = { entry: StampedEntry } | { problem: string };
 
-export type Waiver = 'skipped' | 'forced';
-
-/** What only the journal can tell about a flow's steps in one cycle. */
-export interface JournalEvidence {
-  /** Steps skipped on purpose, or forced done by a person: the evidence the folder cannot show. */
-  waivers: Map<number, Waiver>;
-  /** Steps in a repeated round: the files that existed when the round began. */
-  rounds: Map<number, string[]>;
+/** One line of the journal, judged: an event, or why it is not one. */
+export function judgeLine(line: string): LineVerdict {
+  if (line.length > JOURNAL_LINE_MAX_BYTES) return { problem: `a line of ${line.length} characters (the limit is ${JOURNAL_LINE_MAX_BYTES})` };
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return { problem: 'not JSON (a line cut short by a crash, or a mangled merge)' };
+  }
+  const problem = eventProblem(value);
+  return problem ? { problem: `not an event: ${problem}` } : { entry: value as StampedEntry };
 }
 
 /**
- * One pass over the journal for one flow and cycle. `perCycle` tells which
- * steps belong to a cycle; the others (before a loop) count from any cycle.
- * Lines are filtered as text before parsing, so a long journal stays cheap.
+ * Calls `visit` for each line from byte `start` (a line start), with its
+ * 1-based number counted from there and the byte offset just past it. Works
+ * on bytes in fixed-size chunks: memory stays flat whatever the journal's
+ * size, and offsets are exact whatever the text holds.
  */
-export function readJournalEvidence(file: string, flow: string, cycle: number, perCycle: (step: number) => boolean): JournalEvidence {
-  const found: JournalEvidence = { waivers: new Map(), rounds: new Map() };
-  for (const line of readText(file).split('\n')) {
-    if (!/"(step_skipped|step_completed|decision_answered)"/.test(line)) continue;
-    let e: StampedEntry;
-    try {
-      e = JSON.parse(line) as StampedEntry;
-    } catch {
-      continue;
+export function scanLines(file: string, visit: (line: string, lineNo: number, complete: boolean, end: number) => void, start = 0): void {
+  const fd = openFile(file);
+  if (fd === undefined) return;
+  const keep = JOURNAL_LINE_MAX_BYTES + 1;
+  try {
+    const buffer = Buffer.alloc(CHUNK);
+    let position = start;
+    // The unfinished line so far: at most `keep` bytes of its head (a longer line is refused whatever its tail).
+    let carry: Buffer = Buffer.alloc(0);
+    let lineNo = 0;
+    for (;;) {
+      const read = readSync(fd, buffer, 0, CHUNK, position);
+      if (read === 0) break;
+      const chunk = buffer.subarray(0, read);
+      let from = 0;
+      for (let nl = chunk.indexOf(0x0a); nl >= 0; nl = chunk.indexOf(0x0a, from)) {
+        const head = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(from, nl)]) : chunk.subarray(from, nl);
+        visit(head.toString('utf8', 0, Math.min(head.length, keep)), ++lineNo, true, position + nl + 1);
+        carry = Buffer.alloc(0);
+        from = nl + 1;
+      }
+      if (from < read && carry.length < keep) carry = Buffer.concat([carry, chunk.subarray(from, Math.min(read, from + keep - carry.length))]);
+      position += read;
     }
-    if (e.flow !== flow || typeof e.step !== 'number' || (perCycle(e.step) && e.cycle !== cycle)) continue;
-    if (e.event === 'step_skipped' && e.by !== 'condition') found.waivers.set(e.step, 'skipped');
-    if (e.event === 'step_completed') {
-      found.rounds.delete(e.step);
-      if (e.forced === true) found.waivers.set(e.step, 'forced');
-    }
-    if (e.event === 'decision_answered' && e.then === 'repeat' && Array.isArray(e.round_files)) found.rounds.set(e.step, e.round_files as string[]);
+    if (carry.length > 0) visit(carry.toString('utf8'), ++lineNo, false, position);
+  } finally {
+    closeSync(fd);
   }
-  return found;
+}
+
+export interface JournalRead {
+  entries: StampedEntry[];
+  problems: Problem[];
+}
+
+/** Every event in the file, and a problem for every line that is not one. */
+export function readJournal(file: string, display: string): JournalRead {
+  const entries: StampedEntry[] = [];
+  const problems: Problem[] = [];
+  scanLines(file, (line, lineNo, complete) => {
+    if (line.trim() === '') return;
+    const verdict = judgeLine(line);
+    if ('entry' in verdict) entries.push(verdict.entry);
+    else
+      problems.push({
+        file: display,
+        line: lineNo,
+        message: complete
+          ? `a journal line is ${verdict.problem}; every reader skips it`
+          : 'the last journal line is torn (a write cut short by a crash); every reader skips it',
+        expected: 'one event a line, e.g. {"seq":1,"at":"…","session":"local","event":"step_started","flow":"greenfield","cycle":1,"step":1,…}',
+        received: line.slice(0, 80),
+      });
+  });
+  return { entries, problems };
+}
+
+/**
+ * Events from the end of the journal, newest first, until `visit` returns
+ * true or `maxBytes` have been read. Reads backwards in chunks, so the cost
+ * is what the caller needs, not the journal's length.
+ */
+export function readBackwards(file: string, visit: (entry: StampedEntry) => boolean | void, maxBytes = 4 * CHUNK): void {
+  const fd = openFile(file);
+  if (fd === undefined) return;
+  try {
+    const size = fstatSync(fd).size;
+    const chunk = 64 * 1024;
+    let end = size;
+    let carry = Buffer.alloc(0);
+    while (end > 0 && size - end < maxBytes) {
+      const start = Math.max(0, end - chunk);
+      const piece = Buffer.alloc(end - start);
+      readSync(fd, piece, 0, piece.length, start);
+      end = start;
+      let data = Buffer.concat([piece, carry]);
+      // Complete lines are those after the first newline (or all of it at the file's start).
+      const cut = end === 0 ? -1 : data.indexOf(0x0a);
+      if (cut < 0 && end > 0) {
+        carry = data.length > JOURNAL_LINE_MAX_BYTES * 2 ? Buffer.alloc(0) : data;
+        continue;
+      }
+      const lines = data
+        .subarray(cut + 1)
+        .toString('utf8')
+        .split('\n');
+      carry = cut < 0 ? Buffer.alloc(0) : data.subarray(0, cut);
+      data = Buffer.alloc(0);
+      for (let i = lines.length - 1; i >= 0; i--) {
+        const line = lines[i]!;
+        if (line.trim() === '') continue;
+        const verdict = judgeLine(line);
+        if ('entry' in verdict && visit(verdict.entry) === true) return;
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The last `count` events, oldest first. */
+export function lastEntries(file: string, count: number): StampedEntry[] {
+  const out: StampedEntry[] = [];
+  if (count > 0) readBackwards(file, (e) => out.push(e) >= count, Number.POSITIVE_INFINITY);
+  return out.reverse();
 }

@@ -3,14 +3,14 @@
  * repository's `.autopilot/flows/*.md`, which replace built-ins of the same
  * name — and returns them parsed, from the cache when the text is unchanged.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { Problem } from '../errors.js';
 import { cacheKey, readFlowCache, toCached, writeFlowCache, type FlowCache } from '../flow/flow-cache.js';
 import type { Flow } from '../flow/model.js';
 import { hashText } from './hash.js';
 import { packageRoot } from './package-root.js';
-import { displayPath, type Repo } from './repo.js';
+import { displayPath, gatePath, type Repo } from './repo.js';
 
 export interface FlowFile {
   id: string;
@@ -80,6 +80,8 @@ export async function loadFlows(repo: Repo, options: { writeCache: boolean }): P
   }
   if (options.writeCache && repoCache?.changed) {
     try {
+      gatePath(repo, repo.flowCacheFile);
+      mkdirSync(dirname(repo.flowCacheFile), { recursive: true });
       writeFlowCache(repo.flowCacheFile, repoCache);
     } catch {
       // A read-only checkout still works; it only parses again next time.

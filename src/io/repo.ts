@@ -2,8 +2,8 @@
  * Where things are in the user's repository, and the one gate every path goes
  * through: nothing autopilot reads or writes may lie outside the repository.
  */
-import { existsSync, realpathSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { existsSync, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { InputError } from '../errors.js';
 
 export const DEFAULT_DOCS = '_docs';
@@ -16,7 +16,10 @@ export interface Repo {
   pointerFile: string;
   autopilotDir: string;
   journalFile: string;
+  lockFile: string;
+  leaseFile: string;
   flowCacheFile: string;
+  journalIndexFile: string;
   repoFlowsDir: string;
   repoSkillsDir: string;
 }
@@ -48,6 +51,13 @@ export function openRepo(options: RepoOptions = {}, cwd = process.cwd()): Repo {
     throw new InputError({ message: `-C ${options.dir}: no such directory`, expected: 'the path of a repository, e.g. `-C ../my-project`', received: start });
   }
   const docsName = (options.docs ?? DEFAULT_DOCS).replace(/[\\/]+$/, '') || DEFAULT_DOCS;
+  if (docsName.length > 200 || docsName.split(/[\\/]/).some((segment) => segment.length > 100)) {
+    throw new InputError({
+      message: `--docs: a docs folder name of ${docsName.length} characters is too long`,
+      expected: 'a short path relative to the repository root (at most 200 characters, 100 a folder), e.g. `--docs docs`',
+      received: `${docsName.slice(0, 40)}…`,
+    });
+  }
   if (isAbsolute(docsName)) {
     throw new InputError({
       message: `--docs ${docsName}: the docs folder must be inside the repository`,
@@ -72,26 +82,52 @@ export function openRepo(options: RepoOptions = {}, cwd = process.cwd()): Repo {
     pointerFile: join(docs, '_autopilot_state.md'),
     autopilotDir,
     journalFile: join(autopilotDir, 'journal.jsonl'),
+    lockFile: join(autopilotDir, 'lock'),
+    leaseFile: join(autopilotDir, 'lease.json'),
     flowCacheFile: join(autopilotDir, 'cache', 'flows.json'),
+    journalIndexFile: join(autopilotDir, 'cache', 'journal-index.json'),
     repoFlowsDir: join(root, '.autopilot', 'flows'),
     repoSkillsDir: join(root, '.autopilot', 'skills'),
   };
 }
 
 /**
- * Refuses to write through a symlink (or a symlinked folder) that leads out of
- * the repository: everything autopilot writes stays inside it.
+ * The path gate: every file autopilot writes goes through it first. The real
+ * path of the deepest part that exists (a folder that is a symlink resolves to
+ * where it leads) must lie inside the repository, and the file itself must not
+ * be a symlink (even a dangling one): autopilot writes files, never through links.
  */
-export function assertInside(repo: Repo, file: string): void {
-  let real = realOrSelf(file);
-  if (real === file) real = resolve(realOrSelf(dirname(file)), relative(dirname(file), file));
-  if (!isInside(repo.root, real)) {
-    throw new InputError({
-      file: relative(repo.root, file),
-      message: 'this path leads outside the repository (through a symlink); autopilot does not write there',
-      expected: `a file inside ${repo.root}`,
-      received: real,
-    });
+export function gatePath(repo: Repo, file: string): void {
+  const refuse = (received: string, why: string) => {
+    throw new InputError(
+      { file: displayPath(file, repo.root), message: `${why}; autopilot does not write there`, expected: `a plain file inside ${repo.root}`, received },
+      'Remove the link (or point the docs folder elsewhere with --docs), then run the command again.',
+      'outside_repository',
+    );
+  };
+  const own = lstatSync(file, { throwIfNoEntry: false });
+  if (own?.isSymbolicLink()) refuse(`a symlink to ${readlinkQuietly(file)}`, 'this path is a symlink');
+  let probe = dirname(file);
+  const rest = [basename(file)];
+  while (!lstatSync(probe, { throwIfNoEntry: false })) {
+    rest.unshift(basename(probe));
+    probe = dirname(probe);
+  }
+  let real: string;
+  try {
+    real = realpathSync(probe);
+  } catch {
+    return refuse(`${probe}, a link that leads nowhere`, 'this path goes through a dangling symlink');
+  }
+  const target = join(real, ...rest);
+  if (!isInside(repo.root, target)) refuse(target, 'this path leads outside the repository (through a symlink)');
+}
+
+function readlinkQuietly(path: string): string {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return '?';
   }
 }
 

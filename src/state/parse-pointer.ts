@@ -1,18 +1,18 @@
 /**
- * Reads the state pointer leniently: the contract's exact template, hand edits
- * (bullets, bold keys, `Sub-step` for `sub_step`, odd spacing or casing) and
- * extra sections. It never guesses: a value it cannot read is an error naming
- * the line, so the file is never overwritten on a misreading.
+ * Reads the state pointer leniently: the contract's exact template, the seed's
+ * six bare lines, hand edits (bullets, bold keys, `Sub-step` for `sub_step`,
+ * odd spacing or casing) and extra sections. It never guesses: a value it
+ * cannot read is an error naming the line, so the file is never overwritten
+ * on a misreading.
  *
  * The format is line-oriented by contract (`key: value` under a heading), so a
- * small line reader does the job; loading the Markdown parser here would cost
- * every call its start-up time.
+ * small line reader does the job in time linear in the file's size: no
+ * regular expression here can backtrack over a long run of one character.
  */
 import { InputError, type Problem } from '../errors.js';
 import { STATUSES, MAX_RETRIES, type Position, type Status } from './position.js';
 
 export const POINTER_SCHEMA = 1;
-const SCHEMA_MARKER = /<!--\s*autopilot-state\s+v(\d+)\b/i;
 
 export interface ParsedPointer {
   position: Position;
@@ -22,6 +22,8 @@ export interface ParsedPointer {
   extraSections: string;
   /** Line of each key, for later messages about a value (an unknown flow, a step out of range). */
   lines: Record<'flow' | 'step' | 'name' | 'status' | 'sub_step' | 'retry_count' | 'cycle', number>;
+  /** What the schema marker says the engine last wrote: the journal event it reflects and a hash of its position. */
+  record?: { seq: number; hash: string };
 }
 
 const TEMPLATE_EXAMPLE = '`## Current Step` followed by `flow: greenfield`, `step: 3`, `name: Plan`, `status: in_progress`, `sub_step: 0`, `retry_count: 0`';
@@ -29,75 +31,155 @@ const KEYS = ['flow', 'step', 'name', 'status', 'sub_step', 'retry_count'] as co
 type Key = (typeof KEYS)[number];
 /** Keys whose value has a fixed form: for them, `[…]` is the template's placeholder. `name` and `sub_step` are free text. */
 const STRUCTURED = new Set<Key>(['flow', 'step', 'status', 'retry_count']);
+/** A key is short; anything longer before the colon is not a key. */
+const KEY_MAX = 40;
+
+interface Line {
+  text: string;
+  line: number;
+}
 
 interface Section {
   title: string;
+  /** The heading line as written. */
+  raw: string;
   line: number;
-  body: { text: string; line: number }[];
+  body: Line[];
 }
 
-function splitSections(text: string): { sections: Section[] } {
-  const sections: Section[] = [];
-  let current: Section | undefined;
-  text.split(/\r?\n/).forEach((raw, index) => {
-    const heading = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(raw);
-    if (heading) {
-      current = { title: heading[1]!, line: index + 1, body: [] };
-      sections.push(current);
-    } else if (current) {
-      current.body.push({ text: raw, line: index + 1 });
-    }
-  });
-  return { sections };
+/** `## Title ##` → `Title`; undefined when the line is not an ATX heading. Linear, no regular expression. */
+export function headingTitle(raw: string): string | undefined {
+  let i = 0;
+  while (i < 3 && raw[i] === ' ') i++;
+  let hashes = 0;
+  while (raw[i + hashes] === '#') hashes++;
+  if (hashes < 1 || hashes > 6) return undefined;
+  const rest = raw.slice(i + hashes);
+  if (rest !== '' && rest[0] !== ' ' && rest[0] !== '\t') return undefined;
+  let title = rest.trim();
+  // A closing run of `#` is decoration when a space precedes it (or it is all there is).
+  let end = title.length;
+  while (end > 0 && title[end - 1] === '#') end--;
+  if (end === 0) title = '';
+  else if (end < title.length && (title[end - 1] === ' ' || title[end - 1] === '\t')) title = title.slice(0, end).trimEnd();
+  return title;
 }
+
+/** The schema marker, on a line of its own: `<!-- autopilot-state v1 · event 12 · 1a2b3c4d: … -->`. */
+export function readMarker(raw: string): { version: number; seq?: number; hash?: string } | undefined {
+  const text = raw.trim();
+  if (!text.startsWith('<!--') || !text.endsWith('-->')) return undefined;
+  const inner = text.slice(4, -3).trim();
+  const prefix = 'autopilot-state v';
+  if (!inner.toLowerCase().startsWith(prefix)) return undefined;
+  let i = prefix.length;
+  while (i < inner.length && i < prefix.length + 6 && inner[i]! >= '0' && inner[i]! <= '9') i++;
+  if (i === prefix.length) return undefined;
+  const marker: { version: number; seq?: number; hash?: string } = { version: Number(inner.slice(prefix.length, i)) };
+  const head = inner.slice(i, i + 80);
+  const seq = / event (\d{1,15}) /.exec(head);
+  const hash = /· ([0-9a-f]{8})\b/.exec(head);
+  if (seq) marker.seq = Number(seq[1]);
+  if (hash) marker.hash = hash[1]!;
+  return marker;
+}
+
+function splitLines(text: string): Line[] {
+  return text.split('\n').map((raw, index) => ({ text: raw.endsWith('\r') ? raw.slice(0, -1) : raw, line: index + 1 }));
+}
+
+function splitSections(lines: Line[]): { sections: Section[]; before: Line[] } {
+  const sections: Section[] = [];
+  const before: Line[] = [];
+  let current: Section | undefined;
+  for (const l of lines) {
+    const title = headingTitle(l.text);
+    if (title !== undefined) {
+      current = { title, raw: l.text, line: l.line, body: [] };
+      sections.push(current);
+    } else if (current) current.body.push(l);
+    else before.push(l);
+  }
+  return { sections, before };
+}
+
+const strip = (s: string, mark: string) => (s.startsWith(mark) && s.endsWith(mark) && s.length >= mark.length * 2 ? s.slice(mark.length, -mark.length) : s);
 
 /**
  * `- **Sub-step**: x` or `**sub_step:** x` → key `sub_step`, value `x`. Only
  * emphasis around the key is taken off; the value is kept exactly as written.
  */
 function readKeyValue(text: string): { key: string; value: string } | undefined {
-  const stripped = text.replace(/^\s*[-*+]\s+/, '').trim();
-  const match = /^(\*\*|__)?`?([A-Za-z][A-Za-z _-]*?)`?(?::\1|\1:|:)\s*(.*?)\s*$/.exec(stripped);
-  if (!match) return undefined;
+  let s = text.trimStart();
+  if ((s[0] === '-' || s[0] === '*' || s[0] === '+') && (s[1] === ' ' || s[1] === '\t')) s = s.slice(2).trimStart();
+  const colon = s.indexOf(':');
+  if (colon < 1 || colon > KEY_MAX + 6) return undefined;
+  let rawKey = s.slice(0, colon).trim();
+  let value = s.slice(colon + 1);
+  // `**key:** value`: the closing emphasis follows the colon.
+  for (const mark of ['**', '__']) {
+    if (rawKey.startsWith(mark) && !rawKey.endsWith(mark) && value.startsWith(mark)) {
+      rawKey = rawKey.slice(mark.length);
+      value = value.slice(mark.length);
+    }
+  }
+  rawKey = strip(strip(strip(rawKey, '**'), '__'), '`');
+  if (!/^[A-Za-z][A-Za-z _-]{0,40}$/.test(rawKey)) return undefined;
   return {
-    key: match[2]!
+    key: rawKey
       .trim()
       .toLowerCase()
       .replace(/[\s-]+/g, '_'),
-    value: match[3]!,
+    value: value.trim(),
   };
 }
 
 function normalizeStatus(value: string): Status | undefined {
+  if (value.length > 40) return undefined;
   const normalized = value.toLowerCase().replace(/[\s-]+/g, '_');
   return (STATUSES as readonly string[]).includes(normalized) ? (normalized as Status) : undefined;
 }
 
 function parseCount(value: string): number | undefined {
-  return /^\d+$/.test(value) ? Number(value) : undefined;
+  return /^\d{1,9}$/.test(value) ? Number(value) : undefined;
 }
+
+const isComment = (text: string) => {
+  const t = text.trim();
+  return t.startsWith('<!--') && t.endsWith('-->');
+};
 
 export function parsePointer(text: string, file: string): ParsedPointer {
   const problems: Problem[] = [];
   const problem = (line: number, message: string, expected: string, received?: string) =>
-    problems.push({ file, line, message, expected, ...(received === undefined ? {} : { received }) });
+    problems.push({ file, line, message, expected, ...(received === undefined ? {} : { received: received.slice(0, 120) }) });
 
-  const marker = SCHEMA_MARKER.exec(text);
-  if (marker && Number(marker[1]) > POINTER_SCHEMA) {
-    const line = text.slice(0, marker.index).split('\n').length;
-    throw new InputError({
-      file,
-      line,
-      message: `the pointer was written by a newer autopilot (schema v${marker[1]})`,
-      expected: `schema v${POINTER_SCHEMA} or older; upgrade autopilot to read this file`,
-      received: marker[0],
-    });
+  const lines = splitLines(text);
+  let marker: ReturnType<typeof readMarker>;
+  for (const l of lines) {
+    const m = readMarker(l.text);
+    if (!m) continue;
+    if (m.version > POINTER_SCHEMA) {
+      throw new InputError({
+        file,
+        line: l.line,
+        message: `the pointer was written by a newer autopilot (schema v${m.version})`,
+        expected: `schema v${POINTER_SCHEMA} or older; upgrade autopilot to read this file`,
+        received: l.text.trim().slice(0, 80),
+      });
+    }
+    marker ??= m;
   }
 
-  const { sections } = splitSections(text);
+  const { sections, before } = splitSections(lines);
   const isCurrent = (s: Section) => s.title.toLowerCase().replace(/\s+/g, ' ') === 'current step';
   const current = sections.filter(isCurrent);
-  if (current.length !== 1) {
+  let section: Section;
+  if (current.length === 1) section = current[0]!;
+  else if (current.length === 0 && before.some((l) => readKeyValue(l.text)?.key === 'flow')) {
+    // The seed's own pointer: the six lines with no headings (or before the first one).
+    section = { title: 'Current Step', raw: '', line: 1, body: before };
+  } else {
     throw new InputError({
       file,
       line: current[1]?.line ?? 1,
@@ -106,32 +188,36 @@ export function parsePointer(text: string, file: string): ParsedPointer {
       received:
         current.length === 0
           ? sections.length
-            ? sections.map((s) => `\`${s.title}\` (line ${s.line})`).join(', ')
+            ? sections
+                .slice(0, 5)
+                .map((s) => `\`${s.title.slice(0, 40)}\` (line ${s.line})`)
+                .join(', ')
             : 'no headings at all'
           : `sections at lines ${current.map((s) => s.line).join(', ')}`,
     });
   }
-  const section = current[0]!;
 
   const values = new Map<Key, { value: string; line: number }>();
   for (const { text: lineText, line } of section.body) {
-    if (lineText.trim() === '' || /^\s*<!--.*-->\s*$/.test(lineText) || /^\s*```/.test(lineText)) continue;
+    const trimmed = lineText.trim();
+    if (trimmed === '' || isComment(lineText) || trimmed.startsWith('```')) continue;
     const kv = readKeyValue(lineText);
     if (!kv || !(KEYS as readonly string[]).includes(kv.key)) {
       problem(
         line,
         kv ? `unknown key \`${kv.key}\` in Current Step` : 'a line that is not `key: value`',
         `one of ${KEYS.join(', ')} (e.g. \`status: in_progress\`)`,
-        lineText.trim(),
+        trimmed,
       );
+      if (problems.length > 20) break;
       continue;
     }
     const key = kv.key as Key;
     if (values.has(key)) {
-      problem(line, `\`${key}\` is given twice (first at line ${values.get(key)!.line})`, 'each key once', lineText.trim());
+      problem(line, `\`${key}\` is given twice (first at line ${values.get(key)!.line})`, 'each key once', trimmed);
       continue;
     }
-    if (STRUCTURED.has(key) && /^\[.*\]$/.test(kv.value)) {
+    if (STRUCTURED.has(key) && kv.value.startsWith('[') && kv.value.endsWith(']')) {
       problem(line, `\`${key}\` still holds the template's placeholder`, `a value, e.g. \`${key}: ${exampleFor(key)}\``, kv.value);
     }
     values.set(key, { value: kv.value, line });
@@ -145,7 +231,7 @@ export function parsePointer(text: string, file: string): ParsedPointer {
 
   const get = (key: Key) => values.get(key)!;
   const flow = get('flow');
-  if (!/^[a-z0-9][a-z0-9-]*$/.test(flow.value))
+  if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(flow.value))
     problem(flow.line, 'the flow id is not a flow id', 'lowercase letters, digits and dashes, e.g. `flow: greenfield`', flow.value);
 
   const stepValue = get('step');
@@ -158,7 +244,7 @@ export function parsePointer(text: string, file: string): ParsedPointer {
   }
 
   const statusValue = get('status');
-  const status = normalizeStatus(statusValue.value);
+  let status = normalizeStatus(statusValue.value);
   if (!status)
     problem(statusValue.line, 'the status is not one autopilot knows', `one of ${STATUSES.join(', ')} (e.g. \`status: in_progress\`)`, statusValue.value);
 
@@ -167,23 +253,25 @@ export function parsePointer(text: string, file: string): ParsedPointer {
   if (retryCount === undefined || retryCount > MAX_RETRIES) {
     problem(retryValue.line, 'the retry count is out of range', `a whole number from 0 to ${MAX_RETRIES} (e.g. \`retry_count: 0\`)`, retryValue.value);
   }
+  // Three failed attempts is a failed step, whatever the status line says (a hand edit, a merge).
+  if (retryCount === MAX_RETRIES && (status === 'in_progress' || status === 'not_started')) status = 'failed';
 
-  // The cycle lives in its own short section; a file without it is in cycle 1.
+  // The cycle lives in its own short section; a file without it is in cycle 1 (`cycle` is 0 in `lines` then).
   let cycle = 1;
   let cycleLine = 0;
   let preamble = '';
   const extra: Section[] = [];
   for (const s of sections) {
-    if (s === section) continue;
-    if (/^autopilot state$/i.test(s.title)) {
+    if (s === section || isCurrent(s)) continue;
+    if (s.title.toLowerCase() === 'autopilot state') {
       preamble = s.body
+        .filter((b) => !readMarker(b.text))
         .map((b) => b.text)
-        .filter((t) => !SCHEMA_MARKER.test(t))
         .join('\n')
         .trim();
       continue;
     }
-    if (/^cycle$/i.test(s.title)) {
+    if (s.title.toLowerCase() === 'cycle') {
       for (const { text: lineText, line } of s.body) {
         const kv = readKeyValue(lineText);
         if (!kv) continue;
@@ -201,7 +289,7 @@ export function parsePointer(text: string, file: string): ParsedPointer {
   if (problems.length > 0) throw new InputError(problems);
 
   const subStep = get('sub_step').value;
-  return {
+  const parsed: ParsedPointer = {
     position: {
       flow: flow.value,
       step,
@@ -212,10 +300,7 @@ export function parsePointer(text: string, file: string): ParsedPointer {
       cycle,
     },
     preamble,
-    extraSections: extra
-      .map((s) => renderSection(text, s))
-      .join('\n')
-      .trim(),
+    extraSections: extra.map(renderSection).join('\n').trim(),
     lines: {
       flow: flow.line,
       step: stepValue.line,
@@ -226,12 +311,14 @@ export function parsePointer(text: string, file: string): ParsedPointer {
       cycle: cycleLine,
     },
   };
+  if (marker?.seq !== undefined && marker.hash !== undefined) parsed.record = { seq: marker.seq, hash: marker.hash };
+  return parsed;
 }
 
-function renderSection(text: string, section: Section): string {
-  const lines = text.split(/\r?\n/);
-  const body = section.body.map((b) => b.text).filter((t) => !SCHEMA_MARKER.test(t));
-  return [lines[section.line - 1]!, ...body].join('\n');
+/** A kept section as written, but for a heading with no title, which gains one so that it reads back as a heading. */
+function renderSection(section: Section): string {
+  const body = section.body.filter((b) => !readMarker(b.text)).map((b) => b.text);
+  return [section.title ? section.raw.trim() : '## Notes', ...body].join('\n');
 }
 
 function exampleFor(key: Key): string {

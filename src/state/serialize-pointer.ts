@@ -1,4 +1,5 @@
 /** Writes the pointer in its one canonical form: the contract's six lines, then what the engine adds. */
+import { createHash } from 'node:crypto';
 import type { Position } from './position.js';
 import { POINTER_SCHEMA } from './parse-pointer.js';
 
@@ -8,25 +9,53 @@ export interface PointerExtras {
   /** Text a person wrote under the title, and sections a person added: kept verbatim. */
   preamble?: string;
   extraSections?: string;
+  /** The journal event this pointer reflects: named in the schema marker with a hash of the position. */
+  seq?: number;
+}
+
+/**
+ * Free text from an agent or a person on one line, unable to forge anything:
+ * no line breaks, no control characters, no comment fences.
+ */
+export function oneLine(value: string, max = 500): string {
+  let out = '';
+  for (const ch of value) {
+    const code = ch.codePointAt(0)!;
+    out += code < 0x20 || (code >= 0x7f && code < 0xa0) || code === 0x2028 || code === 0x2029 ? ' ' : ch;
+  }
+  out = out.replace(/\s+/g, ' ').trim().replaceAll('<!--', '<!-').replaceAll('-->', '->');
+  return out.length > max ? `${out.slice(0, max - 1)}…` : out;
+}
+
+/** Eight hex digits naming a position exactly: a hand edit changes it. */
+export function positionHash(p: Position): string {
+  const text = [p.flow, p.step, p.name, p.status, p.subStep, p.retryCount, p.cycle].join('\u0000');
+  return createHash('sha1').update(text).digest('hex').slice(0, 8);
+}
+
+/** The position as the file will hold it: what a re-read gives back. */
+export function canonicalPosition(p: Position): Position {
+  return { ...p, name: oneLine(p.name), subStep: oneLine(p.subStep) || '0' };
 }
 
 export function serializePointer(position: Position, extras: PointerExtras): string {
-  const oneLine = (value: string) => value.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+  const p = canonicalPosition(position);
   const parts = [
     '# Autopilot State',
     '',
     ...(extras.preamble ? [extras.preamble.trim(), ''] : []),
     '## Current Step',
-    `flow: ${position.flow}`,
-    `step: ${position.step}`,
-    `name: ${oneLine(position.name)}`,
-    `status: ${position.status}`,
-    `sub_step: ${oneLine(position.subStep) || '0'}`,
-    `retry_count: ${position.retryCount}`,
+    `flow: ${p.flow}`,
+    `step: ${p.step}`,
+    `name: ${p.name}`,
+    `status: ${p.status}`,
+    `sub_step: ${p.subStep}`,
+    `retry_count: ${p.retryCount}`,
     '',
   ];
-  if (extras.loops) parts.push('## Cycle', `cycle: ${position.cycle}`, '');
+  if (extras.loops) parts.push('## Cycle', `cycle: ${p.cycle}`, '');
   if (extras.extraSections) parts.push(extras.extraSections.trim(), '');
-  parts.push(`<!-- autopilot-state v${POINTER_SCHEMA}: written by autopilot; \`autopilot check\` validates hand edits -->`, '');
+  const record = extras.seq === undefined ? '' : ` · event ${extras.seq} · ${positionHash(p)}`;
+  parts.push(`<!-- autopilot-state v${POINTER_SCHEMA}${record}: written by autopilot; \`autopilot check\` validates hand edits -->`, '');
   return parts.join('\n');
 }

@@ -82,7 +82,12 @@ describe('the pointer', () => {
       expect(run.stderr).toContain('checkout HEAD -- _docs/_autopilot_state.md');
     }
     const json = autopilot(dir, 'next', '--json');
-    expect(json.json<{ error: { problems: { line: number; received: string }[] } }>().error.problems[0]).toMatchObject({ line: 7, received: 'halfway' });
+    expect(json.json<{ error: Record<string, unknown> }>().error).toMatchObject({
+      code: 'bad_input',
+      file: '_docs/_autopilot_state.md',
+      line: 7,
+      received: 'halfway',
+    });
     expect(snapshot(dir)).toEqual(before);
     expect(read(dir, POINTER)).toBe(text);
   });
@@ -133,7 +138,7 @@ describe('drift between pointer and folder', () => {
     ahead(dir);
     const done = autopilot(dir, 'done', '--json');
     expect(done.code).toBe(2);
-    expect(done.json<NextJson>().error!.message).toContain('nothing was marked done');
+    expect(done.json<NextJson>().error!.message).toContain('nothing was recorded');
     expect(read(dir, POINTER)).toContain('step: 3\nname: Plan');
     expect(journal(dir)).toContainEqual(expect.objectContaining({ event: 'position_repaired', step: 3, source: 'folder' }));
     expect(autopilot(dir, 'next', '--json').json<NextJson>()).toMatchObject({ step: 3, drift: [] });
@@ -185,7 +190,7 @@ describe('bad input and JSON', () => {
     symlinkSync(target, join(dir, POINTER));
     const next = autopilot(dir, 'next');
     expect(next.code).toBe(2);
-    expect(next.stderr).toContain('leads outside the repository');
+    expect(next.stderr).toContain('this path is a symlink');
     expect(readFileSync(target, 'utf8')).toBe(text);
   });
 
@@ -245,7 +250,9 @@ describe('init', () => {
     expect(first.created).toEqual(
       expect.arrayContaining(['.gitignore', '.gitattributes', '.claude/commands/autopilot.md', '.cursor/commands/autopilot.md', 'AGENTS.md']),
     );
-    expect(read(dir, '.gitignore')).toBe('node_modules/\n\n# autopilot: files local to one machine\n/_docs/_autopilot/cache/\n/_docs/_autopilot/lease*\n');
+    expect(read(dir, '.gitignore')).toBe(
+      'node_modules/\n\n# autopilot: files local to one machine\n/_docs/_autopilot/cache/\n/_docs/_autopilot/lease*\n/_docs/_autopilot/lock*\n/_docs/*.autopilot-tmp-*\n',
+    );
     expect(read(dir, '.gitattributes')).toContain('/_docs/_autopilot/journal.jsonl merge=union');
     expect(read(dir, '.claude/commands/autopilot.md')).toContain('npx autopilot next --json');
     const before = snapshot(dir);

@@ -84,9 +84,11 @@ describe('existing-code, through two cycles, through the CLI', () => {
     expect(autopilot(dir, 'done').code).toBe(3);
     expect(next(dir)).toMatchObject({ step: 9, cycle: 2, done_when: ['_docs/03_implementation/cycle-2/implementation_report.md'] });
 
-    // Lose the pointer: the folder and the journal alone put the work back where it was.
+    // Lose the pointer: the journal puts the work back where it was, and the folder agrees.
     rmSync(join(dir, '_docs/_autopilot_state.md'));
-    expect(autopilot(dir, 'status', '--json').json<NextJson>()).toMatchObject({ flow: 'existing-code', step: 9, cycle: 2, source: 'folder' });
+    const rebuilt = autopilot(dir, 'status', '--json').json<NextJson>();
+    expect(rebuilt).toMatchObject({ flow: 'existing-code', step: 9, cycle: 2, source: 'state' });
+    expect(rebuilt.drift.map((d) => d.kind)).toEqual(['rebuilt']);
   });
 
   it('passes over Code Testability Revision when Test Spec found nothing untestable', () => {

@@ -1,11 +1,47 @@
 /** Text for a person or an agent reading every turn: short, and the next command always spelled out. */
 import { evidenceFor, hasArtifacts, isSettled } from '../../engine/evidence.js';
-import { formatProblem, type InputError } from '../../errors.js';
+import { formatProblem, HeldError, InputError } from '../../errors.js';
+import type { StampedEntry } from '../../engine/journal-entry.js';
+import { formatAge } from '../../engine/lease.js';
 import { loopStart, stepByNumber, type Decision, type Flow, type Step, type Then } from '../../flow/model.js';
 import { MAX_RETRIES, type Position } from '../../state/position.js';
-import { currentStep, type View } from '../view.js';
+import { currentStep, type View } from '../../app/view.js';
 
 const RULE = '══════════════════════════════════════════════';
+
+/**
+ * Text from a repository, an agent or a person, made safe for a terminal:
+ * control characters (escape sequences, line breaks) are shown escaped, so
+ * nothing can move the cursor or forge a line.
+ */
+export function safe(text: string): string {
+  let out = '';
+  for (const ch of text) {
+    const code = ch.codePointAt(0)!;
+    if (ch === '\n') out += '\n';
+    else if (code < 0x20 || (code >= 0x7f && code < 0xa0) || code === 0x2028 || code === 0x2029) {
+      out += ch === '\t' ? '\\t' : ch === '\r' ? '\\r' : `\\x${code.toString(16).padStart(2, '0')}`;
+    } else out += ch;
+  }
+  return out;
+}
+
+/** One line of text, whatever it holds. */
+const line = (text: string) => safe(text).replaceAll('\n', '\\n');
+
+const LOG_BASE_KEYS = new Set(['seq', 'at', 'session', 'event', 'flow', 'cycle', 'step', 'name', 'index', 'status', 'retry_count', 'key', 'pointer']);
+
+export function logLine(e: StampedEntry): string {
+  const details = Object.entries(e)
+    .filter(([key]) => !LOG_BASE_KEYS.has(key))
+    .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
+    .join(' ');
+  const at = e.step === 'done' ? 'done' : `step ${e.step} ${e.name}`;
+  const seq = typeof e.seq === 'number' ? `#${e.seq} ` : '';
+  return line(
+    `${seq}${String(e.at).replace(/\.\d+Z$/, 'Z')}  ${String(e.event).padEnd(20)} ${e.flow}#${e.cycle} ${at}  [${e.status}, retries ${e.retry_count}]${details ? `  ${details}` : ''}  (${e.session})`,
+  );
+}
 
 export function box(title: string, body: string[], footer: string[]): string {
   return [RULE, ` ${title}`, RULE, ...body.map((l) => ` ${l}`), RULE, ...footer.map((l) => ` ${l}`), RULE].join('\n');
@@ -31,7 +67,7 @@ function where(position: Position, flow: Flow): string {
 
 function driftLines(view: View): string[] {
   const suffix = view.repaired ? 'repaired and journaled' : 'not repaired: `status` never writes; `autopilot next` repairs it';
-  return view.drift.map((d) => `! ${d.message} (${suffix})`);
+  return view.drift.map((d) => `! ${line(d.message)} (${suffix})`);
 }
 
 /** What follows the current step, in words; a following step whose condition is known not to hold is named as passed over. */
@@ -85,7 +121,7 @@ export function statusText(view: View): string {
   else {
     const cycle = loopStart(flow) !== undefined ? ` · cycle ${position.cycle}` : '';
     lines.push(`Step      ${step.number} of ${flow.steps.length} · ${step.name}${cycle}`);
-    lines.push(`Status    ${position.status}${position.subStep !== '0' ? ` · sub-step ${position.subStep}` : ''}`);
+    lines.push(`Status    ${position.status}${position.subStep !== '0' ? ` · sub-step ${line(position.subStep)}` : ''}`);
     lines.push(`Retries   ${position.retryCount} of ${MAX_RETRIES}`);
     const waiting = position.status === 'completed' || position.status === 'skipped';
     lines.push(`Next      ${waiting || position.status === 'failed' ? nextForStop(view, step) : `when done: ${thenText(view, step)}`}`);
@@ -94,6 +130,12 @@ export function statusText(view: View): string {
   const problems = driftLines(view);
   lines.push(problems.length === 0 ? 'Problems  none' : 'Problems', ...problems.map((p) => `  ${p}`));
   lines.push(`Source    ${view.source}`);
+  const lease = view.lease;
+  if (lease?.holder) {
+    const who = `${line(lease.holder.session)} on ${line(lease.holder.host)}, last seen ${formatAge(lease.ageMs ?? 0)} ago`;
+    lines.push(`Driver    ${who}${lease.mine ? ' (this session)' : lease.stale ? ' — looks stale: its lease may be taken over by the next step command' : ''}`);
+  } else if (lease?.problem) lines.push(`Driver    ? ${lease.problem} (step commands need \`--take-over\`)`);
+  for (const guard of view.guards ?? []) lines.push(`! Guard off: ${guard}`);
   return lines.join('\n');
 }
 
@@ -105,7 +147,7 @@ function nextForStop(view: View, step: Step): string {
 function workText(view: View, action: 'start' | 'resume' | 'retry'): string[] {
   const { position, work } = view;
   const lines = [`▶ ${action === 'start' ? 'Start' : action === 'resume' ? 'Resume' : 'Retry'} ${where(position, view.flow)}`];
-  if (position.subStep !== '0') lines.push(`  Resume at sub-step: ${position.subStep}`);
+  if (position.subStep !== '0') lines.push(`  Resume at sub-step: ${line(position.subStep)}`);
   if (position.retryCount > 0) lines.push(`  Attempt ${position.retryCount + 1} of ${MAX_RETRIES} (${position.retryCount} failed)`);
   if (work) {
     lines.push(`  Read:      ${work.skill}${work.skillExists ? '' : ' (missing!)'}`);
@@ -153,13 +195,19 @@ export function outcomeText(view: View): string {
       lines.push(
         box(
           `STEP FAILED ${MAX_RETRIES} TIMES: ${where(position, flow)}`,
-          [...(view.reason ? [`Last reason: ${view.reason}`] : []), 'autopilot will not try this step again until a person has looked at it.'],
+          [...(view.reason ? [`Last reason: ${line(view.reason)}`] : []), 'autopilot will not try this step again until a person has looked at it.'],
           ['A person runs: autopilot ack   (then `autopilot next` tries again)'],
         ),
       );
       break;
     case 'refused':
-      lines.push(formatProblem(outcome.problem));
+      lines.push(safe(formatProblem(outcome.problem)));
+      break;
+    case 'duplicate':
+      lines.push(
+        `= Already recorded (journal event ${outcome.of}, ${outcome.event}): nothing written again.`,
+        `Now: ${where(position, flow)} — run \`autopilot next\``,
+      );
       break;
     case undefined:
       break;
@@ -171,18 +219,16 @@ function recordedText(view: View): string {
   const { position, flow } = view;
   switch (view.command) {
     case 'fail':
-      return `✗ Attempt ${position.retryCount} of ${MAX_RETRIES} failed at ${where(position, flow)}${view.reason ? `: ${view.reason}` : ''}. Run \`autopilot next\` to try again.`;
+      return `✗ Attempt ${position.retryCount} of ${MAX_RETRIES} failed at ${where(position, flow)}${view.reason ? `: ${line(view.reason)}` : ''}. Run \`autopilot next\` to try again.`;
     case 'ack':
       return `✓ Acknowledged: ${where(position, flow)} may be tried again (${MAX_RETRIES} attempts). Run \`autopilot next\`.`;
     default:
-      return `✓ Sub-step recorded: ${position.subStep} (${where(position, flow)})`;
+      return `✓ Sub-step recorded: ${line(position.subStep)} (${where(position, flow)})`;
   }
 }
 
-export function errorText(error: InputError | Error): string {
-  if ('problems' in error) {
-    const e = error as InputError;
-    return [e.problems.map(formatProblem).join('\n'), ...(e.hint ? [e.hint] : [])].join('\n');
-  }
-  return `autopilot: internal error: ${error.message}`;
+export function errorText(error: unknown): string {
+  if (error instanceof InputError) return safe([error.problems.map(formatProblem).join('\n'), ...(error.hint ? [error.hint] : [])].join('\n'));
+  if (error instanceof HeldError) return safe([`${error.file ? `${error.file}: ` : ''}${error.message}`, error.hint].join('\n'));
+  return `autopilot: internal error: ${safe(error instanceof Error ? error.message : String(error))}`;
 }

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { parsePointer } from '../../../src/state/parse-pointer.js';
 import { FILE, LINE, TEMPLATE, TEMPLATE_POSITION, editLine, onlyProblemOf, problemsOf } from './pointer-fixtures.js';
 
+/** The template with one failed attempt, so an in-progress status reads as written. */
+const RETRY_1 = TEMPLATE.replace('retry_count: 3', 'retry_count: 1');
+
 describe('parsePointer: the contract template', () => {
   it('reads the exact template into the position', () => {
     const parsed = parsePointer(TEMPLATE, FILE);
@@ -28,7 +31,15 @@ describe('parsePointer: the contract template', () => {
 
   it('reads every status the engine writes', () => {
     for (const status of ['not_started', 'in_progress', 'completed', 'skipped', 'failed'] as const) {
-      expect(parsePointer(editLine(LINE.status, `status: ${status}`), FILE).position.status).toBe(status);
+      const text = editLine(LINE.status, `status: ${status}`).replace('retry_count: 3', 'retry_count: 1');
+      expect(parsePointer(text, FILE).position.status).toBe(status);
+    }
+  });
+
+  it('reads three failed attempts as the failed step they are, whatever the status line says (a hand edit, a merge)', () => {
+    for (const status of ['not_started', 'in_progress'] as const) {
+      const parsed = parsePointer(editLine(LINE.status, `status: ${status}`), FILE);
+      expect(parsed.position).toMatchObject({ status: 'failed', retryCount: 3 });
     }
   });
 
@@ -56,8 +67,8 @@ describe('parsePointer: hand edits read leniently', () => {
   });
 
   it('reads bold keys, bold on either side of the colon, and bullets with bold keys', () => {
-    expect(parsePointer(editLine(LINE.status, '**status**: in_progress'), FILE).position.status).toBe('in_progress');
-    expect(parsePointer(editLine(LINE.status, '**status:** in_progress'), FILE).position.status).toBe('in_progress');
+    expect(parsePointer(editLine(LINE.status, '**status**: in_progress', RETRY_1), FILE).position.status).toBe('in_progress');
+    expect(parsePointer(editLine(LINE.status, '**status:** in_progress', RETRY_1), FILE).position.status).toBe('in_progress');
     expect(parsePointer(editLine(LINE.status, '- **Status**: completed'), FILE).position.status).toBe('completed');
     expect(parsePointer(editLine(LINE.flow, '**flow**: greenfield'), FILE).position.flow).toBe('greenfield');
   });
@@ -72,9 +83,9 @@ describe('parsePointer: hand edits read leniently', () => {
   });
 
   it('reads statuses written with spaces, dashes or capitals', () => {
-    expect(parsePointer(editLine(LINE.status, 'status: In Progress'), FILE).position.status).toBe('in_progress');
-    expect(parsePointer(editLine(LINE.status, 'status: in-progress'), FILE).position.status).toBe('in_progress');
-    expect(parsePointer(editLine(LINE.status, 'status: NOT STARTED'), FILE).position.status).toBe('not_started');
+    expect(parsePointer(editLine(LINE.status, 'status: In Progress', RETRY_1), FILE).position.status).toBe('in_progress');
+    expect(parsePointer(editLine(LINE.status, 'status: in-progress', RETRY_1), FILE).position.status).toBe('in_progress');
+    expect(parsePointer(editLine(LINE.status, 'status: NOT STARTED', RETRY_1), FILE).position.status).toBe('not_started');
     expect(parsePointer(editLine(LINE.status, 'status:   Completed  '), FILE).position.status).toBe('completed');
   });
 
@@ -258,7 +269,7 @@ describe('parsePointer: errors name the file, the line, what was expected and wh
     expect(problem.message).toMatch(/newer autopilot/);
     expect(problem.message).toContain('v9');
     expect(problem.expected).toMatch(/upgrade autopilot/);
-    expect(problem.received).toBe('<!-- autopilot-state v9');
+    expect(problem.received).toBe('<!-- autopilot-state v9 -->');
   });
 
   it('refuses a newer schema even when everything else is fine and the marker comes first', () => {

@@ -102,6 +102,8 @@ const pointer = fc
     loops: fc.boolean(),
     cycle: fc.integer({ min: 1, max: 1000 }),
   })
+  // The engine never writes three failed attempts on a step that is not `failed` (the reader takes it as failed).
+  .filter(({ retryCount, status }) => retryCount < 3 || !['in_progress', 'not_started'].includes(status))
   .map(({ loops, cycle, ...rest }) => ({ loops, position: { ...rest, cycle: loops ? cycle : 1 } satisfies Position }));
 
 // Extra sections in the form the parser returns them: a heading, lines of text (blank lines only

@@ -9,6 +9,7 @@ import { stepByNumber, withCycle, type Flow, type Step } from '../flow/model.js'
 import { displayPath, type Repo } from '../io/repo.js';
 import { skillFile } from '../io/skills.js';
 import type { Position } from '../state/position.js';
+import type { LeaseStatus } from './lease-view.js';
 import type { Loaded } from './load-state.js';
 
 export interface WorkOrder {
@@ -37,6 +38,11 @@ export interface View {
   answer?: string;
   /** Steps the engine passed over because their condition does not hold. */
   passedOver?: { step: number; name: string; reason: string }[];
+  /** `status`: who holds the lease, and any guard that cannot work here (said every time). */
+  lease?: LeaseStatus;
+  guards?: string[];
+  /** The journal's last sequence number. */
+  journalSeq?: number;
 }
 
 export function currentStep(view: Pick<View, 'flow' | 'position'>): Step | undefined {

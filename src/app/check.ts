@@ -1,10 +1,15 @@
-/** `autopilot check`: every flow, every skill a flow names, the pointer and the journal; every problem, not the first. */
-import { InputError, type Problem } from '../../errors.js';
-import { readJournal } from '../../io/journal.js';
-import { loadFlows } from '../../io/load-flows.js';
-import { displayPath, openRepo, type RepoOptions } from '../../io/repo.js';
-import { skillFile } from '../../io/skills.js';
-import { flowOfPointer, readPointer } from '../load-state.js';
+/** `check`: every flow, every skill a flow names, the pointer against the journal, the journal, the guards; every problem, not the first. */
+import { checkRecord } from '../engine/record.js';
+import { InputError, type Problem } from '../errors.js';
+import { readJournalHead } from '../io/journal-head.js';
+import { readJournal } from '../io/journal.js';
+import { loadFlows } from '../io/load-flows.js';
+import { displayPath, openRepo } from '../io/repo.js';
+import { skillFile } from '../io/skills.js';
+import { positionHash } from '../state/serialize-pointer.js';
+import type { Context } from './context.js';
+import { flowOfPointer, readPointer } from './load-state.js';
+import { guardProblems } from './status.js';
 
 export interface CheckResult {
   problems: Problem[];
@@ -14,8 +19,8 @@ export interface CheckResult {
   journalEvents: number;
 }
 
-export async function runCheck(options: RepoOptions): Promise<CheckResult> {
-  const repo = openRepo(options);
+export async function runCheck(ctx: Pick<Context, 'repo'>): Promise<CheckResult> {
+  const repo = openRepo(ctx.repo);
   const { flows, problems } = await loadFlows(repo, { writeCache: false });
 
   const skills = new Set<string>();
@@ -35,12 +40,17 @@ export async function runCheck(options: RepoOptions): Promise<CheckResult> {
     }
   }
 
+  const pointerFile = displayPath(repo.pointerFile, repo.root);
   let pointer: CheckResult['pointer'] = 'absent';
   try {
     const parsed = readPointer(repo);
     if (parsed) {
       flowOfPointer(repo, flows, parsed);
       pointer = 'ok';
+      // Rule 7: a pointer behind the journal, or edited by hand, is worth a word even when it reads.
+      for (const d of checkRecord(parsed, readJournalHead(repo.journalFile).record, positionHash).drift) {
+        problems.push({ file: pointerFile, message: d.message, expected: 'the pointer autopilot last wrote (`autopilot next` brings it up to the journal)' });
+      }
     }
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
@@ -50,5 +60,6 @@ export async function runCheck(options: RepoOptions): Promise<CheckResult> {
 
   const journal = readJournal(repo.journalFile, displayPath(repo.journalFile, repo.root));
   problems.push(...journal.problems);
+  for (const guard of guardProblems(repo)) problems.push({ message: guard });
   return { problems, flows: flows.map((f) => f.id), skills: skills.size, pointer, journalEvents: journal.entries.length };
 }

@@ -1,8 +1,9 @@
 /** The JSON an agent reads: the contract's keys first, then what the outcome adds. */
-import type { Decision } from '../../flow/model.js';
-import { formatProblem, type InputError } from '../../errors.js';
-import { stepByNumber } from '../../flow/model.js';
-import { currentStep, doneWhenPaths, type View } from '../view.js';
+import type { Decision } from '../flow/model.js';
+import { problemJson } from '../errors.js';
+import { formatAge } from '../engine/lease.js';
+import { stepByNumber } from '../flow/model.js';
+import { currentStep, doneWhenPaths, type View } from './view.js';
 
 export function decisionJson(decision: Decision) {
   return {
@@ -31,6 +32,23 @@ export function viewJson(view: View): Record<string, unknown> {
   if (view.command === 'status') {
     const step = currentStep(view);
     if (step) json.done_when = doneWhenPaths(view.repo, step, position.cycle);
+    json.journal = { events: view.journalSeq ?? 0 };
+    if (view.lease) {
+      const l = view.lease;
+      json.lease = l.holder
+        ? {
+            session: l.holder.session,
+            host: l.holder.host,
+            heartbeat: l.holder.heartbeat,
+            age: formatAge(l.ageMs ?? 0),
+            mine: l.mine === true,
+            stale: l.stale === true,
+          }
+        : l.problem
+          ? { problem: l.problem }
+          : null;
+    }
+    json.guards = view.guards ?? [];
     return json;
   }
   if (!outcome) return json;
@@ -57,8 +75,12 @@ export function viewJson(view: View): Record<string, unknown> {
     case 'failed':
       json.message = 'Failed three times: a person runs `autopilot ack`, then `autopilot next` tries again.';
       break;
+    case 'duplicate':
+      json.duplicate_of = { seq: outcome.of, event: outcome.event };
+      json.message = `Already recorded (journal event ${outcome.of}, ${outcome.event}); nothing was written again.`;
+      break;
     case 'refused':
-      json.error = outcome.problem;
+      json.error = problemJson(outcome.problem);
       if (outcome.missing) json.missing = outcome.missing.map((m) => `${view.repo.docsName}/${m}`);
       break;
     default:
@@ -66,12 +88,4 @@ export function viewJson(view: View): Record<string, unknown> {
   }
   if (view.reason) json.reason = view.reason;
   return json;
-}
-
-export function errorJson(error: InputError | Error): Record<string, unknown> {
-  if ('problems' in error) {
-    const e = error as InputError;
-    return { error: { message: e.problems.map(formatProblem).join('\n'), problems: e.problems, ...(e.hint ? { hint: e.hint } : {}) } };
-  }
-  return { error: { message: error.message } };
 }

@@ -1,0 +1,117 @@
+/**
+ * `init`: folders, the git lines the journal and lease need, the `/autopilot`
+ * command for agents, and with `--flow` the first pointer. Safe to run again:
+ * it adds what is missing and keeps what a person wrote. Every file goes
+ * through the one locked write path, so a link out of the repository is
+ * refused before anything is written.
+ */
+import { existsSync, lstatSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { entry } from '../engine/journal-entry.js';
+import { atStep } from '../engine/reconcile.js';
+import { InputError } from '../errors.js';
+import { loopStart, type Flow } from '../flow/model.js';
+import { TEMP_MARK } from '../io/atomic-write.js';
+import { readJournalHead } from '../io/journal-head.js';
+import { gatePath, openRepo, type Repo } from '../io/repo.js';
+import { AGENTS_BEGIN, AGENTS_END, AGENTS_SECTION, AUTOPILOT_COMMAND, CLAUDE_COMMAND } from '../cli/agent-instructions.js';
+import { commit, type Plan, type Written } from './commit.js';
+import type { Context } from './context.js';
+import { readPointerText } from './load-state.js';
+import { flowFileRef, loadRepoFlows, takeLock } from './step.js';
+
+export interface InitResult {
+  created: string[];
+  kept: string[];
+  pointer?: { flow: string; step: number };
+  written: Written;
+}
+
+const SETUP_MAX_BYTES = 1024 * 1024;
+
+function read(repo: Repo, file: string): string | undefined {
+  gatePath(repo, file);
+  if (!existsSync(file)) return undefined;
+  if (lstatSync(file).size > SETUP_MAX_BYTES) {
+    throw new InputError({
+      file: relative(repo.root, file),
+      message: 'this file is too large for init to add its lines to',
+      expected: `at most ${SETUP_MAX_BYTES} bytes`,
+      received: `${lstatSync(file).size} bytes`,
+    });
+  }
+  return readFileSync(file, 'utf8');
+}
+
+/** The file with the lines it lacks appended, or undefined when it has them all. */
+function withLines(text: string | undefined, header: string, lines: string[]): string | undefined {
+  const have = new Set((text ?? '').split(/\r?\n/).map((l) => l.trim()));
+  const missing = lines.filter((l) => !have.has(l));
+  if (missing.length === 0) return undefined;
+  const body = text ?? '';
+  const prefix = body === '' ? '' : body.endsWith('\n') ? `${body}\n` : `${body}\n\n`;
+  return `${prefix}${header}\n${missing.join('\n')}\n`;
+}
+
+function withAgentsSection(text: string | undefined): string | undefined {
+  if (text === undefined) return `# Agents\n\n${AGENTS_SECTION}`;
+  const begin = text.indexOf(AGENTS_BEGIN);
+  const end = text.indexOf(AGENTS_END);
+  const updated =
+    begin >= 0 && end > begin
+      ? text.slice(0, begin) + AGENTS_SECTION.trimEnd() + text.slice(end + AGENTS_END.length)
+      : `${text.trimEnd()}\n\n${AGENTS_SECTION}`;
+  return updated === text ? undefined : updated;
+}
+
+export async function runInit(ctx: Context, flowId: string | undefined): Promise<InitResult> {
+  const repo = openRepo(ctx.repo);
+
+  // Validate --flow before touching anything.
+  let flow: Flow | undefined;
+  if (flowId !== undefined) {
+    const flows = await loadRepoFlows(repo, true);
+    flow = flows.find((f) => f.id === flowId);
+    if (!flow) throw new InputError({ message: `--flow ${flowId}: no such flow`, expected: `one of ${flows.map((f) => f.id).join(', ')}`, received: flowId });
+  }
+
+  const lock = await takeLock(repo, ctx.session, ctx.lockWaitMs ?? 10_000);
+  try {
+    if (flow && readPointerText(repo) !== null) {
+      throw new InputError({
+        file: relative(repo.root, repo.pointerFile),
+        message: 'a pointer already exists; init does not overwrite it',
+        expected: 'no pointer yet (move the old one aside to start over)',
+        received: 'an existing state pointer',
+      });
+    }
+    const local = `/${repo.docsName}/_autopilot`;
+    const setup: { path: string; text: string | undefined }[] = [];
+    const add = (path: string, make: (text: string | undefined) => string | undefined) => setup.push({ path, text: make(read(repo, path)) });
+    add(join(repo.root, '.gitignore'), (t) =>
+      withLines(t, '# autopilot: files local to one machine', [`${local}/cache/`, `${local}/lease*`, `${local}/lock*`, `/${repo.docsName}/*${TEMP_MARK}*`]),
+    );
+    add(join(repo.root, '.gitattributes'), (t) =>
+      withLines(t, '# autopilot: keep both sides of the append-only journal on merge', [`${local}/journal.jsonl merge=union`]),
+    );
+    add(join(repo.root, '.claude/commands/autopilot.md'), (t) => (t === undefined ? CLAUDE_COMMAND : undefined));
+    add(join(repo.root, '.cursor/commands/autopilot.md'), (t) => (t === undefined ? AUTOPILOT_COMMAND : undefined));
+    add(join(repo.root, 'AGENTS.md'), withAgentsSection);
+
+    const plan: Plan = { entries: [], files: setup.filter((f): f is { path: string; text: string } => f.text !== undefined) };
+    const folderExisted = existsSync(repo.autopilotDir);
+    if (flow) {
+      const position = atStep(flow, flow.steps[0]!, 1);
+      plan.entries.push(entry('run_started', position, { source: 'init', flow_hash: flow.hash, flow_file: flowFileRef(flow) }));
+      plan.key = `init:${flow.id}`;
+      plan.pointer = { position, extras: { loops: loopStart(flow) !== undefined } };
+    }
+    const written = commit(repo, lock, readJournalHead(repo.journalFile).lastSeq, plan, { session: ctx.session, now: ctx.now });
+    const rel = (p: string) => relative(repo.root, p) || p;
+    const created = [...(folderExisted ? [] : [rel(repo.autopilotDir)]), ...plan.files!.map((f) => rel(f.path)), ...(flow ? [rel(repo.pointerFile)] : [])];
+    const kept = [...(folderExisted ? [rel(repo.autopilotDir)] : []), ...setup.filter((f) => f.text === undefined).map((f) => rel(f.path))];
+    return { created, kept, ...(flow ? { pointer: { flow: flow.id, step: 1 } } : {}), written };
+  } finally {
+    lock.release();
+  }
+}

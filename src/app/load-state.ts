@@ -1,0 +1,169 @@
+/**
+ * The read half of every command: repository, flows, pointer, the journal's
+ * end, evidence, and the reconciled position. Nothing here writes.
+ */
+import { closeSync, fstatSync, readSync } from 'node:fs';
+import type { Evidence } from '../engine/evidence.js';
+import { fromPointerRecord } from '../engine/journal-entry.js';
+import { checkRecord, type RecordVerdict } from '../engine/record.js';
+import { locate, type Reconciled } from '../engine/reconcile.js';
+import { InputError } from '../errors.js';
+import { stepByNumber, type Flow } from '../flow/model.js';
+import { detectFlow, diskCycle, gatherEvidence } from '../io/gather-evidence.js';
+import { readJournalHead, type JournalHead } from '../io/journal-head.js';
+import { evidenceFromIndex, loadJournalIndex, type LoadedIndex } from '../io/journal-index.js';
+import { openFile } from '../io/journal.js';
+import { displayPath, gatePath, type Repo } from '../io/repo.js';
+import { parsePointer, type ParsedPointer } from '../state/parse-pointer.js';
+import { positionHash } from '../state/serialize-pointer.js';
+
+/** A pointer is six lines; a file far larger is not one (and must not cost every command its size). */
+export const POINTER_MAX_BYTES = 64 * 1024;
+
+export interface Loaded {
+  repo: Repo;
+  flows: Flow[];
+  flow: Flow;
+  pointer: ParsedPointer | null;
+  /** The end of the journal: its last sequence number and the last pointer a command left. */
+  head: JournalHead;
+  /** How the pointer compares with the journal (rule 7). */
+  record: RecordVerdict;
+  evidence: Evidence;
+  reconciled: Reconciled;
+  /** The journal index, when reconciliation needed it (a waiver or a round); a writer refreshes its cache. */
+  index?: LoadedIndex;
+}
+
+export function readPointerText(repo: Repo): string | null {
+  gatePath(repo, repo.pointerFile);
+  const fd = openFile(repo.pointerFile);
+  if (fd === undefined) return null;
+  try {
+    const size = fstatSync(fd).size;
+    if (size > POINTER_MAX_BYTES) {
+      throw new InputError(
+        {
+          file: displayPath(repo.pointerFile, repo.root),
+          message: `the pointer is ${size} bytes, far more than its six lines: it is not read`,
+          expected: `at most ${POINTER_MAX_BYTES} bytes: \`## Current Step\` and six \`key: value\` lines`,
+          received: `${size} bytes`,
+        },
+        recoveryHint(repo),
+      );
+    }
+    const bytes = Buffer.alloc(size);
+    let read = 0;
+    while (read < size) {
+      const n = readSync(fd, bytes, read, size - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    return bytes.toString('utf8', 0, read);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function recoveryHint(repo: Repo): string {
+  const file = displayPath(repo.pointerFile, repo.root);
+  const git = repo.root === process.cwd() ? 'git' : `git -C ${repo.root}`;
+  return [
+    `${file} was left exactly as it is. To recover, either:`,
+    '  - correct the line named above by hand (`autopilot check` re-validates it), or',
+    `  - restore the last committed version: ${git} checkout HEAD -- ${file}, or`,
+    `  - move it aside: autopilot next then rebuilds the position from the journal (or the folder).`,
+  ].join('\n');
+}
+
+export function readPointer(repo: Repo): ParsedPointer | null {
+  const text = readPointerText(repo);
+  if (text === null) return null;
+  try {
+    return parsePointer(text, displayPath(repo.pointerFile, repo.root));
+  } catch (error) {
+    if (error instanceof InputError) throw new InputError(error.problems, recoveryHint(repo));
+    throw error;
+  }
+}
+
+function unknownFlow(repo: Repo, flows: Flow[], id: string, line?: number): InputError {
+  return new InputError(
+    {
+      file: displayPath(repo.pointerFile, repo.root),
+      ...(line ? { line } : {}),
+      message: `the pointer names the flow \`${id}\`, which autopilot does not know`,
+      expected: `one of ${flows.map((f) => f.id).join(', ')}`,
+      received: id,
+    },
+    recoveryHint(repo),
+  );
+}
+
+/** The flow the pointer names, checked: an unknown flow or a step it lacks is an error naming the pointer's line. */
+export function flowOfPointer(repo: Repo, flows: Flow[], pointer: ParsedPointer): Flow {
+  const file = displayPath(repo.pointerFile, repo.root);
+  const flow = flows.find((f) => f.id === pointer.position.flow);
+  if (!flow) throw unknownFlow(repo, flows, pointer.position.flow, pointer.lines.flow);
+  const step = pointer.position.step;
+  if (step !== 'done' && !stepByNumber(flow, step)) {
+    throw new InputError(
+      {
+        file,
+        line: pointer.lines.step,
+        message: `${flow.id} has no step ${step}`,
+        expected: `a step from 1 to ${flow.steps.length}, or \`done\``,
+        received: String(step),
+      },
+      recoveryHint(repo),
+    );
+  }
+  return flow;
+}
+
+/** Reads and reconciles. `flows` come from `loadFlows`; the caller decides whether it may write their cache. */
+export function loadState(repo: Repo, flows: Flow[]): Loaded {
+  const pointer = readPointer(repo);
+  const head = readJournalHead(repo.journalFile);
+  const record = checkRecord(pointer, head.record, positionHash);
+  let flow: Flow | undefined;
+  if (pointer) flow = flowOfPointer(repo, flows, pointer);
+  else if (record.start) {
+    flow = flows.find((f) => f.id === record.start!.flow);
+    if (!flow) throw unknownFlow(repo, flows, record.start.flow);
+  } else flow = detectFlow(repo, flows);
+  if (!flow) {
+    throw new InputError({
+      message: 'no flow matches this folder',
+      expected: 'a flow chosen by hand: `autopilot init --flow <id>`',
+      received: `tried ${flows.map((f) => f.id).join(', ')}`,
+    });
+  }
+  // A start the journal supplied must still name a step of the flow (the flow file may have changed since).
+  let start = record.start;
+  if (start && start.step !== 'done' && !stepByNumber(flow, start.step)) start = null;
+  const chosen = flow;
+
+  let index: LoadedIndex | undefined;
+  const journalEvidence = (cycle: number, perCycle: (step: number) => boolean) => {
+    index ??= loadJournalIndex(repo.journalFile, repo.journalIndexFile);
+    return evidenceFromIndex(index.index, chosen.id, cycle, perCycle);
+  };
+  const upTo = typeof start?.step === 'number' ? start.step : Infinity;
+  const { evidence, ...located } = locate(flow, start, diskCycle(repo, flow), (cycle) => gatherEvidence(repo, chosen, cycle, upTo, journalEvidence));
+  const reconciled: Reconciled = { ...located, drift: [...record.drift, ...located.drift] };
+  return { repo, flows, flow, pointer, head, record, evidence, reconciled, ...(index ? { index } : {}) };
+}
+
+/** The position the state files give before the folder is consulted: what a step command is aimed at by default. */
+export function peekPosition(repo: Repo) {
+  try {
+    const pointer = readPointer(repo);
+    const head = readJournalHead(repo.journalFile);
+    const start = checkRecord(pointer, head.record, positionHash).start;
+    return start ?? (head.record ? fromPointerRecord(head.record.pointer) : undefined);
+  } catch {
+    // The locked read reports what is wrong.
+    return undefined;
+  }
+}

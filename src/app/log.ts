@@ -1,0 +1,12 @@
+/** `log`: the journal, newest last. `-n N` reads only the end of the file. */
+import type { StampedEntry } from '../engine/journal-entry.js';
+import type { Problem } from '../errors.js';
+import { lastEntries, readJournal } from '../io/journal.js';
+import { displayPath, openRepo } from '../io/repo.js';
+import type { Context } from './context.js';
+
+export function runLog(ctx: Pick<Context, 'repo'>, limit: number | undefined): { entries: StampedEntry[]; problems: Problem[] } {
+  const repo = openRepo(ctx.repo);
+  if (limit !== undefined) return { entries: lastEntries(repo.journalFile, limit), problems: [] };
+  return readJournal(repo.journalFile, displayPath(repo.journalFile, repo.root));
+}

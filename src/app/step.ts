@@ -1,0 +1,187 @@
+/**
+ * next, done, fail, skip, decide, ack, substep — for every front end. One
+ * command: validate the arguments; note the step it is aimed at; take the
+ * lock; read and reconcile; check the lease; recognise a repeat; apply the
+ * rules; commit; show. The rules themselves are the pure engine's.
+ */
+import { mkdirSync } from 'node:fs';
+import { entry, type JournalEntry } from '../engine/journal-entry.js';
+import { judgeLease, type Lease } from '../engine/lease.js';
+import { commandKey, DECISIVE, judgeRepeat, type Target } from '../engine/repeat.js';
+import { apply, exitCodeOf, type Event, type Transition } from '../engine/transitions.js';
+import { InputError } from '../errors.js';
+import { loopStart, stepByNumber, type Flow } from '../flow/model.js';
+import { latestAbout } from '../io/journal-head.js';
+import { loadFlows } from '../io/load-flows.js';
+import { acquireLock, type Lock } from '../io/lock.js';
+import { readLease } from '../io/lease-file.js';
+import { thisMachine } from '../io/machine.js';
+import { gatePath, openRepo, type Repo } from '../io/repo.js';
+import { samePosition, type Position } from '../state/position.js';
+import { commit, type Plan, type Written } from './commit.js';
+import type { Context } from './context.js';
+import { heldError } from './lease-view.js';
+import { loadState, peekPosition, type Loaded } from './load-state.js';
+import { readSettings } from './settings.js';
+import { validateEvent } from './validate-event.js';
+import { buildView, type View } from './view.js';
+
+export interface StepRequest {
+  event: Event;
+  /** `--step N`: the step the command is for; by default the current one when the command starts. */
+  step?: number;
+  /** `--take-over`: take the lease from another session (journaled). */
+  takeOver?: boolean;
+}
+
+export interface StepResult {
+  view: View;
+  exit: number;
+  written: Written;
+}
+
+/** Commands that speak about one step; `next` always acts on the current one. */
+const AIMED = new Set<Event['type']>(['done', 'fail', 'skip', 'substep', 'decide', 'ack']);
+/** `ack` is a person's word on a failed step, not driving: it needs no lease. */
+const DRIVES = (event: Event) => event.type !== 'ack';
+
+export async function loadRepoFlows(repo: Repo, writeCache: boolean): Promise<Flow[]> {
+  const { flows, problems } = await loadFlows(repo, { writeCache });
+  if (problems.length > 0) throw new InputError(problems, 'Fix the flow file(s) named above; `autopilot check` lists every problem.');
+  return flows;
+}
+
+export async function takeLock(repo: Repo, session: string, waitMs: number): Promise<Lock> {
+  gatePath(repo, repo.lockFile);
+  mkdirSync(repo.autopilotDir, { recursive: true });
+  return acquireLock(repo.lockFile, session, waitMs);
+}
+
+/** What reconciliation itself changed, as journal entries. */
+export function reconciliationEntries(loaded: Loaded): JournalEntry[] {
+  const { pointer, reconciled, flow, record } = loaded;
+  const entries: JournalEntry[] = [];
+  if (!pointer && !record.start) {
+    entries.push(entry('run_started', reconciled.position, { source: reconciled.source, flow_hash: flow.hash, flow_file: flowFileRef(flow) }));
+  }
+  const edits = reconciled.drift.filter((d) => d.kind === 'hand-edit');
+  const repairs = reconciled.drift.filter((d) => d.kind !== 'hand-edit');
+  if (edits.length > 0)
+    entries.push(entry('pointer_edited', reconciled.position, { ...(record.edited ? { edited: record.edited } : {}), message: edits[0]!.message }));
+  if (repairs.length > 0) entries.push(entry('position_repaired', reconciled.position, { source: reconciled.source, drift: repairs.map((d) => d.message) }));
+  return entries;
+}
+
+/** A flow file as the journal names it: a path inside the repository, or `builtin:<id>`; never a path of this machine. */
+export function flowFileRef(flow: Flow): string {
+  return flow.file.startsWith('.autopilot/') ? flow.file : `builtin:${flow.id}`;
+}
+
+function aimedTarget(request: StepRequest, peeked: Position | undefined, now: Position): Target | undefined {
+  if (!AIMED.has(request.event.type)) return undefined;
+  const base = peeked ?? now;
+  const step = request.step ?? (typeof base.step === 'number' ? base.step : undefined);
+  return step === undefined ? undefined : { flow: base.flow, cycle: base.cycle, step };
+}
+
+function stopOrDuplicate(flow: Flow, loaded: Loaded, of: { seq: number; event: string }): Transition {
+  const position = loaded.reconciled.position;
+  // Where a person must act first, say so again, as the first answer did.
+  const stop = apply(flow, position, loaded.evidence, { type: 'next' });
+  if (stop.outcome.kind === 'decision' || stop.outcome.kind === 'failed') return { ...stop, entries: [] };
+  return { position, entries: [], outcome: { kind: 'duplicate', of: of.seq, event: of.event } };
+}
+
+export async function runStep(ctx: Context, request: StepRequest): Promise<StepResult> {
+  const event = validateEvent(request.event);
+  const repo = openRepo(ctx.repo);
+  const flows = await loadRepoFlows(repo, true);
+  const settings = await readSettings(repo);
+  const peeked = request.step === undefined ? peekPosition(repo) : undefined;
+  const lock = await takeLock(repo, ctx.session, ctx.lockWaitMs ?? 10_000);
+  try {
+    const loaded = loadState(repo, flows);
+    const { flow } = loaded;
+    const position = loaded.reconciled.position;
+    const writer = { session: ctx.session, now: ctx.now };
+    const lastSeq = Math.max(loaded.head.lastSeq, loaded.pointer?.record?.seq ?? 0);
+    const guardEntries = lock.broken.map((h) => entry('lock_broken', position, { holder: { pid: h.pid, host: h.host, session: h.session, at: h.at } }));
+
+    // Rule 6: one driving session.
+    let lease: Lease | 'release' | undefined;
+    const leaseEntries: JournalEntry[] = [];
+    if (DRIVES(event)) {
+      const onDisk = readLease(repo.leaseFile);
+      const current = 'unreadable' in onDisk ? undefined : onDisk.lease;
+      const me = { session: ctx.session, ...thisMachine() };
+      const verdict =
+        'unreadable' in onDisk && !request.takeOver
+          ? ({ kind: 'held', holder: undefined, unreadable: onDisk.unreadable } as const)
+          : judgeLease(current, me, ctx.now(), settings.staleMs, request.takeOver === true);
+      if (verdict.kind === 'held') {
+        if (guardEntries.length > 0) commit(repo, lock, lastSeq, { entries: guardEntries, pointer: pointerPlan(loaded, position) }, writer);
+        throw heldError(repo, verdict);
+      }
+      if (verdict.kind === 'take' && verdict.takenFrom) {
+        const { holder, reason } = verdict.takenFrom;
+        leaseEntries.push(entry('lease_taken_over', position, { from: holder.session, from_host: holder.host, reason, heartbeat: holder.heartbeat }));
+      }
+      lease = verdict.lease;
+    }
+
+    // Aimed at a step: refuse a command meant for another step; recognise one that already took effect.
+    let transition: Transition | undefined;
+    const target = aimedTarget(request, peeked, position);
+    if (target) {
+      if (target.flow === flow.id && !stepByNumber(flow, target.step)) {
+        throw new InputError({
+          message: `--step ${target.step}: ${flow.id} has no such step`,
+          expected: `a step from 1 to ${flow.steps.length}`,
+          received: String(target.step),
+        });
+      }
+      const latest = latestAbout(repo.journalFile, target, DECISIVE);
+      const name = stepByNumber(flow, target.step)?.name ?? '?';
+      const verdict = judgeRepeat(event, target, name, position, latest);
+      if (verdict.kind === 'duplicate') transition = stopOrDuplicate(flow, loaded, verdict.of);
+      if (verdict.kind === 'moved') transition = { position, entries: [], outcome: { kind: 'refused', problem: verdict.problem } };
+    }
+    transition ??= apply(flow, position, loaded.evidence, event);
+
+    if (transition.outcome.kind === 'boundary') lease = 'release';
+    const entries = [...guardEntries, ...reconciliationEntries(loaded), ...leaseEntries, ...transition.entries];
+    const at = target ?? { flow: flow.id, cycle: position.cycle, step: typeof position.step === 'number' ? position.step : 0 };
+    const plan: Plan = {
+      entries,
+      key: commandKey(event.type, at, position.retryCount + 1),
+      lease,
+      ...(loaded.index ? { index: loaded.index } : {}),
+    };
+    const moved = !loaded.pointer || !samePosition(loaded.pointer.position, transition.position);
+    if (entries.length > 0 || moved) plan.pointer = pointerPlan(loaded, transition.position);
+    const written = commit(repo, lock, lastSeq, plan, writer);
+
+    const acted = typeof position.step === 'number' ? stepByNumber(flow, position.step) : undefined;
+    const reason = 'reason' in event ? event.reason : event.type === 'done' ? event.force?.reason : undefined;
+    const passedOver = transition.entries
+      .filter((e) => e.event === 'step_skipped' && e.by === 'condition' && typeof e.step === 'number')
+      .map((e) => ({ step: e.step as number, name: e.name, reason: String(e.reason) }));
+    const answered = transition.entries.find((e) => e.event === 'decision_answered');
+    const view = buildView(event.type, loaded, transition.position, transition.outcome, {
+      ...(answered ? { answer: `${String(answered.option)}) ${String(answered.choice)}` } : {}),
+      ...(acted ? { acted } : {}),
+      ...(reason ? { reason } : {}),
+      ...(passedOver.length > 0 ? { passedOver } : {}),
+    });
+    return { view, exit: exitCodeOf(transition.outcome), written };
+  } finally {
+    lock.release();
+  }
+}
+
+export function pointerPlan(loaded: Loaded, position: Position): NonNullable<Plan['pointer']> {
+  return {
+    position,
+    extras: { loops: loopStart(loaded.flow) !== undefined, preamble: loaded.pointer?.preamble ?? '', extraSections: loaded.pointer?.extraSections ?? '' },
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * The end of the journal, which is all a command needs from it: the last
+ * sequence number, and the last pointer a command left (what a lost or
+ * stale pointer is rebuilt from). Read backwards, so it costs the same at a
+ * million events as at ten.
+ */
+import type { PointerRecord, StampedEntry } from '../engine/journal-entry.js';
+import { readBackwards } from './journal.js';
+
+export interface JournalHead {
+  /** The highest `seq` near the end; 0 for an empty journal or one from before sequence numbers. */
+  lastSeq: number;
+  /** The newest entry that carries the pointer its command left. */
+  record?: { seq: number; pointer: PointerRecord; at: string; session: string };
+}
+
+export function readJournalHead(file: string): JournalHead {
+  const head: JournalHead = { lastSeq: 0 };
+  readBackwards(
+    file,
+    (e: StampedEntry) => {
+      if (typeof e.seq === 'number' && e.seq > head.lastSeq) head.lastSeq = e.seq;
+      if (e.pointer && typeof e.seq === 'number') {
+        head.record = { seq: e.seq, pointer: e.pointer, at: e.at, session: e.session };
+        return true;
+      }
+      return false;
+    },
+    1 << 20,
+  );
+  return head;
+}
+
+/**
+ * The newest entry about one step of one cycle whose event is in `events`,
+ * read backwards; undefined when none lies within the last few megabytes
+ * (a command aimed at a step that long ago is refused, not applied).
+ */
+export function latestAbout(file: string, at: { flow: string; cycle: number; step: number }, events: Set<string>): StampedEntry | undefined {
+  let found: StampedEntry | undefined;
+  readBackwards(
+    file,
+    (e) => {
+      if (e.flow === at.flow && e.cycle === at.cycle && e.step === at.step && events.has(e.event)) found = e;
+      return found !== undefined;
+    },
+    8 << 20,
+  );
+  return found;
+}

@@ -1,0 +1,157 @@
+/**
+ * The lock around every read-decide-write: `_docs/_autopilot/lock`, created
+ * with O_EXCL (one creator wins, whatever the timing), holding who took it.
+ * Held for milliseconds. A lock whose process is dead on this machine (a
+ * command killed mid-way) is broken; a waiter waits a bounded time and then
+ * gives up naming the holder (exit 4).
+ */
+import { closeSync, constants, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { HeldError } from '../errors.js';
+import { processAlive, thisMachine } from './machine.js';
+
+export interface LockHolder {
+  pid: number;
+  host: string;
+  machine: string;
+  session: string;
+  at: string;
+  nonce: string;
+}
+
+export interface Lock {
+  holder: LockHolder;
+  /** Locks of dead processes this one broke on its way in: journaled by the caller. */
+  broken: LockHolder[];
+  held(): boolean;
+  release(): void;
+}
+
+/** A lock older than this is broken even if its pid is alive (the pid was reused): no command holds it that long. */
+const MAX_HOLD_MS = 60_000;
+/** A lock file still empty after this long belongs to a process killed between creating and writing it. */
+const EMPTY_GRACE_MS = 2_000;
+
+function readHolder(file: string): LockHolder | undefined | 'empty' {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  try {
+    const holder = JSON.parse(text) as LockHolder;
+    return typeof holder.pid === 'number' && typeof holder.nonce === 'string' ? holder : 'empty';
+  } catch {
+    return 'empty';
+  }
+}
+
+function ageMs(file: string, now: number): number {
+  try {
+    return now - statSync(file).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+/** Whether the lock can be broken: its process is gone on this machine, or it is far too old to be held. */
+function isDead(holder: LockHolder | 'empty', file: string, now: number): boolean {
+  if (holder === 'empty') return ageMs(file, now) > EMPTY_GRACE_MS;
+  const age = now - Date.parse(holder.at);
+  if (age > MAX_HOLD_MS) return true;
+  return holder.machine === thisMachine().machine && holder.pid !== process.pid && !processAlive(holder.pid);
+}
+
+function tryCreate(file: string, holder: LockHolder): boolean {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+  try {
+    writeSync(fd, JSON.stringify(holder));
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
+/**
+ * Breaks a dead lock without racing another breaker: the breaker first takes
+ * `<lock>.break` (O_EXCL too), re-reads the lock, and removes it only if it is
+ * still the same dead holder.
+ */
+function breakDead(file: string, seen: LockHolder | 'empty', now: number): LockHolder | 'empty' | undefined {
+  const breaker = `${file}.break`;
+  const me = { pid: process.pid, host: thisMachine().host, machine: thisMachine().machine, session: '', at: new Date(now).toISOString(), nonce: '' };
+  if (!tryCreate(breaker, me)) {
+    // Another breaker is at work, or died at work: its file is stale after a moment.
+    if (ageMs(breaker, now) > EMPTY_GRACE_MS) unlinkQuietly(breaker);
+    return undefined;
+  }
+  try {
+    const again = readHolder(file);
+    const same = again === seen || (again !== undefined && again !== 'empty' && seen !== 'empty' && again.nonce === seen.nonce);
+    if (!same || again === undefined) return undefined;
+    unlinkQuietly(file);
+    return again;
+  } finally {
+    unlinkQuietly(breaker);
+  }
+}
+
+function unlinkQuietly(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function acquireLock(file: string, session: string, waitMs: number): Promise<Lock> {
+  const { host, machine } = thisMachine();
+  const broken: LockHolder[] = [];
+  const deadline = Date.now() + waitMs;
+  let delay = 2;
+  for (;;) {
+    const now = Date.now();
+    const holder: LockHolder = { pid: process.pid, host, machine, session, at: new Date(now).toISOString(), nonce: randomBytes(6).toString('hex') };
+    if (tryCreate(file, holder)) {
+      let held = true;
+      const release = () => {
+        if (!held) return;
+        held = false;
+        process.off('exit', release);
+        const current = readHolder(file);
+        if (current !== undefined && current !== 'empty' && current.nonce === holder.nonce) unlinkQuietly(file);
+      };
+      process.on('exit', release);
+      return { holder, broken, held: () => held, release };
+    }
+    const seen = readHolder(file);
+    if (seen !== undefined && isDead(seen, file, now)) {
+      const gone = breakDead(file, seen, now);
+      if (gone && gone !== 'empty') broken.push(gone);
+      continue;
+    }
+    if (now >= deadline) {
+      const who = seen && seen !== 'empty' ? seen : undefined;
+      throw new HeldError({
+        message: who
+          ? `the repository is locked by another autopilot command (pid ${who.pid} on ${who.host}, session ${who.session || 'local'}, since ${who.at})`
+          : 'the repository is locked by another autopilot command',
+        file,
+        hint: 'A command holds the lock for milliseconds: try again. A lock of a dead process on this machine is broken automatically; one from another machine is removed by hand once that machine has stopped.',
+        ...(who ? { holder: who } : {}),
+      });
+    }
+    await sleep(Math.min(delay, Math.max(1, deadline - now)) + Math.random() * delay);
+    delay = Math.min(delay * 2, 50);
+  }
+}
