@@ -12,6 +12,7 @@ rmSync(out, { recursive: true, force: true });
 await build({
   entryPoints: {
     cli: 'src/cli/main.ts',
+    app: 'src/app/index.ts',
     'prebuild-flows': 'src/tools/prebuild-flows.ts',
     bench: 'bench/run.ts',
   },

@@ -11,6 +11,7 @@ import { dirname } from 'node:path';
 import { toPointerRecord, type JournalEntry, type StampedEntry } from '../engine/journal-entry.js';
 import type { Lease } from '../engine/lease.js';
 import { removeLeftovers, writeFileAtomically } from '../io/atomic-write.js';
+import { crashPoint } from '../io/crash-point.js';
 import type { LoadedIndex } from '../io/journal-index.js';
 import { appendJournal, serializeEntries } from '../io/journal.js';
 import { removeLease } from '../io/lease-file.js';
@@ -68,11 +69,13 @@ export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writ
     mkdirSync(repo.autopilotDir, { recursive: true });
     appendJournal(repo.journalFile, serializeEntries(stamped));
     wrote(repo.journalFile);
+    crashPoint('after-journal');
   }
   if (plan.pointer) {
     const seq = stamped.length > 0 ? stamped[stamped.length - 1]!.seq : undefined;
     mkdirSync(dirname(repo.pointerFile), { recursive: true });
     writeFileAtomically(repo.pointerFile, serializePointer(plan.pointer.position, { ...plan.pointer.extras, ...(seq === undefined ? {} : { seq }) }));
+    crashPoint('after-pointer');
     removeLeftovers(repo.pointerFile);
     wrote(repo.pointerFile);
   }
@@ -95,5 +98,6 @@ export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writ
       // A cache: the next reader derives it again.
     }
   }
+  crashPoint('before-release');
   return { files: written, entries: stamped };
 }

@@ -11,6 +11,7 @@ import { commandKey, DECISIVE, judgeRepeat, type Target } from '../engine/repeat
 import { apply, exitCodeOf, type Event, type Transition } from '../engine/transitions.js';
 import { InputError } from '../errors.js';
 import { loopStart, stepByNumber, type Flow } from '../flow/model.js';
+import { crashPoint } from '../io/crash-point.js';
 import { latestAbout } from '../io/journal-head.js';
 import { loadFlows } from '../io/load-flows.js';
 import { acquireLock, type Lock } from '../io/lock.js';
@@ -54,7 +55,9 @@ export async function loadRepoFlows(repo: Repo, writeCache: boolean): Promise<Fl
 export async function takeLock(repo: Repo, session: string, waitMs: number): Promise<Lock> {
   gatePath(repo, repo.lockFile);
   mkdirSync(repo.autopilotDir, { recursive: true });
-  return acquireLock(repo.lockFile, session, waitMs);
+  const lock = await acquireLock(repo.lockFile, session, waitMs);
+  crashPoint('after-lock');
+  return lock;
 }
 
 /** What reconciliation itself changed, as journal entries. */

@@ -10,6 +10,7 @@
 import { closeSync, constants, fsyncSync, openSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
+import { crashPoint } from './crash-point.js';
 
 /** Temporary files carry this in their name, so an interrupted write's leftovers are recognisable (and git-ignored). */
 export const TEMP_MARK = '.autopilot-tmp-';
@@ -28,6 +29,7 @@ export function writeFileAtomically(file: string, text: string, { fsync = true }
     throw error;
   }
   closeSync(fd);
+  crashPoint('after-pointer-temp');
   renameSync(temp, file);
   if (fsync) fsyncFolder(folder);
 }

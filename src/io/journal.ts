@@ -11,6 +11,7 @@
 import { closeSync, constants, fstatSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
 import { eventProblem, type StampedEntry } from '../engine/journal-entry.js';
 import type { Problem } from '../errors.js';
+import { crashPoint, crashWanted } from './crash-point.js';
 
 /** A journal line longer than this is not one autopilot wrote; it is skipped and reported. */
 export const JOURNAL_LINE_MAX_BYTES = 64 * 1024;

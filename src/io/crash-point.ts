@@ -1,0 +1,15 @@
+/**
+ * Named moments where the fault tests kill the process, so a crash can be
+ * placed exactly (between the journal and the pointer, half-way through a
+ * line) as well as at random. Inert unless AUTOPILOT_CRASH_AT names the
+ * moment; nothing but a test sets it.
+ */
+export type CrashPoint = 'after-lock' | 'mid-journal' | 'after-journal' | 'after-pointer-temp' | 'after-pointer' | 'before-release';
+
+const wanted = process.env.AUTOPILOT_CRASH_AT;
+
+export function crashPoint(point: CrashPoint): void {
+  if (wanted === point) process.kill(process.pid, 'SIGKILL');
+}
+
+export const crashWanted = (point: CrashPoint) => wanted === point;
