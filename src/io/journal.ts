@@ -33,6 +33,10 @@ export function appendJournal(file: string, text: string): void {
     const size = fstatSync(fd).size;
     let data = Buffer.from(text, 'utf8');
     if (size > 0 && byteAt(fd, size - 1) !== 0x0a) data = Buffer.concat([Buffer.from('\n'), data]);
+    if (crashWanted('mid-journal')) {
+      writeSync(fd, data, 0, Math.max(1, Math.floor(data.length / 2)));
+      crashPoint('mid-journal');
+    }
     for (let offset = 0; offset < data.length;) offset += writeSync(fd, data, offset, data.length - offset);
     fsyncSync(fd);
   } finally {
