@@ -6,7 +6,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { entry, type JournalEntry } from '../engine/journal-entry.js';
-import { judgeLease, type Lease } from '../engine/lease.js';
+import { judgeLease, type Lease, type LeaseVerdict } from '../engine/lease.js';
 import { commandKey, DECISIVE, judgeRepeat, type Target } from '../engine/repeat.js';
 import { apply, exitCodeOf, type Event, type Transition } from '../engine/transitions.js';
 import { InputError } from '../errors.js';
@@ -95,6 +95,15 @@ function stopOrDuplicate(flow: Flow, loaded: Loaded, of: { seq: number; event: s
   return { position, entries: [], outcome: { kind: 'duplicate', of: of.seq, event: of.event } };
 }
 
+type OnDiskVerdict = LeaseVerdict | { kind: 'held'; holder: undefined; unreadable: string };
+
+function judgeLeaseOnDisk(repo: Repo, ctx: Context, staleMs: number, takeOver: boolean): OnDiskVerdict {
+  const onDisk = readLease(repo.leaseFile);
+  if ('unreadable' in onDisk && !takeOver) return { kind: 'held', holder: undefined, unreadable: onDisk.unreadable };
+  const current = 'unreadable' in onDisk ? undefined : onDisk.lease;
+  return judgeLease(current, { session: ctx.session, ...thisMachine() }, ctx.now(), staleMs, takeOver);
+}
+
 export async function runStep(ctx: Context, request: StepRequest): Promise<StepResult> {
   const event = validateEvent(request.event);
   const repo = openRepo(ctx.repo);
@@ -103,33 +112,25 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
   const peeked = request.step === undefined ? peekPosition(repo) : undefined;
   const lock = await takeLock(repo, ctx.session, ctx.lockWaitMs ?? 10_000);
   try {
+    const writer = { session: ctx.session, now: ctx.now };
+    // Rule 6 first: a session that may not drive pays nothing for reading the state.
+    const verdict = DRIVES(event) ? judgeLeaseOnDisk(repo, ctx, settings.staleMs, request.takeOver === true) : undefined;
+    if (verdict?.kind === 'held' && lock.broken.length === 0) throw heldError(repo, verdict);
     const loaded = loadState(repo, flows);
     const { flow } = loaded;
     const position = loaded.reconciled.position;
-    const writer = { session: ctx.session, now: ctx.now };
     const lastSeq = Math.max(loaded.head.lastSeq, loaded.pointer?.record?.seq ?? 0);
     const guardEntries = lock.broken.map((h) => entry('lock_broken', position, { holder: { pid: h.pid, host: h.host, session: h.session, at: h.at } }));
-
-    // Rule 6: one driving session.
-    let lease: Lease | 'release' | undefined;
+    if (verdict?.kind === 'held') {
+      // The locks it broke on the way in are journaled all the same.
+      commit(repo, lock, lastSeq, { entries: guardEntries, pointer: pointerPlan(loaded, position) }, writer);
+      throw heldError(repo, verdict);
+    }
+    let lease: Lease | 'release' | undefined = verdict?.lease;
     const leaseEntries: JournalEntry[] = [];
-    if (DRIVES(event)) {
-      const onDisk = readLease(repo.leaseFile);
-      const current = 'unreadable' in onDisk ? undefined : onDisk.lease;
-      const me = { session: ctx.session, ...thisMachine() };
-      const verdict =
-        'unreadable' in onDisk && !request.takeOver
-          ? ({ kind: 'held', holder: undefined, unreadable: onDisk.unreadable } as const)
-          : judgeLease(current, me, ctx.now(), settings.staleMs, request.takeOver === true);
-      if (verdict.kind === 'held') {
-        if (guardEntries.length > 0) commit(repo, lock, lastSeq, { entries: guardEntries, pointer: pointerPlan(loaded, position) }, writer);
-        throw heldError(repo, verdict);
-      }
-      if (verdict.kind === 'take' && verdict.takenFrom) {
-        const { holder, reason } = verdict.takenFrom;
-        leaseEntries.push(entry('lease_taken_over', position, { from: holder.session, from_host: holder.host, reason, heartbeat: holder.heartbeat }));
-      }
-      lease = verdict.lease;
+    if (verdict?.kind === 'take' && verdict.takenFrom) {
+      const { holder, reason } = verdict.takenFrom;
+      leaseEntries.push(entry('lease_taken_over', position, { from: holder.session, from_host: holder.host, reason, heartbeat: holder.heartbeat }));
     }
 
     // Aimed at a step: refuse a command meant for another step; recognise one that already took effect.
