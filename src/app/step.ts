@@ -17,7 +17,7 @@ import { loadFlows } from '../io/load-flows.js';
 import { acquireLock, type Lock } from '../io/lock.js';
 import { readLease } from '../io/lease-file.js';
 import { thisMachine } from '../io/machine.js';
-import { gatePath, openRepo, type Repo } from '../io/repo.js';
+import { displayPath, gatePath, openRepo, type Repo } from '../io/repo.js';
 import { samePosition, type Position } from '../state/position.js';
 import { commit, type Plan, type Written } from './commit.js';
 import type { Context } from './context.js';
@@ -54,11 +54,30 @@ export async function loadRepoFlows(repo: Repo, writeCache: boolean): Promise<Fl
 
 export async function takeLock(repo: Repo, session: string, waitMs: number): Promise<Lock> {
   gatePath(repo, repo.lockFile);
-  mkdirSync(repo.autopilotDir, { recursive: true });
-  const lock = await acquireLock(repo.lockFile, session, waitMs);
+  let lock: Lock;
+  try {
+    mkdirSync(repo.autopilotDir, { recursive: true });
+    lock = await acquireLock(repo.lockFile, session, waitMs);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (!code || !GUARD_ERRORS.has(code)) throw error;
+    throw new InputError(
+      {
+        file: displayPath(repo.lockFile, repo.root),
+        message: `the lock cannot be taken (${code}), so nothing runs unguarded: no command here can change the state`,
+        expected: `a writable ${displayPath(repo.autopilotDir, repo.root)} folder`,
+        received: code,
+      },
+      'Make the folder writable (or free some disk space), then run the command again. `autopilot status` reads without the lock.',
+      'guard_off',
+    );
+  }
   crashPoint('after-lock');
   return lock;
 }
+
+/** Failures that mean a guard cannot work here, as opposed to a bug. */
+const GUARD_ERRORS = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT']);
 
 /** What reconciliation itself changed, as journal entries. */
 export function reconciliationEntries(loaded: Loaded): JournalEntry[] {

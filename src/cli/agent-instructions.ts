@@ -11,6 +11,9 @@ export const AUTOPILOT_COMMAND = `Drive this repository's autopilot workflow. Th
      boundary, or a step that failed three times). Never answer a decision
      yourself; run \`npx autopilot decide <letter>\` with the person's answer.
    - 2: read the message; it names the file and line to fix.
+   - 4: another session drives this repository; stop and show the person the message.
+   Pass the \`step\` that \`next\` gave you to \`done\`, \`fail\` and \`substep\` as \`--step N\`;
+   after a crash, simply run the same command again: a repeat is recorded once.
 2. If an attempt fails, run \`npx autopilot fail --reason "<why>"\`, then \`next\` again.
 3. After \`done\` exits 0, run \`next\` again in the same session. After a session
    boundary, stop: the next step belongs to a new conversation.
