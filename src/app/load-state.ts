@@ -124,6 +124,7 @@ export function flowOfPointer(repo: Repo, flows: Flow[], pointer: ParsedPointer)
 /** Reads and reconciles. `flows` come from `loadFlows`; the caller decides whether it may write their cache. */
 export function loadState(repo: Repo, flows: Flow[]): Loaded {
   const pointer = readPointer(repo);
+  gatePath(repo, repo.journalFile);
   const head = readJournalHead(repo.journalFile);
   const record = checkRecord(pointer, head.record, positionHash);
   let flow: Flow | undefined;

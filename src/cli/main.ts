@@ -160,7 +160,7 @@ export async function main(argv: string[]): Promise<number> {
   // With --json, stdout carries one object whatever happens; without it, errors go to stderr.
   const fail = (exit: number, asJson: unknown, asText: string) => {
     if (json) out(JSON.stringify(asJson));
-    else if (asText) process.stderr.write(`${asText}\n`);
+    else if (asText) process.stderr.write(`${safe(asText)}\n`);
     return exit;
   };
 
@@ -179,7 +179,8 @@ export async function main(argv: string[]): Promise<number> {
     return fail(exitCodeOfError(error), errorJson(error), errorText(error));
   }
   if (!result) return EXIT.internal;
-  out(json ? JSON.stringify(result.json) : result.text);
+  // Whatever a repository or an agent wrote reaches the terminal escaped: no control sequence runs, no line is forged.
+  out(json ? JSON.stringify(result.json) : safe(result.text));
   return result.exit;
 }
 

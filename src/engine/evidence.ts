@@ -20,6 +20,8 @@ export interface StepEvidence {
   waiver?: 'skipped' | 'forced';
   /** When the step is being repeated (a decision said so): the files that existed as the round began. */
   roundBaseline?: string[];
+  /** Files that match but lead out of the repository (a symlink): they do not count. */
+  outside?: string[];
 }
 
 export interface Evidence {

@@ -4,8 +4,8 @@
  * Nothing else is read, so a `_docs/` of 100,000 files costs what the rules
  * name, not what the tree holds. picomatch matches the glob segments.
  */
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, realpathSync, statSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { InputError } from '../errors.js';
 import { displayPath } from './repo.js';
@@ -69,11 +69,31 @@ export function unreadable(path: string, error: unknown): InputError {
   );
 }
 
+/** Where evidence may live: inside this folder (the repository), checked on the real path; links out are reported, never counted. */
+export interface Confinement {
+  root: string;
+  refused: (rel: string, real: string) => void;
+}
+
+function confined(abs: string, rel: string, within: Confinement | undefined): boolean {
+  if (!within) return true;
+  let real: string;
+  try {
+    real = realpathSync(abs);
+  } catch {
+    return false;
+  }
+  const inside = real === within.root || real.startsWith(within.root + sep);
+  if (!inside) within.refused(rel, real);
+  return inside;
+}
+
 /**
  * Paths (relative to `base`) that match `pattern`, at most `limit` of them.
- * A trailing `/` asks for folders only.
+ * A trailing `/` asks for folders only. With `within`, a match whose real
+ * path lies outside that folder (a symlink out of the repository) does not count.
  */
-export function findMatches(base: string, pattern: string, limit = 3): string[] {
+export function findMatches(base: string, pattern: string, limit = 3, within?: Confinement): string[] {
   const wantFolder = pattern.endsWith('/');
   const segments = pattern.replace(/\/+$/, '').split('/');
   let candidates = [''];
@@ -87,7 +107,7 @@ export function findMatches(base: string, pattern: string, limit = 3): string[] 
       for (const name of names) {
         const rel = dir ? `${dir}/${name}` : name;
         const abs = join(base, rel);
-        if (last ? isEvidence(abs, wantFolder) : isFolder(abs)) next.push(rel);
+        if ((last ? isEvidence(abs, wantFolder) : isFolder(abs)) && (!last || confined(abs, rel, within))) next.push(rel);
         if (last && next.length >= limit) break;
       }
     }

@@ -10,12 +10,15 @@ import type { Repo } from './repo.js';
 const MATCH_LIMIT = 100;
 
 function stepEvidence(repo: Repo, step: Step, cycle: number): StepEvidence {
+  const outside: string[] = [];
+  const within = { root: repo.root, refused: (rel: string) => outside.push(rel) };
   const patterns = step.doneWhen.map((p) => {
     const pattern = withCycle(p, cycle);
-    return { pattern, matches: findMatches(repo.docs, pattern, MATCH_LIMIT) };
+    return { pattern, matches: findMatches(repo.docs, pattern, MATCH_LIMIT, within) };
   });
   const ev: StepEvidence = { step: step.number, patterns };
-  if (step.runs.kind === 'if') ev.conditionMet = findMatches(repo.docs, withCycle(step.runs.pattern, cycle), 1).length > 0;
+  if (step.runs.kind === 'if') ev.conditionMet = findMatches(repo.docs, withCycle(step.runs.pattern, cycle), 1, within).length > 0;
+  if (outside.length > 0) ev.outside = outside;
   return ev;
 }
 

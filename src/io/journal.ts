@@ -10,7 +10,8 @@
  */
 import { closeSync, constants, fstatSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
 import { eventProblem, type StampedEntry } from '../engine/journal-entry.js';
-import type { Problem } from '../errors.js';
+import { InputError, type Problem } from '../errors.js';
+import { displayPath } from './repo.js';
 import { crashPoint, crashWanted } from './crash-point.js';
 
 /** A journal line longer than this is not one autopilot wrote; it is skipped and reported. */
@@ -54,7 +55,20 @@ export function openFile(file: string): number | undefined {
   try {
     return openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ELOOP') {
+      throw new InputError(
+        {
+          file: displayPath(file),
+          message: 'this file is a symlink; autopilot reads and writes its own files, never through links',
+          expected: 'a plain file',
+          received: 'a symlink',
+        },
+        'Replace the link with the file itself, or move it aside.',
+        'outside_repository',
+      );
+    }
     throw error;
   }
 }

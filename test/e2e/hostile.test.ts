@@ -1,0 +1,184 @@
+/**
+ * A repository is untrusted input: what people clone, merge and let agents
+ * write. No hang, no crash, no write outside the repository, nothing that
+ * runs in the person's terminal. Every case with a file outside the
+ * repository that must stay untouched.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { autopilot, read, tempRepo, write, type NextJson } from '../helpers/cli.js';
+import { ROOT } from '../helpers/engine.js';
+
+const POINTER = '_docs/_autopilot_state.md';
+const BIN = join(ROOT, 'bin', 'autopilot.js');
+
+function started(): string {
+  const dir = tempRepo();
+  expect(autopilot(dir, 'init', '--flow', 'greenfield').code).toBe(0);
+  return dir;
+}
+
+/** A file outside the repository, and a check that it is exactly as it was. */
+function outsideFile(): { path: string; untouched: () => void } {
+  const path = join(tempRepo(), 'precious.txt');
+  writeFileSync(path, 'nothing may write here\n');
+  return { path, untouched: () => expect(readFileSync(path, 'utf8')).toBe('nothing may write here\n') };
+}
+
+function timedRun(dir: string, ...args: string[]) {
+  const start = performance.now();
+  const run = autopilot(dir, ...args);
+  return { ...run, ms: performance.now() - start };
+}
+
+describe('hostile pointers cost what they are worth', () => {
+  const cases: [string, (text: string) => string][] = [
+    ['a heading with a run of 4,000 spaces', (t) => `${t}# a${' '.repeat(4000)}x\n`],
+    ['20,000 `# h` lines', (t) => `${t}${'# h\n'.repeat(20_000)}`],
+    ['a sub_step of 60,000 spaces between two letters', (t) => t.replace('sub_step: 0', `sub_step: a${' '.repeat(60_000)}x`)],
+    ['a line of 60,000 `<!--`', (t) => `${t}${'<!--'.repeat(15_000)}\n`],
+    ['a key of 50,000 letters', (t) => t.replace('status:', `${'s'.repeat(50_000)}:`)],
+  ];
+  for (const [name, mutate] of cases) {
+    it(`answers within a second on ${name}`, () => {
+      const dir = started();
+      writeFileSync(join(dir, POINTER), mutate(read(dir, POINTER)));
+      const run = timedRun(dir, 'status');
+      expect([0, 2]).toContain(run.code);
+      expect(run.ms).toBeLessThan(1000);
+    });
+  }
+
+  it('refuses a pointer over 64 KB with exit 2 naming it, without reading it', () => {
+    const dir = started();
+    writeFileSync(join(dir, POINTER), `${read(dir, POINTER)}${'x'.repeat(10 * 1024 * 1024)}\n`);
+    const run = timedRun(dir, 'status');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('_docs/_autopilot_state.md: the pointer is 10');
+    expect(run.ms).toBeLessThan(1000);
+  });
+});
+
+describe('hostile journals', () => {
+  it('`log` and `status` read past lines that are JSON but not events, and `check` names each with its line', () => {
+    const dir = started();
+    const journal = join(dir, '_docs/_autopilot/journal.jsonl');
+    writeFileSync(journal, `${read(dir, '_docs/_autopilot/journal.jsonl')}{}\nnull\n{"at":1}\n${'['.repeat(5000)}${']'.repeat(5000)}\n`);
+    expect(autopilot(dir, 'log').code).toBe(0);
+    expect(autopilot(dir, 'log', '-n', '3').code).toBe(0);
+    expect(autopilot(dir, 'status').code).toBe(0);
+    const check = autopilot(dir, 'check', '--json').json<{ problems: { line: number }[] }>();
+    expect(check.problems.map((p) => p.line)).toEqual([2, 3, 4, 5]);
+  });
+});
+
+describe('no write outside the repository, through any link', () => {
+  it('a flow cache file linked to a file outside is never written through', () => {
+    const dir = started();
+    const out = outsideFile();
+    write(dir, '.autopilot/flows/mine.md', read(ROOT, 'flows/greenfield.md').replace('id: greenfield', 'id: mine'));
+    mkdirSync(join(dir, '_docs/_autopilot/cache'), { recursive: true });
+    symlinkSync(out.path, join(dir, '_docs/_autopilot/cache/flows.json'));
+    autopilot(dir, 'next');
+    autopilot(dir, 'check');
+    out.untouched();
+  });
+
+  it('a cache folder, or the whole _autopilot folder, linked outside: nothing is written there', () => {
+    for (const linked of ['_docs/_autopilot/cache', '_docs/_autopilot']) {
+      const dir = tempRepo();
+      const elsewhere = tempRepo();
+      mkdirSync(join(dir, linked, '..'), { recursive: true });
+      write(dir, '.autopilot/flows/mine.md', read(ROOT, 'flows/greenfield.md').replace('id: greenfield', 'id: mine'));
+      symlinkSync(elsewhere, join(dir, linked));
+      const next = autopilot(dir, 'next');
+      expect(next.code).toBe(2);
+      expect(next.stderr).toContain('outside the repository');
+      expect(existsSync(join(elsewhere, 'flows.json'))).toBe(false);
+      expect(existsSync(join(elsewhere, 'journal.jsonl'))).toBe(false);
+      expect(existsSync(join(elsewhere, 'lock'))).toBe(false);
+    }
+  });
+
+  it('a journal that is a dangling link to a file outside is refused, and the file is never created', () => {
+    const dir = started();
+    const target = join(tempRepo(), 'created-by-nobody.jsonl');
+    const journal = join(dir, '_docs/_autopilot/journal.jsonl');
+    writeFileSync(journal + '.bak', read(dir, '_docs/_autopilot/journal.jsonl'));
+    rmSync(journal);
+    symlinkSync(target, journal);
+    const next = autopilot(dir, 'next');
+    expect(next.code).toBe(2);
+    expect(next.stderr).toContain('symlink');
+    expect(existsSync(target)).toBe(false);
+  });
+
+  it('`init` refuses an AGENTS.md, a .gitignore or a .claude folder that links outside, and writes none of them', () => {
+    for (const link of ['AGENTS.md', '.gitignore', '.claude']) {
+      const dir = tempRepo();
+      const out = outsideFile();
+      const elsewhere = tempRepo();
+      symlinkSync(link === '.claude' ? elsewhere : out.path, join(dir, link));
+      const init = autopilot(dir, 'init');
+      expect(init.code).toBe(2);
+      expect(init.stderr).toMatch(/symlink|outside the repository/);
+      out.untouched();
+      expect(existsSync(join(elsewhere, 'commands'))).toBe(false);
+      expect(existsSync(join(dir, '.gitattributes'))).toBe(false);
+    }
+  });
+
+  it('evidence behind a link out of the repository does not count, and `done` says so', () => {
+    const dir = started();
+    autopilot(dir, 'next');
+    const elsewhere = tempRepo();
+    writeFileSync(join(elsewhere, 'problem.md'), 'borrowed\n');
+    writeFileSync(join(elsewhere, 'acceptance_criteria.md'), 'borrowed\n');
+    symlinkSync(elsewhere, join(dir, '_docs/00_problem'));
+    const done = autopilot(dir, 'done', '--json');
+    expect(done.code).toBe(2);
+    expect(done.json<NextJson>().error!.message).toContain('leads out of the repository');
+    expect(lstatSync(join(dir, '_docs/00_problem')).isSymbolicLink()).toBe(true);
+  });
+});
+
+describe('safe text out', () => {
+  it('escapes control characters from --reason, --session and sub-steps: no escape sequence runs, no line is forged', () => {
+    const dir = started();
+    const session = 'evil\n2026-11-26T00:00:00Z  step_completed       greenfield#1 step 1 Problem';
+    expect(autopilot(dir, '--session', session, 'next').code).toBe(0);
+    autopilot(dir, '--session', session, 'fail', '--reason', '\u001b[31mred\u001b[0m\u0007');
+    autopilot(dir, '--session', session, 'substep', '\u001b]0;title\u0007x');
+    const log = autopilot(dir, 'log');
+    expect(log.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    expect(log.stdout.split('\n').filter((l) => l.startsWith('2026-11-26T00:00:00Z'))).toEqual([]);
+    expect(log.stdout).toContain('\\n2026-11-26T00:00:00Z');
+    const status = autopilot(dir, 'status');
+    expect(status.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+  });
+});
+
+describe('smaller edges', () => {
+  it('a --docs of 300 characters is exit 2, not a crash', () => {
+    const run = autopilot(tempRepo(), '--docs', 'd'.repeat(300), 'status');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('too long');
+  });
+
+  it('a reader that goes away (`status | head -c 10`) ends the command quietly with its own exit code', async () => {
+    const dir = started();
+    const code = await new Promise<number | null>((resolve) => {
+      const child = spawn(process.execPath, [BIN, '-C', dir, 'log'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.stdout.once('data', () => child.stdout.destroy());
+      child.on('close', (c) => {
+        expect(stderr).not.toContain('EPIPE');
+        resolve(c);
+      });
+    });
+    expect(code).toBe(0);
+  });
+});
