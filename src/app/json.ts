@@ -2,6 +2,7 @@
 import type { Decision } from '../flow/model.js';
 import { problemJson } from '../errors.js';
 import { formatAge } from '../engine/lease.js';
+import { boundaryDecision } from '../engine/boundary.js';
 import { stepByNumber } from '../flow/model.js';
 import { currentStep, doneWhenPaths, type View } from './view.js';
 
@@ -49,6 +50,13 @@ export function viewJson(view: View): Record<string, unknown> {
           : null;
     }
     json.guards = view.guards ?? [];
+    if (view.boundary) {
+      json.boundary_pending = {
+        after: view.boundary.after,
+        reached_by: view.boundary.session,
+        decision: decisionJson(boundaryDecision(view.flow, view.boundary.after, position.step)),
+      };
+    }
     return json;
   }
   if (!outcome) return json;
@@ -68,7 +76,10 @@ export function viewJson(view: View): Record<string, unknown> {
       json.boundary = {
         after: { step: after.number, name: after.name },
         next: { step: position.step, name: position.name },
-        message: 'Stop this session; start a new conversation and run `autopilot next`.',
+        ...(outcome.answered
+          ? { answered: 'A', message: 'Stop this conversation now; start a new one and run `/autopilot` (`autopilot next`).' }
+          : { decision: decisionJson(boundaryDecision(view.flow, outcome.after, position.step)) }),
+        ...(view.summary ? { summary: view.summary } : {}),
       };
       break;
     }

@@ -10,7 +10,8 @@ import { locate, type Reconciled } from '../engine/reconcile.js';
 import { InputError } from '../errors.js';
 import { stepByNumber, type Flow } from '../flow/model.js';
 import { detectFlow, diskCycle, gatherEvidence } from '../io/gather-evidence.js';
-import { readJournalHead, type JournalHead } from '../io/journal-head.js';
+import { latestOf, readJournalHead, type JournalHead } from '../io/journal-head.js';
+import { BOUNDARY_EVENTS, mayWaitAtBoundary, pendingBoundary, type PendingBoundary } from '../engine/boundary.js';
 import { evidenceFromIndex, loadJournalIndex, type LoadedIndex } from '../io/journal-index.js';
 import { openFile } from '../io/journal.js';
 import { displayPath, gatePath, type Repo } from '../io/repo.js';
@@ -33,6 +34,8 @@ export interface Loaded {
   reconciled: Reconciled;
   /** The journal index, when reconciliation needed it (a waiver or a round); a writer refreshes its cache. */
   index?: LoadedIndex;
+  /** A session boundary reached and not yet answered (rule 4). */
+  boundary?: PendingBoundary;
 }
 
 export function readPointerText(repo: Repo): string | null {
@@ -153,7 +156,10 @@ export function loadState(repo: Repo, flows: Flow[]): Loaded {
   const upTo = typeof start?.step === 'number' ? start.step : Infinity;
   const { evidence, ...located } = locate(flow, start, diskCycle(repo, flow), (cycle) => gatherEvidence(repo, chosen, cycle, upTo, journalEvidence));
   const reconciled: Reconciled = { ...located, drift: [...record.drift, ...located.drift] };
-  return { repo, flows, flow, pointer, head, record, evidence, reconciled, ...(index ? { index } : {}) };
+  const boundary = mayWaitAtBoundary(flow, reconciled.position)
+    ? pendingBoundary(flow, reconciled.position, latestOf(repo.journalFile, flow.id, BOUNDARY_EVENTS))
+    : undefined;
+  return { repo, flows, flow, pointer, head, record, evidence, reconciled, ...(index ? { index } : {}), ...(boundary ? { boundary } : {}) };
 }
 
 /** The position the state files give before the folder is consulted: what a step command is aimed at by default. */

@@ -110,7 +110,8 @@ function stopOrDuplicate(flow: Flow, loaded: Loaded, of: { seq: number; event: s
   const position = loaded.reconciled.position;
   // Where a person must act first, say so again, as the first answer did.
   const stop = apply(flow, position, loaded.evidence, { type: 'next' });
-  if (stop.outcome.kind === 'decision' || stop.outcome.kind === 'failed') return { ...stop, entries: [] };
+  if (stop.outcome.kind === 'decision' || stop.outcome.kind === 'failed' || (stop.outcome.kind === 'boundary' && loaded.boundary))
+    return { ...stop, entries: [] };
   return { position, entries: [], outcome: { kind: 'duplicate', of: of.seq, event: of.event } };
 }
 
@@ -169,8 +170,9 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
       if (verdict.kind === 'duplicate') transition = stopOrDuplicate(flow, loaded, verdict.of);
       if (verdict.kind === 'moved') transition = { position, entries: [], outcome: { kind: 'refused', problem: verdict.problem } };
     }
-    transition ??= apply(flow, position, loaded.evidence, event);
+    transition ??= apply(flow, position, loaded.evidence, event, { session: ctx.session, ...(loaded.boundary ? { boundary: loaded.boundary } : {}) });
 
+    // At a boundary (reached, answered "a new conversation", or shown again) this session's lease ends: the next conversation starts free.
     if (transition.outcome.kind === 'boundary') lease = 'release';
     const entries = [...guardEntries, ...reconciliationEntries(loaded), ...leaseEntries, ...transition.entries];
     const at = target ?? { flow: flow.id, cycle: position.cycle, step: typeof position.step === 'number' ? position.step : 0 };

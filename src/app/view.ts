@@ -11,6 +11,7 @@ import { skillFile } from '../io/skills.js';
 import type { Position } from '../state/position.js';
 import type { LeaseStatus } from './lease-view.js';
 import type { Loaded } from './load-state.js';
+import type { PendingBoundary } from '../engine/boundary.js';
 
 export interface WorkOrder {
   skill: string;
@@ -43,7 +44,14 @@ export interface View {
   guards?: string[];
   /** The journal's last sequence number. */
   journalSeq?: number;
+  /** A boundary waiting for its answer. */
+  boundary?: PendingBoundary;
+  /** What the step before a boundary produced, for the boundary's summary. */
+  summary?: BoundarySummary;
 }
+
+/** The seed's summary at a boundary: read from the decompose step's task table, or why it could not be. */
+export type BoundarySummary = { file: string; tasks: number; batches: number; points: number } | { file: string; problem: string };
 
 export function currentStep(view: Pick<View, 'flow' | 'position'>): Step | undefined {
   return typeof view.position.step === 'number' ? stepByNumber(view.flow, view.position.step) : undefined;
@@ -69,6 +77,7 @@ export function buildView(command: string, loaded: Loaded, position: Position, o
     drift: loaded.reconciled.drift,
     repaired: command !== 'status',
     evidence: loaded.evidence,
+    ...(loaded.boundary ? { boundary: loaded.boundary } : {}),
     ...(outcome ? { outcome } : {}),
     ...extra,
   };

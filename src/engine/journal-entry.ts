@@ -13,6 +13,7 @@ export type JournalEvent =
   | 'decision_required'
   | 'decision_answered'
   | 'boundary_reached'
+  | 'boundary_answered'
   | 'failure_acknowledged'
   | 'cycle_started'
   | 'flow_completed'

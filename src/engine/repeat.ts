@@ -24,7 +24,16 @@ export interface Target {
 export type RepeatVerdict = { kind: 'apply' } | { kind: 'duplicate'; of: StampedEntry } | { kind: 'moved'; problem: Problem };
 
 /** The entries that say what last happened to a step (others, like `decision_required`, follow from them). */
-export const DECISIVE = new Set(['step_started', 'substep', 'step_completed', 'step_skipped', 'step_failed', 'failure_acknowledged', 'decision_answered']);
+export const DECISIVE = new Set([
+  'step_started',
+  'substep',
+  'step_completed',
+  'step_skipped',
+  'step_failed',
+  'failure_acknowledged',
+  'decision_answered',
+  'boundary_answered',
+]);
 
 /** `done:greenfield/1/3:a2`: the command, where it was aimed, and the attempt. */
 export function commandKey(command: string, target: Target, attempt: number): string {
@@ -41,6 +50,7 @@ export function commandOf(e: StampedEntry): string | undefined {
     step_failed: 'fail',
     failure_acknowledged: 'ack',
     decision_answered: 'decide',
+    boundary_answered: 'decide',
   };
   if (e.event === 'step_skipped') return e.by === 'agent' ? 'skip' : undefined;
   return byEvent[e.event];
@@ -49,7 +59,8 @@ export function commandOf(e: StampedEntry): string | undefined {
 function sameCommand(event: Event, e: StampedEntry): boolean {
   if (commandOf(e) !== event.type) return false;
   if (event.type === 'substep') return e.event === 'substep' && e.sub_step === event.text;
-  if (event.type === 'decide') return e.event === 'decision_answered' && String(e.option) === event.option.trim().toUpperCase();
+  if (event.type === 'decide')
+    return (e.event === 'decision_answered' || e.event === 'boundary_answered') && String(e.option) === event.option.trim().toUpperCase();
   const result: Record<string, string> = { done: 'step_completed', skip: 'step_skipped', fail: 'step_failed', ack: 'failure_acknowledged' };
   return e.event === result[event.type];
 }
@@ -68,6 +79,7 @@ export function judgeRepeat(event: Event, target: Target, targetName: string, po
     if (event.type === 'fail' && position.status !== 'in_progress') return { kind: 'duplicate', of: latest };
     if (event.type === 'substep' && position.subStep === event.text) return { kind: 'duplicate', of: latest };
     if (event.type === 'ack' && position.status !== 'failed') return { kind: 'duplicate', of: latest };
+    if (event.type === 'decide' && latest.event === 'boundary_answered') return { kind: 'duplicate', of: latest };
   }
   if (here) return { kind: 'apply' };
   return {

@@ -9,6 +9,7 @@ import { MAX_RETRIES, type Position } from '../state/position.js';
 import { allMatches, conditionFalse, evidenceFor, hasArtifacts, missingPatterns, type Evidence } from './evidence.js';
 import { entry, type JournalEntry } from './journal-entry.js';
 import { atStep, successor } from './reconcile.js';
+import { boundaryDecision, type PendingBoundary } from './boundary.js';
 
 export type Event =
   | { type: 'next' }
@@ -27,7 +28,8 @@ export type Outcome =
   /** Progress recorded in place (sub-step, a failed attempt with retries left, an acknowledgement). */
   | { kind: 'recorded' }
   | { kind: 'decision'; decision: Decision; after: number }
-  | { kind: 'boundary'; after: number }
+  /** A session boundary: waiting for A or B (or, `answered: 'A'`, the session must stop now). */
+  | { kind: 'boundary'; after: number; answered?: 'A' }
   /** Three failed attempts: a person must `ack` before another try. */
   | { kind: 'failed' }
   | { kind: 'complete' }
@@ -108,8 +110,43 @@ function conditionReason(step: Step): string {
   return step.runs.kind === 'if' ? `condition not met: \`${step.runs.pattern}\` does not exist` : 'condition not met';
 }
 
-export function apply(flow: Flow, position: Position, evidence: Evidence, event: Event): Transition {
+/** Who asks, and what the journal says is pending that the pointer cannot show. */
+export interface ApplyContext {
+  session?: string;
+  boundary?: PendingBoundary;
+}
+
+/**
+ * A pending boundary first (rule 4): `decide A` or `B` answers it; the
+ * session that reached it is stopped there again; a new session crosses it,
+ * which answers A, and its command then applies as usual.
+ */
+function atBoundary(flow: Flow, position: Position, evidence: Evidence, event: Event, ctx: ApplyContext & { boundary: PendingBoundary }): Transition {
+  const pending = ctx.boundary;
+  const decision = boundaryDecision(flow, pending.after, position.step);
+  if (event.type === 'decide') {
+    const letter = event.option.trim().toUpperCase();
+    const option = decision.options.find((o) => o.letter === letter);
+    if (!option) return refuse(position, `"${event.option}" is not an option of "${decision.question}"`, 'A or B', event.option);
+    const entries = [entry('boundary_answered', position, { option: option.letter, choice: option.choice, after: pending.after })];
+    if (option.letter === 'A') return { position, entries, outcome: { kind: 'boundary', after: pending.after, answered: 'A' } };
+    return { position, entries, outcome: { kind: 'advanced' } };
+  }
+  if (event.type === 'ack' || ctx.session === undefined) return apply(flow, position, evidence, event, { ...ctx, boundary: undefined });
+  if (ctx.session === pending.session) return { position, entries: [], outcome: { kind: 'boundary', after: pending.after } };
+  const crossed = entry('boundary_answered', position, {
+    option: 'A',
+    choice: 'a new conversation arrived',
+    after: pending.after,
+    reached_by: pending.session,
+  });
+  const then = apply(flow, position, evidence, event, { ...ctx, boundary: undefined });
+  return { ...then, entries: [crossed, ...then.entries] };
+}
+
+export function apply(flow: Flow, position: Position, evidence: Evidence, event: Event, ctx: ApplyContext = {}): Transition {
   if (position.cycle !== evidence.cycle) throw new Error(`evidence of cycle ${evidence.cycle} cannot judge cycle ${position.cycle}`);
+  if (ctx.boundary) return atBoundary(flow, position, evidence, event, { ...ctx, boundary: ctx.boundary });
   if (position.step === 'done') {
     if (event.type === 'next') return { position, entries: [], outcome: { kind: 'complete' } };
     return refuse(

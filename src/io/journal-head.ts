@@ -48,3 +48,17 @@ export function latestAbout(file: string, at: { flow: string; cycle: number; ste
   );
   return found;
 }
+
+/** The newest entry of one flow whose event is in `events` (within the last megabyte), e.g. the boundary last reached. */
+export function latestOf(file: string, flow: string, events: Set<string>): StampedEntry | undefined {
+  let found: StampedEntry | undefined;
+  readBackwards(
+    file,
+    (e) => {
+      if (e.flow === flow && events.has(e.event)) found = e;
+      return found !== undefined;
+    },
+    1 << 20,
+  );
+  return found;
+}

@@ -315,10 +315,10 @@ export function parsePointer(text: string, file: string): ParsedPointer {
   return parsed;
 }
 
-/** A kept section as written, but for a heading with no title, which gains one so that it reads back as a heading. */
+/** A kept section as written (a heading with no title, `##`, reads back as one). */
 function renderSection(section: Section): string {
   const body = section.body.filter((b) => !readMarker(b.text)).map((b) => b.text);
-  return [section.title ? section.raw.trim() : '## Notes', ...body].join('\n');
+  return [section.raw.trim(), ...body].join('\n');
 }
 
 function exampleFor(key: Key): string {

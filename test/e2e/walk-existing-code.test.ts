@@ -41,6 +41,8 @@ describe('existing-code, through two cycles, through the CLI', () => {
     const decomposeTests = work(dir, 4);
     expect(decomposeTests.code).toBe(3);
     expect(decomposeTests.json.boundary).toMatchObject({ after: { step: 4 }, next: { step: 5 } });
+    // Answered A: this conversation stops (exit 3); the next `next` proceeds.
+    expect(autopilot(dir, 'decide', 'A', '--json').json<NextJson>()).toMatchObject({ outcome: 'boundary', boundary: { answered: 'A' } });
 
     // 5 Implement Tests and 9 Implement run the same skill; the folder tells them apart.
     const implementTests = next(dir);
@@ -59,6 +61,13 @@ describe('existing-code, through two cycles, through the CLI', () => {
     expect(newTask).toMatchObject({ step: 8, cycle: 1, done_when: ['_docs/02_tasks/cycle-1/_index.md'] });
     writeArtifacts(dir, newTask.done_when!);
     expect(autopilot(dir, 'done', '--json').json<NextJson>()).toMatchObject({ outcome: 'boundary', step: 9, cycle: 1 });
+    // A new conversation crosses it: that counts as A.
+    expect(autopilot(dir, '--session', 'second-conversation', 'status', '--json').json()).toMatchObject({ boundary_pending: { after: 8 } });
+    expect(autopilot(dir, '--session', 'second-conversation', 'next', '--json').json<NextJson>()).toMatchObject({ step: 9, action: 'start' });
+    expect(journal(dir).at(-2)).toMatchObject({ event: 'boundary_answered', option: 'A', session: 'second-conversation' });
+    expect(autopilot(dir, '--session', 'second-conversation', 'done').code).toBe(2);
+    autopilot(dir, '--session', 'second-conversation', 'fail', '--reason', 'hand back to the local session');
+    expect(autopilot(dir, 'next', '--take-over').code).toBe(0);
 
     const implement = next(dir);
     expect(implement.skill).toBe(implementTests.skill);
@@ -82,6 +91,7 @@ describe('existing-code, through two cycles, through the CLI', () => {
     expect(refused.json<NextJson & { missing: string[] }>().missing).toEqual(['_docs/02_tasks/cycle-2/_index.md']);
     writeArtifacts(dir, second.done_when!);
     expect(autopilot(dir, 'done').code).toBe(3);
+    expect(autopilot(dir, 'decide', 'B').code).toBe(0);
     expect(next(dir)).toMatchObject({ step: 9, cycle: 2, done_when: ['_docs/03_implementation/cycle-2/implementation_report.md'] });
 
     // Lose the pointer: the journal puts the work back where it was, and the folder agrees.

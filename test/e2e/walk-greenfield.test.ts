@@ -64,6 +64,10 @@ describe('greenfield, start to end, through the CLI', () => {
     expect(decompose.code).toBe(3);
     expect(decompose.json.boundary).toMatchObject({ after: { step: 5 }, next: { step: 6 } });
     expect(read(dir, '_docs/_autopilot_state.md')).toContain('step: 6\nname: Implement\nstatus: not_started');
+    // The boundary is the seed's decision: the same session is stopped there again until it answers.
+    expect(decompose.json.boundary).toMatchObject({ decision: { question: 'Decompose complete — start Implement?', recommendation: { option: 'A' } } });
+    expect(autopilot(dir, 'next').code).toBe(3);
+    expect(autopilot(dir, 'decide', 'B', '--json').json<NextJson>()).toMatchObject({ outcome: 'advanced', step: 6 });
 
     // 6 Implement.
     expect(work(dir, { step: 6, name: 'Implement' }).code).toBe(0);
@@ -104,6 +108,7 @@ describe('greenfield, start to end, through the CLI', () => {
     expect(events.filter((e) => e.startsWith('step_completed')).map((e) => e.split(':')[1])).toEqual(['1', '2', '2', '3', '5', '6', '7', '9', '10']);
     expect(events).toContain('decision_answered:2');
     expect(events).toContain('boundary_reached:6');
+    expect(events).toContain('boundary_answered:6');
     expect(events).toContain('failure_acknowledged:7');
     expect(events).toContain('step_skipped:8');
     expect(events[events.length - 1]).toBe('flow_completed:done');

@@ -3,6 +3,7 @@ import { evidenceFor, hasArtifacts, isSettled } from '../../engine/evidence.js';
 import { formatProblem, HeldError, InputError } from '../../errors.js';
 import type { StampedEntry } from '../../engine/journal-entry.js';
 import { formatAge } from '../../engine/lease.js';
+import { boundaryDecision } from '../../engine/boundary.js';
 import { loopStart, stepByNumber, type Decision, type Flow, type Step, type Then } from '../../flow/model.js';
 import { MAX_RETRIES, type Position } from '../../state/position.js';
 import { currentStep, type View } from '../../app/view.js';
@@ -124,7 +125,12 @@ export function statusText(view: View): string {
     lines.push(`Status    ${position.status}${position.subStep !== '0' ? ` · sub-step ${line(position.subStep)}` : ''}`);
     lines.push(`Retries   ${position.retryCount} of ${MAX_RETRIES}`);
     const waiting = position.status === 'completed' || position.status === 'skipped';
-    lines.push(`Next      ${waiting || position.status === 'failed' ? nextForStop(view, step) : `when done: ${thenText(view, step)}`}`);
+    if (view.boundary) {
+      const reachedBy = view.boundary.session;
+      lines.push(
+        `Next      session boundary after ${view.boundary.after}: answer with \`autopilot decide A|B\`, or start a new conversation (reached by ${line(reachedBy)})`,
+      );
+    } else lines.push(`Next      ${waiting || position.status === 'failed' ? nextForStop(view, step) : `when done: ${thenText(view, step)}`}`);
   }
   lines.push(`Progress  ${progress(view)}`);
   const problems = driftLines(view);
@@ -182,13 +188,19 @@ export function outcomeText(view: View): string {
       break;
     case 'boundary': {
       const after = stepByNumber(flow, outcome.after)!;
-      lines.push(
-        box(
-          `SESSION BOUNDARY: ${after.name} is done`,
-          [`Next: ${where(position, flow)}, in a new conversation.`],
-          ['Stop here. In a fresh session, run `autopilot next`.'],
-        ),
-      );
+      if (view.acted && view.command !== 'next' && view.command !== 'decide') lines.push(`✓ Completed ${acted}.`);
+      if (outcome.answered) {
+        lines.push(
+          box(
+            `A NEW CONVERSATION FOR ${where(position, flow)}`,
+            ['Stop here: this conversation is done.'],
+            ['Start a new conversation and run `/autopilot` (or `autopilot next`).'],
+          ),
+        );
+        break;
+      }
+      lines.push(...summaryLines(view));
+      lines.push(decisionBox(boundaryDecision(flow, after.number, position.step)));
       break;
     }
     case 'failed':
@@ -213,6 +225,14 @@ export function outcomeText(view: View): string {
       break;
   }
   return lines.join('\n');
+}
+
+/** The seed's summary above the boundary box: the decompose step's tasks, batches and points, or why they could not be read. */
+function summaryLines(view: View): string[] {
+  const s = view.summary;
+  if (!s) return [];
+  if ('problem' in s) return [`Summary: ${line(s.problem)} (${s.file})`];
+  return [`Summary: ${s.tasks} tasks in ${s.batches} batches, ${s.points} complexity points (${s.file})`];
 }
 
 function recordedText(view: View): string {
