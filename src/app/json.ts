@@ -30,6 +30,7 @@ export function viewJson(view: View): Record<string, unknown> {
     source: view.source,
     drift: view.drift.map((d) => ({ kind: d.kind, step: d.step, message: d.message })),
   };
+  if (view.notices) json.notices = view.notices;
   if (view.command === 'status') {
     const step = currentStep(view);
     if (step) json.done_when = doneWhenPaths(view.repo, step, position.cycle);

@@ -8,7 +8,7 @@ import { fromPointerRecord } from '../engine/journal-entry.js';
 import { checkRecord, type RecordVerdict } from '../engine/record.js';
 import { locate, type Reconciled } from '../engine/reconcile.js';
 import { InputError } from '../errors.js';
-import { stepByNumber, type Flow } from '../flow/model.js';
+import { loopStart, stepByNumber, type Flow } from '../flow/model.js';
 import { detectFlow, diskCycle, gatherEvidence } from '../io/gather-evidence.js';
 import { latestOf, readJournalHead, type JournalHead } from '../io/journal-head.js';
 import { BOUNDARY_EVENTS, mayWaitAtBoundary, pendingBoundary, type PendingBoundary } from '../engine/boundary.js';
@@ -126,13 +126,18 @@ export function flowOfPointer(repo: Repo, flows: Flow[], pointer: ParsedPointer)
 
 /** Reads and reconciles. `flows` come from `loadFlows`; the caller decides whether it may write their cache. */
 export function loadState(repo: Repo, flows: Flow[]): Loaded {
-  const pointer = readPointer(repo);
+  let pointer = readPointer(repo);
   gatePath(repo, repo.journalFile);
   const head = readJournalHead(repo.journalFile);
-  const record = checkRecord(pointer, head.record, positionHash);
   let flow: Flow | undefined;
-  if (pointer) flow = flowOfPointer(repo, flows, pointer);
-  else if (record.start) {
+  if (pointer) {
+    flow = flowOfPointer(repo, flows, pointer);
+    pointer = withCycleFromHistory(pointer, flow, head, repo);
+  }
+  const record = checkRecord(pointer, head.record, positionHash);
+  if (pointer) {
+    // flow is the pointer's.
+  } else if (record.start) {
     flow = flows.find((f) => f.id === record.start!.flow);
     if (!flow) throw unknownFlow(repo, flows, record.start.flow);
   } else flow = detectFlow(repo, flows);
@@ -160,6 +165,18 @@ export function loadState(repo: Repo, flows: Flow[]): Loaded {
     ? pendingBoundary(flow, reconciled.position, latestOf(repo.journalFile, flow.id, BOUNDARY_EVENTS))
     : undefined;
   return { repo, flows, flow, pointer, head, record, evidence, reconciled, ...(index ? { index } : {}), ...(boundary ? { boundary } : {}) };
+}
+
+/**
+ * A pointer without a `## Cycle` section (the seed's six lines, a hand-written
+ * one) in a looping flow: its cycle comes from the journal's last record, else
+ * from the folder — never a silent cycle 1 for a repository in its second.
+ */
+function withCycleFromHistory(pointer: ParsedPointer, flow: Flow, head: JournalHead, repo: Repo): ParsedPointer {
+  if (pointer.lines.cycle !== 0 || loopStart(flow) === undefined) return pointer;
+  const fromJournal = head.record?.pointer.flow === flow.id ? head.record.pointer.cycle : undefined;
+  const cycle = fromJournal ?? Math.max(diskCycle(repo, flow), 1);
+  return cycle === pointer.position.cycle ? pointer : { ...pointer, position: { ...pointer.position, cycle } };
 }
 
 /** The position the state files give before the folder is consulted: what a step command is aimed at by default. */

@@ -3,7 +3,9 @@ import { accessSync, constants, existsSync } from 'node:fs';
 import { openRepo } from '../io/repo.js';
 import type { Context } from './context.js';
 import { leaseStatus } from './lease-view.js';
-import { loadState } from './load-state.js';
+import { loadState, type Loaded } from './load-state.js';
+import { followThrough } from '../engine/follow-through.js';
+import { formatAge } from '../engine/lease.js';
 import { readSettings } from './settings.js';
 import { loadRepoFlows } from './step.js';
 import { buildView, type View } from './view.js';
@@ -34,12 +36,28 @@ export function guardProblems(repo: Repo): string[] {
   return problems;
 }
 
+/** Seed 002: a step in progress whose last event is older than the threshold belongs to a session that looks stale. */
+function staleStep(loaded: Loaded, now: Date, staleMs: number): string | undefined {
+  const { position } = loaded.reconciled;
+  const at = loaded.head.record?.at;
+  if (position.status !== 'in_progress' || !at) return undefined;
+  const age = now.getTime() - Date.parse(at);
+  if (!(age > staleMs)) return undefined;
+  return `step ${position.step} (${position.name}) has been in progress with no event for ${formatAge(age)}: the session working on it looks stale. \`autopilot next\` resumes it (from another session, add --take-over if its lease is still held)`;
+}
+
 export async function runStatus(ctx: Context): Promise<{ view: View; exit: number }> {
   const repo = openRepo(ctx.repo);
   const flows = await loadRepoFlows(repo, false);
   const settings = await readSettings(repo);
   const loaded = loadState(repo, flows);
-  const view = buildView('status', loaded, loaded.reconciled.position, undefined, {
+  const position = loaded.reconciled.position;
+  const now = ctx.now();
+  const notices = [followThrough(loaded.pointer?.lastAction, position, now, settings.staleMs), staleStep(loaded, now, settings.staleMs)].filter(
+    (n): n is string => n !== undefined,
+  );
+  const view = buildView('status', loaded, position, undefined, {
+    ...(notices.length > 0 ? { notices } : {}),
     lease: leaseStatus(repo, ctx.session, ctx.now(), settings.staleMs),
     guards: guardProblems(repo),
     journalSeq: Math.max(loaded.head.lastSeq, loaded.pointer?.record?.seq ?? 0),

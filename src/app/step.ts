@@ -5,9 +5,12 @@
  * rules; commit; show. The rules themselves are the pure engine's.
  */
 import { mkdirSync } from 'node:fs';
+import { evidenceFor, hasArtifacts } from '../engine/evidence.js';
+import { atStep } from '../engine/reconcile.js';
 import { entry, type JournalEntry } from '../engine/journal-entry.js';
 import { judgeLease, type Lease, type LeaseVerdict } from '../engine/lease.js';
 import { commandKey, DECISIVE, judgeRepeat, type Target } from '../engine/repeat.js';
+import { followThrough, lastActionOf } from '../engine/follow-through.js';
 import { apply, exitCodeOf, type Event, type Transition } from '../engine/transitions.js';
 import { InputError } from '../errors.js';
 import { loopStart, stepByNumber, type Flow } from '../flow/model.js';
@@ -85,6 +88,15 @@ export function reconciliationEntries(loaded: Loaded): JournalEntry[] {
   const entries: JournalEntry[] = [];
   if (!pointer && !record.start) {
     entries.push(entry('run_started', reconciled.position, { source: reconciled.source, flow_hash: flow.hash, flow_file: flowFileRef(flow) }));
+  }
+  // Work the folder shows done that the journal never heard of: record each completion, so history matches the files.
+  const found = reconciled.drift.some((d) => d.kind === 'ahead-on-disk') || (!pointer && !record.start);
+  if (found && typeof reconciled.position.step === 'number') {
+    const from = typeof pointer?.position.step === 'number' ? pointer.position.step : 1;
+    for (const step of flow.steps) {
+      if (step.number < from || step.number >= reconciled.position.step || !hasArtifacts(evidenceFor(loaded.evidence, step.number))) continue;
+      entries.push(entry('step_completed', atStep(flow, step, reconciled.position.cycle, 'completed'), { by: 'folder' }));
+    }
   }
   const edits = reconciled.drift.filter((d) => d.kind === 'hand-edit');
   const repairs = reconciled.drift.filter((d) => d.kind !== 'hand-edit');
@@ -182,12 +194,20 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
       lease,
       ...(loaded.index ? { index: loaded.index } : {}),
     };
+    const acted = typeof position.step === 'number' ? stepByNumber(flow, position.step) : undefined;
+    const notice = event.type === 'next' ? followThrough(loaded.pointer?.lastAction, position, ctx.now(), settings.staleMs) : undefined;
+    if (notice) plan.entries.unshift(entry('follow_through', position, { message: notice, expected: loaded.pointer?.lastAction?.next }));
+    const lastAction = lastActionOf(event, acted, transition.outcome, transition.position, ctx.now()) ?? loaded.pointer?.lastAction;
     const moved = !loaded.pointer || !samePosition(loaded.pointer.position, transition.position);
-    if (entries.length > 0 || moved) plan.pointer = pointerPlan(loaded, transition.position);
+    if (plan.entries.length > 0 || moved) plan.pointer = pointerPlan(loaded, transition.position, lastAction);
     const written = commit(repo, lock, lastSeq, plan, writer);
 
-    const acted = typeof position.step === 'number' ? stepByNumber(flow, position.step) : undefined;
-    const reason = 'reason' in event ? event.reason : event.type === 'done' ? event.force?.reason : undefined;
+    let reason = 'reason' in event ? event.reason : event.type === 'done' ? event.force?.reason : undefined;
+    // A failed step shows why, in whichever session asks: the last reason is in the journal.
+    if (transition.outcome.kind === 'failed' && !reason && typeof position.step === 'number') {
+      const failed = latestAbout(repo.journalFile, { flow: flow.id, cycle: position.cycle, step: position.step }, new Set(['step_failed']));
+      if (typeof failed?.reason === 'string') reason = failed.reason;
+    }
     const passedOver = transition.entries
       .filter((e) => e.event === 'step_skipped' && e.by === 'condition' && typeof e.step === 'number')
       .map((e) => ({ step: e.step as number, name: e.name, reason: String(e.reason) }));
@@ -197,6 +217,7 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
       ...(acted ? { acted } : {}),
       ...(reason ? { reason } : {}),
       ...(passedOver.length > 0 ? { passedOver } : {}),
+      ...(notice ? { notices: [notice] } : {}),
     });
     return { view, exit: exitCodeOf(transition.outcome), written };
   } finally {
@@ -204,9 +225,14 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
   }
 }
 
-export function pointerPlan(loaded: Loaded, position: Position): NonNullable<Plan['pointer']> {
+export function pointerPlan(loaded: Loaded, position: Position, lastAction = loaded.pointer?.lastAction): NonNullable<Plan['pointer']> {
   return {
     position,
-    extras: { loops: loopStart(loaded.flow) !== undefined, preamble: loaded.pointer?.preamble ?? '', extraSections: loaded.pointer?.extraSections ?? '' },
+    extras: {
+      loops: loopStart(loaded.flow) !== undefined,
+      preamble: loaded.pointer?.preamble ?? '',
+      extraSections: loaded.pointer?.extraSections ?? '',
+      ...(lastAction ? { lastAction } : {}),
+    },
   };
 }

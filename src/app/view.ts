@@ -44,6 +44,8 @@ export interface View {
   guards?: string[];
   /** The journal's last sequence number. */
   journalSeq?: number;
+  /** Things said once at re-entry (the last session's next target not followed, a session gone stale). */
+  notices?: string[];
   /** A boundary waiting for its answer. */
   boundary?: PendingBoundary;
   /** What the step before a boundary produced, for the boundary's summary. */

@@ -22,6 +22,8 @@ export interface StepEvidence {
   roundBaseline?: string[];
   /** Files that match but lead out of the repository (a symlink): they do not count. */
   outside?: string[];
+  /** Files that match but are empty: they prove nothing. */
+  empty?: string[];
 }
 
 export interface Evidence {

@@ -18,6 +18,9 @@ export type JournalEvent =
   | 'cycle_started'
   | 'flow_completed'
   | 'lease_taken_over'
+  | 'follow_through'
+  | 'checkpoint_restored'
+  | 'run_repinned'
   | 'lock_broken';
 
 export interface JournalEntry {

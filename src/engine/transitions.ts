@@ -199,7 +199,7 @@ export function apply(flow: Flow, position: Position, evidence: Evidence, event:
       const names = missing.map((m) => `\`${m}\``).join(', ');
       return refuse(
         position,
-        `step ${step.number} (${step.name}) is not done: nothing under the docs folder matches ${names}${ev.outside ? ` (${ev.outside.map((f) => `\`${f}\``).join(', ')} leads out of the repository through a symlink, and does not count)` : ''}`,
+        `step ${step.number} (${step.name}) is not done: no non-empty file under the docs folder matches ${names}${ev.outside ? ` (${ev.outside.map((f) => `\`${f}\``).join(', ')} leads out of the repository through a symlink, and does not count)` : ''}${ev.empty ? ` (${ev.empty.map((f) => `\`${f}\``).join(', ')} exists but is empty)` : ''}`,
         `a non-empty file for each of ${step.doneWhen.map((p) => `\`${p}\``).join(', ')} (a person may override: \`autopilot done --force --reason TEXT\`)`,
         `${missing.length} of ${step.doneWhen.length} missing`,
         missing,

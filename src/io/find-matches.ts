@@ -23,10 +23,11 @@ function matcherFor(segment: string): (name: string) => boolean {
 }
 
 /** Evidence must have content: an empty file proves nothing. Folders count when named. */
-function isEvidence(path: string, wantFolder: boolean): boolean {
+function isEvidence(path: string, wantFolder: boolean, onEmpty?: () => void): boolean {
   const stat = statOf(path);
   if (!stat) return false;
   if (wantFolder) return stat.isDirectory();
+  if (stat.isFile() && stat.size === 0) onEmpty?.();
   return stat.isDirectory() || (stat.isFile() && stat.size > 0);
 }
 
@@ -73,6 +74,8 @@ export function unreadable(path: string, error: unknown): InputError {
 export interface Confinement {
   root: string;
   refused: (rel: string, real: string) => void;
+  /** A file that matches but is empty: not evidence, and worth saying so. */
+  empty?: (rel: string) => void;
 }
 
 function confined(abs: string, rel: string, within: Confinement | undefined): boolean {
@@ -107,7 +110,8 @@ export function findMatches(base: string, pattern: string, limit = 3, within?: C
       for (const name of names) {
         const rel = dir ? `${dir}/${name}` : name;
         const abs = join(base, rel);
-        if ((last ? isEvidence(abs, wantFolder) : isFolder(abs)) && (!last || confined(abs, rel, within))) next.push(rel);
+        const found = last ? isEvidence(abs, wantFolder, () => within?.empty?.(rel)) : isFolder(abs);
+        if (found && (!last || confined(abs, rel, within))) next.push(rel);
         if (last && next.length >= limit) break;
       }
     }

@@ -11,7 +11,8 @@ const MATCH_LIMIT = 100;
 
 function stepEvidence(repo: Repo, step: Step, cycle: number): StepEvidence {
   const outside: string[] = [];
-  const within = { root: repo.root, refused: (rel: string) => outside.push(rel) };
+  const empty: string[] = [];
+  const within = { root: repo.root, refused: (rel: string) => outside.push(rel), empty: (rel: string) => empty.push(rel) };
   const patterns = step.doneWhen.map((p) => {
     const pattern = withCycle(p, cycle);
     return { pattern, matches: findMatches(repo.docs, pattern, MATCH_LIMIT, within) };
@@ -19,6 +20,7 @@ function stepEvidence(repo: Repo, step: Step, cycle: number): StepEvidence {
   const ev: StepEvidence = { step: step.number, patterns };
   if (step.runs.kind === 'if') ev.conditionMet = findMatches(repo.docs, withCycle(step.runs.pattern, cycle), 1, within).length > 0;
   if (outside.length > 0) ev.outside = outside;
+  if (empty.length > 0) ev.empty = empty;
   return ev;
 }
 

@@ -24,6 +24,19 @@ export interface ParsedPointer {
   lines: Record<'flow' | 'step' | 'name' | 'status' | 'sub_step' | 'retry_count' | 'cycle', number>;
   /** What the schema marker says the engine last wrote: the journal event it reflects and a hash of its position. */
   record?: { seq: number; hash: string };
+  /** The `## Last Action` section, as the engine wrote it (a person's edits to it are only text). */
+  lastAction?: LastAction;
+}
+
+/** The seed's "last cycle": what was done, its result, when, and the step (and sub-step) the engine expects next. */
+export interface LastAction {
+  action: string;
+  result: 'success' | 'failure' | 'partial';
+  at: string;
+  /** `step 6 (Implement)`, `step 6 (Implement), sub-step 2 — Code`, or `done`. */
+  next: string;
+  /** The step number in `next`, when there is one. */
+  nextStep?: number;
 }
 
 const TEMPLATE_EXAMPLE = '`## Current Step` followed by `flow: greenfield`, `step: 3`, `name: Plan`, `status: in_progress`, `sub_step: 0`, `retry_count: 0`';
@@ -259,6 +272,7 @@ export function parsePointer(text: string, file: string): ParsedPointer {
   // The cycle lives in its own short section; a file without it is in cycle 1 (`cycle` is 0 in `lines` then).
   let cycle = 1;
   let cycleLine = 0;
+  let lastAction: LastAction | undefined;
   let preamble = '';
   const extra: Section[] = [];
   for (const s of sections) {
@@ -269,6 +283,10 @@ export function parsePointer(text: string, file: string): ParsedPointer {
         .map((b) => b.text)
         .join('\n')
         .trim();
+      continue;
+    }
+    if (s.title.toLowerCase() === 'last action') {
+      lastAction = readLastAction(s.body);
       continue;
     }
     if (s.title.toLowerCase() === 'cycle') {
@@ -312,7 +330,24 @@ export function parsePointer(text: string, file: string): ParsedPointer {
     },
   };
   if (marker?.seq !== undefined && marker.hash !== undefined) parsed.record = { seq: marker.seq, hash: marker.hash };
+  if (lastAction) parsed.lastAction = lastAction;
   return parsed;
+}
+
+/** Reads the engine's own `## Last Action` lines; anything it does not recognise makes it absent, never an error. */
+function readLastAction(body: Line[]): LastAction | undefined {
+  const values = new Map<string, string>();
+  for (const { text } of body) {
+    const kv = readKeyValue(text);
+    if (kv) values.set(kv.key, kv.value);
+  }
+  const action = values.get('action');
+  const result = values.get('result');
+  const at = values.get('at');
+  const next = values.get('next');
+  if (!action || !at || !next || (result !== 'success' && result !== 'failure' && result !== 'partial')) return undefined;
+  const step = /^step (\d{1,6})\b/.exec(next);
+  return { action, result, at, next, ...(step ? { nextStep: Number(step[1]) } : {}) };
 }
 
 /** A kept section as written (a heading with no title, `##`, reads back as one). */

@@ -1,7 +1,7 @@
 /** Writes the pointer in its one canonical form: the contract's six lines, then what the engine adds. */
 import { createHash } from 'node:crypto';
 import type { Position } from './position.js';
-import { POINTER_SCHEMA } from './parse-pointer.js';
+import { POINTER_SCHEMA, type LastAction } from './parse-pointer.js';
 
 export interface PointerExtras {
   /** Whether the flow loops, so the cycle is worth a line. */
@@ -11,6 +11,8 @@ export interface PointerExtras {
   extraSections?: string;
   /** The journal event this pointer reflects: named in the schema marker with a hash of the position. */
   seq?: number;
+  /** What the command that wrote it did (rewritten on every change). */
+  lastAction?: LastAction;
 }
 
 /**
@@ -54,6 +56,10 @@ export function serializePointer(position: Position, extras: PointerExtras): str
     '',
   ];
   if (extras.loops) parts.push('## Cycle', `cycle: ${p.cycle}`, '');
+  if (extras.lastAction) {
+    const a = extras.lastAction;
+    parts.push('## Last Action', `action: ${oneLine(a.action)}`, `result: ${a.result}`, `at: ${oneLine(a.at)}`, `next: ${oneLine(a.next)}`, '');
+  }
   if (extras.extraSections) parts.push(extras.extraSections.trim(), '');
   const record = extras.seq === undefined ? '' : ` · event ${extras.seq} · ${positionHash(p)}`;
   parts.push(`<!-- autopilot-state v${POINTER_SCHEMA}${record}: written by autopilot; \`autopilot check\` validates hand edits -->`, '');

@@ -151,7 +151,7 @@ describe('nothing lost: the journal is the record', () => {
       read(dir, POINTER)
         .split('\n')
         .filter((l) => l.startsWith('## ')),
-    ).toEqual(['## Current Step']);
+    ).toEqual(['## Current Step', '## Last Action']);
     expect(autopilot(dir, 'fail', '--reason', '<!-- autopilot-state v9 -->\nretry_count: 0').code).toBe(0);
     expect(status(dir).retry_count).toBe(1);
   });

@@ -68,7 +68,7 @@ function where(position: Position, flow: Flow): string {
 
 function driftLines(view: View): string[] {
   const suffix = view.repaired ? 'repaired and journaled' : 'not repaired: `status` never writes; `autopilot next` repairs it';
-  return view.drift.map((d) => `! ${line(d.message)} (${suffix})`);
+  return [...view.drift.map((d) => `! ${line(d.message)} (${suffix})`), ...(view.notices ?? []).map((n) => `! ${line(n)}`)];
 }
 
 /** What follows the current step, in words; a following step whose condition is known not to hold is named as passed over. */
@@ -108,7 +108,7 @@ function progress(view: View): string {
   return view.flow.steps
     .map((step) => {
       const ev = evidenceFor(view.evidence, step.number);
-      const mark = step.number === view.position.step ? '▶' : hasArtifacts(ev) ? '✓' : isSettled(step, ev) ? '↷' : '·';
+      const mark = step.number === view.position.step ? '▶' : hasArtifacts(ev) || ev.waiver === 'forced' ? '✓' : isSettled(step, ev) ? '↷' : '·';
       return `${mark}${step.number}`;
     })
     .join(' ');

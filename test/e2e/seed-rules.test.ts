@@ -1,0 +1,150 @@
+/** The seed documents' rules, through the built CLI on real folders: the seed's own pointer, the last action and its follow-through, stale sessions, small things. */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { autopilot, journal, read, tempRepo, write, type NextJson } from '../helpers/cli.js';
+
+const POINTER = '_docs/_autopilot_state.md';
+
+function greenfield(): string {
+  const dir = tempRepo();
+  expect(autopilot(dir, 'init', '--flow', 'greenfield').code).toBe(0);
+  return dir;
+}
+
+describe('the seed’s own pointer', () => {
+  it('reads both of the seed’s example pointers as they are: six bare lines, no headings', () => {
+    const dir = tempRepo();
+    write(dir, '_docs/00_problem/problem.md');
+    write(dir, '_docs/00_problem/acceptance_criteria.md');
+    write(dir, '_docs/01_solution/solution_draft_01.md');
+    writeFileSync(
+      join(dir, POINTER),
+      'flow: greenfield\nstep: 3\nname: Plan\nstatus: in_progress\nsub_step: 4 — Architecture Review & Risk Assessment\nretry_count: 0\n',
+    );
+    expect(autopilot(dir, 'status', '--json').json<NextJson>()).toMatchObject({
+      step: 3,
+      status: 'in_progress',
+      sub_step: '4 — Architecture Review & Risk Assessment',
+    });
+
+    const legacy = tempRepo();
+    write(legacy, 'go.mod', 'module x\n');
+    write(legacy, '_docs/02_document/architecture.md');
+    write(legacy, '_docs/02_document/components.md');
+    writeFileSync(
+      join(legacy, POINTER),
+      'flow: existing-code\nstep: 2\nname: Test Spec\nstatus: failed\nsub_step: 1b — Test Case Generation\nretry_count: 3\n',
+    );
+    const failed = autopilot(legacy, 'status', '--json').json<NextJson>();
+    expect(failed).toMatchObject({ flow: 'existing-code', step: 2, status: 'failed', retry_count: 3, sub_step: '1b — Test Case Generation' });
+  });
+
+  it('a pointer with no `## Cycle` in a repository in its second cycle takes the cycle from the journal, not cycle 1', () => {
+    const dir = tempRepo();
+    write(dir, 'go.mod', 'module x\n');
+    expect(autopilot(dir, 'init', '--flow', 'existing-code').code).toBe(0);
+    const text = read(dir, POINTER);
+    // What the journal says: cycle 2 of the loop, at step 9.
+    for (const rel of ['02_document/architecture.md', '02_tasks/cycle-1/_index.md', '02_tasks/cycle-2/_index.md']) write(dir, `_docs/${rel}`);
+    writeFileSync(
+      join(dir, POINTER),
+      text.replace(/## Cycle\ncycle: \d+\n/, '').replace('step: 1\nname: Document\nstatus: not_started', 'step: 9\nname: Implement\nstatus: in_progress'),
+    );
+    const status = autopilot(dir, 'status', '--json').json<NextJson>();
+    expect(status.cycle).toBe(2);
+    expect(status.step).not.toBe(7);
+  });
+});
+
+describe('the last action and its follow-through', () => {
+  it('the pointer says what was done, its result, when, and what is expected next', () => {
+    const dir = greenfield();
+    autopilot(dir, 'next');
+    autopilot(dir, 'fail', '--reason', 'the interview was cut short');
+    const text = read(dir, POINTER);
+    expect(text).toMatch(
+      /## Last Action\naction: fail step 1 \(Problem\): the interview was cut short\nresult: failure\nat: \d{4}-\d\d-\d\dT[\d:.]+Z\nnext: step 1 \(Problem\)\n/,
+    );
+    autopilot(dir, 'next');
+    autopilot(dir, 'substep', '2 — Restrictions');
+    expect(read(dir, POINTER)).toContain('result: partial\n');
+    expect(read(dir, POINTER)).toContain('next: step 1 (Problem), sub-step 2 — Restrictions\n');
+  });
+
+  it('says once, and journals, when the work went somewhere else than the last session’s next target', () => {
+    const dir = greenfield();
+    autopilot(dir, 'next');
+    // Someone wrote step 1 and step 2's files by hand: the work moved on without the engine.
+    for (const rel of [
+      '00_problem/problem.md',
+      '00_problem/acceptance_criteria.md',
+      '01_solution/solution_draft_01.md',
+      '01_solution/solution.md',
+      '02_document/architecture.md',
+    ])
+      write(dir, `_docs/${rel}`);
+    const status = autopilot(dir, 'status', '--json').json<{ notices?: string[] }>();
+    expect(status.notices).toEqual([expect.stringContaining('expected step 1 (Problem) next')]);
+    const next = autopilot(dir, 'next');
+    expect(next.stdout).toContain('expected step 1 (Problem) next');
+    expect(journal(dir).filter((e) => e.event === 'follow_through')).toHaveLength(1);
+    expect(autopilot(dir, 'next').stdout).not.toContain('expected step 1');
+    expect(journal(dir).filter((e) => e.event === 'follow_through')).toHaveLength(1);
+  });
+
+  it('a step in progress whose last event is older than the threshold is called stale, with what to do', () => {
+    const dir = greenfield();
+    autopilot(dir, 'next');
+    const run = autopilot(dir, 'status', '--json');
+    expect(run.json<{ notices?: string[] }>().notices).toBeUndefined();
+    const old = { ...process.env };
+    process.env.AUTOPILOT_LEASE_STALE_MINUTES = '0.0001';
+    try {
+      const stale = autopilot(dir, 'status');
+      expect(stale.stdout).toContain('looks stale');
+      expect(stale.stdout).toContain('`autopilot next` resumes it');
+    } finally {
+      process.env = old;
+    }
+  });
+});
+
+describe('small things found on the way', () => {
+  it('a file that exists but is empty is named as empty', () => {
+    const dir = greenfield();
+    autopilot(dir, 'next');
+    write(dir, '_docs/00_problem/problem.md', '');
+    write(dir, '_docs/00_problem/acceptance_criteria.md');
+    const done = autopilot(dir, 'done', '--json');
+    expect(done.code).toBe(2);
+    expect(done.json<NextJson>().error!.message).toContain('`00_problem/problem.md` exists but is empty');
+  });
+
+  it('the failure box shows the last reason in a new session too', () => {
+    const dir = greenfield();
+    for (let i = 1; i <= 3; i++) {
+      autopilot(dir, 'next');
+      autopilot(dir, 'fail', '--reason', `reason number ${i}`);
+    }
+    const later = autopilot(dir, '--session', 'tomorrow', 'next', '--take-over');
+    expect(later.code).toBe(3);
+    expect(later.stdout).toContain('Last reason: reason number 3');
+  });
+
+  it('a step forced done shows as done in the progress line, not as skipped', () => {
+    const dir = greenfield();
+    autopilot(dir, 'next');
+    expect(autopilot(dir, 'done', '--force', '--reason', 'interviewed on paper').code).toBe(0);
+    autopilot(dir, 'next');
+    expect(autopilot(dir, 'status').stdout).toContain('Progress  ✓1 ▶2');
+  });
+
+  it('a pointer deleted with the work already on disk records the completions the folder shows, not just `run_started`', () => {
+    const dir = tempRepo();
+    write(dir, '_docs/00_problem/problem.md');
+    write(dir, '_docs/00_problem/acceptance_criteria.md');
+    expect(autopilot(dir, 'next', '--json').json<NextJson>()).toMatchObject({ step: 2 });
+    expect(journal(dir).map((e) => `${String(e.event)}:${String(e.step)}`)).toEqual(['run_started:2', 'step_completed:1', 'step_started:2']);
+  });
+});
