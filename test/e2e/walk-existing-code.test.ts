@@ -27,8 +27,9 @@ describe('existing-code, through two cycles, through the CLI', () => {
   it('walks the flow and loops', () => {
     const dir = tempRepo();
     write(dir, 'package.json', '{"name":"legacy"}\n');
+    write(dir, 'src/index.js', 'export const legacy = true;\n');
 
-    // Detected: the repository has code and no greenfield problem statement.
+    // Detected: the repository has source code and no greenfield problem statement.
     expect(next(dir)).toMatchObject({ flow: 'existing-code', step: 1, name: 'Document', source: 'folder' });
     expect(autopilot(dir, 'done').code).toBe(2);
     writeArtifacts(dir, ['_docs/02_document/architecture.md', '_docs/02_document/components.md']);
@@ -104,6 +105,8 @@ describe('existing-code, through two cycles, through the CLI', () => {
   it('passes over Code Testability Revision when Test Spec found nothing untestable', () => {
     const dir = tempRepo();
     write(dir, 'go.mod', 'module legacy\n');
+    write(dir, 'main.go', 'package main\n');
+    expect(next(dir)).toMatchObject({ flow: 'existing-code', step: 1 });
     expect(work(dir, 1).code).toBe(0);
     expect(work(dir, 2).json).toMatchObject({ step: 4, name: 'Decompose Tests' });
   });

@@ -184,26 +184,16 @@ describe('the built-in existing-code flow', () => {
     expect(step(flow, 9).doneWhen).toEqual(['03_implementation/cycle-{cycle}/implementation_report.md']);
   });
 
-  it('claims a folder with a build manifest or documentation, unless it has a greenfield problem statement', () => {
+  it('claims a folder with source files or documentation, unless it has a greenfield problem statement', () => {
     expect(flow.detect.none).toEqual(['{docs}/00_problem']);
-    expect(flow.detect.any).toEqual([
-      'package.json',
-      'pyproject.toml',
-      'setup.py',
-      'requirements.txt',
-      'go.mod',
-      'Cargo.toml',
-      'pom.xml',
-      'build.gradle',
-      'build.gradle.kts',
-      'Gemfile',
-      'composer.json',
-      'mix.exs',
-      'CMakeLists.txt',
-      '*.csproj',
-      '*.sln',
-      '{docs}/02_document',
-    ]);
+    const [folders, atRoot, oneDown, documented, ...rest] = flow.detect.any;
+    expect(rest).toEqual([]);
+    expect(folders).toBe('{src,lib,app,cmd,pkg,internal}/*');
+    expect(atRoot).toMatch(/^\*\.\{py,go,rs,java,.*,js,jsx,mjs,cjs,ts,tsx,.*\}$/);
+    expect(oneDown).toBe(`*/${atRoot}`);
+    expect(documented).toBe('{docs}/02_document');
+    // A build manifest alone is not code: `npm install` writes package.json into an empty folder.
+    expect(flow.detect.any.join(' ')).not.toMatch(/package\.json|go\.mod|Cargo\.toml/);
   });
 });
 

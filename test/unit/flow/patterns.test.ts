@@ -11,13 +11,19 @@ describe('patternProblem', () => {
     'notes/[ab].md',
     '02_document/',
     'a..b/c.md',
+    'notes/*.{png,jpg}',
+    '{a,b}/x.md',
+    'cycle-{cycle}/{report,summary}.md',
   ])('accepts the done-when pattern %s', (pattern) => {
     expect(patternProblem(pattern)).toBeUndefined();
   });
 
-  it.each(['package.json', '*.csproj', '{docs}/00_problem', '{docs}/02_document'])('accepts the detection pattern %s', (pattern) => {
-    expect(patternProblem(pattern, true)).toBeUndefined();
-  });
+  it.each(['package.json', '*.csproj', '{docs}/00_problem', '{docs}/02_document', '*.{py,go}', '*/*.{py,go}', '{src,lib}/*', '{docs}/{a,b}/*.{md,txt}'])(
+    'accepts the detection pattern %s',
+    (pattern) => {
+      expect(patternProblem(pattern, true)).toBeUndefined();
+    },
+  );
 
   it.each([
     ['', /empty/],
@@ -35,6 +41,11 @@ describe('patternProblem', () => {
     ['02_tasks/**', /`\*\*`/],
     ['a/{task}/x.md', /`\{task\}` is not a placeholder autopilot knows \(`\{cycle\}`\)/],
     ['{docs}/00_problem', /`\{docs\}` is not a placeholder/],
+    ['*.{py,}', /`\{py,\}` is not a list of alternatives autopilot can use/],
+    ['{,a}/x.md', /`\{,a\}` is not a list of alternatives/],
+    ['{a,b/c}/x.md', /`\{a,b\/c\}` is not a list of alternatives/],
+    ['{a,{b,c}}/x.md', /is not a list of alternatives/],
+    ['{a,**}/x.md', /`\*\*`/],
   ])('rejects the done-when pattern %j', (pattern, why) => {
     expect(patternProblem(pattern)).toMatch(why);
   });

@@ -37,6 +37,22 @@ describe('findMatches', () => {
     expect(findMatches(base, '02_tasks/*/')).toEqual(['02_tasks/cycle-1', '02_tasks/cycle-2']);
   });
 
+  it('matches alternatives in braces within a segment, with one readdir per folder', () => {
+    expect(findMatches(base, '01_solution/*.{md,txt}', 10)).toEqual([
+      '01_solution/notes.md',
+      '01_solution/solution_draft_01.md',
+      '01_solution/solution_draft_02.md',
+    ]);
+    expect(findMatches(base, '{01_solution,02_tasks}/*', 10)).toEqual([
+      '01_solution/notes.md',
+      '01_solution/solution_draft_01.md',
+      '01_solution/solution_draft_02.md',
+      '02_tasks/cycle-1',
+      '02_tasks/cycle-2',
+    ]);
+    expect(findMatches(base, '*/{notes,readme}.{md,rst}', 10)).toEqual(['01_solution/notes.md', '_docs/readme.md']);
+  });
+
   it('stops at the limit and finds nothing under a missing folder', () => {
     expect(findMatches(base, '01_solution/*.md', 1)).toHaveLength(1);
     expect(findMatches(base, 'nowhere/*/x.md')).toEqual([]);
