@@ -10,3 +10,4 @@ export { runLog } from './log.js';
 export { runStatus } from './status.js';
 export { runStep, type StepRequest, type StepResult } from './step.js';
 export { errorJson, exitCodeOfError } from '../errors.js';
+export { listCheckpoints, runCheckpoint, runRestore } from './checkpoints.js';

@@ -89,7 +89,13 @@ export async function runInit(ctx: Context, flowId: string | undefined): Promise
     const setup: { path: string; text: string | undefined }[] = [];
     const add = (path: string, make: (text: string | undefined) => string | undefined) => setup.push({ path, text: make(read(repo, path)) });
     add(join(repo.root, '.gitignore'), (t) =>
-      withLines(t, '# autopilot: files local to one machine', [`${local}/cache/`, `${local}/lease*`, `${local}/lock*`, `/${repo.docsName}/*${TEMP_MARK}*`]),
+      withLines(t, '# autopilot: files local to one machine', [
+        `${local}/cache/`,
+        `${local}/lease*`,
+        `${local}/lock*`,
+        `${local}/checkpoints/`,
+        `/${repo.docsName}/*${TEMP_MARK}*`,
+      ]),
     );
     add(join(repo.root, '.gitattributes'), (t) =>
       withLines(t, '# autopilot: keep both sides of the append-only journal on merge', [`${local}/journal.jsonl merge=union`]),

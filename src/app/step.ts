@@ -25,10 +25,12 @@ import { samePosition, type Position } from '../state/position.js';
 import { commit, type Plan, type Written } from './commit.js';
 import type { Context } from './context.js';
 import { heldError } from './lease-view.js';
-import { loadState, peekPosition, type Loaded } from './load-state.js';
+import { loadState, peekPosition, readPointerText, type Loaded } from './load-state.js';
+import { prune, snapshot } from './checkpoints.js';
 import { readSettings } from './settings.js';
 import { validateEvent } from './validate-event.js';
 import { buildView, type View } from './view.js';
+import { boundarySummary } from './boundary-summary.js';
 
 export interface StepRequest {
   event: Event;
@@ -201,6 +203,29 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
     const moved = !loaded.pointer || !samePosition(loaded.pointer.position, transition.position);
     if (plan.entries.length > 0 || moved) plan.pointer = pointerPlan(loaded, transition.position, lastAction);
     const written = commit(repo, lock, lastSeq, plan, writer);
+    // Seed 002: a checkpoint before a session boundary, and when a step fails for good.
+    const label = transition.entries.some((e) => e.event === 'boundary_reached')
+      ? 'boundary'
+      : transition.outcome.kind === 'failed' && transition.entries.some((e) => e.event === 'step_failed')
+        ? 'failed'
+        : undefined;
+    if (label && written.entries.length > 0) {
+      const shot = snapshot(
+        label,
+        `automatic: ${label === 'boundary' ? 'a session boundary' : 'a step failed three times'}`,
+        ctx.now(),
+        written.entries.at(-1)!.seq,
+        readPointerText(repo) ?? '',
+      );
+      commit(
+        repo,
+        lock,
+        written.entries.at(-1)!.seq,
+        { entries: [], files: [{ path: shot.path(repo), text: JSON.stringify(shot.body, null, 2) + '\n' }] },
+        writer,
+      );
+      prune(repo, ctx.now());
+    }
 
     let reason = 'reason' in event ? event.reason : event.type === 'done' ? event.force?.reason : undefined;
     // A failed step shows why, in whichever session asks: the last reason is in the journal.
@@ -212,7 +237,10 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
       .filter((e) => e.event === 'step_skipped' && e.by === 'condition' && typeof e.step === 'number')
       .map((e) => ({ step: e.step as number, name: e.name, reason: String(e.reason) }));
     const answered = transition.entries.find((e) => e.event === 'decision_answered');
+    const outcome = transition.outcome;
+    const summary = outcome.kind === 'boundary' && !outcome.answered ? await boundarySummary(repo, flow, outcome.after, position.cycle) : undefined;
     const view = buildView(event.type, loaded, transition.position, transition.outcome, {
+      ...(summary ? { summary } : {}),
       ...(answered ? { answer: `${String(answered.option)}) ${String(answered.choice)}` } : {}),
       ...(acted ? { acted } : {}),
       ...(reason ? { reason } : {}),

@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { runCheck } from '../app/check.js';
+import { listCheckpoints, runCheckpoint, runRestore } from '../app/checkpoints.js';
 import { sessionOf, type Context } from '../app/context.js';
 import { runInit } from '../app/init.js';
 import { viewJson } from '../app/json.js';
@@ -117,6 +118,45 @@ function buildProgram(done: (result: Printable) => void): Command {
       ].join('\n');
       const { written: _written, ...json } = result;
       done({ json, text, exit: EXIT.ok });
+    });
+
+  program
+    .command('checkpoint')
+    .description('snapshot the state now (kept: the 24 newest, then one a day for 30 days)')
+    .option('--note <text>', 'what this checkpoint is for')
+    .action(async (opts: { note?: string }, cmd: Command) => {
+      const r = await runCheckpoint(contextOf(globals(cmd)), opts.note ?? '');
+      done({
+        json: r,
+        text: `✓ Checkpoint ${r.id}${r.pruned.length ? ` (pruned ${r.pruned.length} old ones)` : ''}. Return to it with \`autopilot restore ${r.id}\`.`,
+        exit: EXIT.ok,
+      });
+    });
+
+  program
+    .command('checkpoints')
+    .description('list the checkpoints, newest first')
+    .action(async (_opts, cmd: Command) => {
+      const list = listCheckpoints(contextOf(globals(cmd)));
+      const text =
+        list.length === 0
+          ? 'No checkpoints yet.'
+          : list.map((c) => `${c.id}  step ${String(c.step)} ${c.status ?? '?'}  event ${c.seq}${c.note ? `  ${c.note}` : ''}`).join('\n');
+      done({ json: { checkpoints: list }, text, exit: EXIT.ok });
+    });
+
+  program
+    .command('restore')
+    .description('return the pointer to a checkpoint (journaled; no history is deleted)')
+    .argument('<id>', 'a checkpoint id from `autopilot checkpoints`')
+    .action(async (id: string, _opts, cmd: Command) => {
+      const r = await runRestore(contextOf(globals(cmd)), id);
+      const at = r.position.step === 'done' ? 'done' : `step ${r.position.step} (${r.position.name}), ${r.position.status}`;
+      done({
+        json: { restored: r.id, step: r.position.step, name: r.position.name, status: r.position.status },
+        text: `✓ Restored ${r.id}: ${at}. Run \`autopilot next\`.`,
+        exit: EXIT.ok,
+      });
     });
 
   program

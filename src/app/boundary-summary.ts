@@ -1,0 +1,40 @@
+/**
+ * The seed's summary above a boundary: the number of tasks, batches and
+ * complexity points, read from the task table the step before the boundary
+ * wrote (its first Done-when file). Read only when a boundary is shown; the
+ * Markdown parser is loaded then and only then.
+ */
+import { closeSync, fstatSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import { withCycle, type Flow } from '../flow/model.js';
+import { findMatches } from '../io/find-matches.js';
+import { openFile } from '../io/journal.js';
+import type { Repo } from '../io/repo.js';
+import type { BoundarySummary } from './view.js';
+
+const SUMMARY_MAX_BYTES = 256 * 1024;
+
+export async function boundarySummary(repo: Repo, flow: Flow, after: number, cycle: number): Promise<BoundarySummary | undefined> {
+  const step = flow.steps[after - 1];
+  const pattern = step?.doneWhen[0];
+  if (!pattern) return undefined;
+  const [match] = findMatches(repo.docs, withCycle(pattern, cycle), 1, { root: repo.root, refused: () => undefined });
+  const file = `${repo.docsName}/${match ?? withCycle(pattern, cycle)}`;
+  if (!match) return { file, problem: 'no task table: the file is missing' };
+  const fd = openFile(join(repo.docs, match));
+  if (fd === undefined) return { file, problem: 'no task table: the file is missing' };
+  let text: string;
+  try {
+    const size = fstatSync(fd).size;
+    if (size > SUMMARY_MAX_BYTES) return { file, problem: `the task index is ${size} bytes, more than the ${SUMMARY_MAX_BYTES} read for a summary` };
+    const bytes = Buffer.alloc(size);
+    readSync(fd, bytes, 0, size, 0);
+    text = bytes.toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+  const { summarizeTasks } = await import('../summary/task-table.js');
+  const summary = summarizeTasks(text, file);
+  if ('problem' in summary) return { file, problem: `${summary.problem.message}${summary.problem.line ? ` (line ${summary.problem.line})` : ''}` };
+  return { file, ...summary };
+}

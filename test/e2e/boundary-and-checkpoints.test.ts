@@ -1,0 +1,131 @@
+/** The session boundary as the seed's decision, with its summary; checkpoints, their retention and restore. Real folders. */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { listCheckpoints, runCheckpoint, runRestore } from '../../src/app/checkpoints.js';
+import { autopilot, journal, read, tempRepo, write, type NextJson } from '../helpers/cli.js';
+
+const TABLE = '# Tasks\n\n| Task | Name | Points | Batch |\n|---|---|---|---|\n| 01 | Parse | 3 | 1 |\n| 02 | Store | 5 | 1 |\n| 03 | Serve | 2 | 2 |\n';
+
+/** A greenfield run walked to Decompose (step 5) in progress. */
+function atDecompose(): string {
+  const dir = tempRepo();
+  autopilot(dir, 'init', '--flow', 'greenfield');
+  const steps: string[][] = [
+    ['00_problem/problem.md', '00_problem/acceptance_criteria.md'],
+    ['01_solution/solution_draft_01.md'],
+    ['01_solution/solution.md', '02_document/architecture.md'],
+  ];
+  for (const files of steps) {
+    autopilot(dir, 'next');
+    for (const f of files) write(dir, `_docs/${f}`);
+    const done = autopilot(dir, 'done', '--json').json<NextJson>();
+    if (done.decision) autopilot(dir, 'decide', 'B');
+  }
+  expect(autopilot(dir, 'next', '--json').json<NextJson>()).toMatchObject({ step: 5, action: 'start' });
+  return dir;
+}
+
+interface BoundaryJson extends NextJson {
+  boundary: { decision?: { question: string }; summary?: Record<string, unknown>; answered?: string };
+}
+
+describe('the session boundary is the seed’s decision', () => {
+  it('shows the question, A and B, and a summary read from the real task table: 3 tasks, 2 batches, 10 points', () => {
+    const dir = atDecompose();
+    write(dir, '_docs/02_tasks/_index.md', TABLE);
+    const done = autopilot(dir, 'done');
+    expect(done.code).toBe(3);
+    expect(done.stdout).toContain('Summary: 3 tasks in 2 batches, 10 complexity points (_docs/02_tasks/_index.md)');
+    expect(done.stdout).toContain('DECISION REQUIRED: Decompose complete — start Implement?');
+    expect(done.stdout).toContain('A) Start a new conversation for Implement (recommended)');
+    expect(done.stdout).toContain('B) Continue in this conversation');
+    const again = autopilot(dir, 'next', '--json').json<BoundaryJson>();
+    expect(again.boundary.summary).toEqual({ file: '_docs/02_tasks/_index.md', tasks: 3, batches: 2, points: 10 });
+  });
+
+  it('says so, and invents no numbers, when the task table is missing its columns', () => {
+    const dir = atDecompose();
+    write(dir, '_docs/02_tasks/_index.md', '# Tasks\n\n- parse\n- store\n');
+    const done = autopilot(dir, 'done', '--json').json<BoundaryJson>();
+    expect(done.boundary.summary).toMatchObject({ file: '_docs/02_tasks/_index.md', problem: expect.stringContaining('no task table') });
+    expect(JSON.stringify(done.boundary.summary)).not.toMatch(/"tasks"/);
+  });
+
+  it('answered A: exit 3 telling this conversation to stop, and the next `next` proceeds', () => {
+    const dir = atDecompose();
+    write(dir, '_docs/02_tasks/_index.md', TABLE);
+    autopilot(dir, 'done');
+    expect(autopilot(dir, 'next').code).toBe(3);
+    const a = autopilot(dir, 'decide', 'A');
+    expect(a.code).toBe(3);
+    expect(a.stdout).toContain('Start a new conversation and run `/autopilot`');
+    expect(autopilot(dir, 'next', '--json').json<NextJson>()).toMatchObject({ step: 6, action: 'start' });
+    expect(journal(dir).filter((e) => e.event === 'boundary_answered')).toEqual([expect.objectContaining({ option: 'A' })]);
+  });
+
+  it('answered B: the same conversation goes on', () => {
+    const dir = atDecompose();
+    write(dir, '_docs/02_tasks/_index.md', TABLE);
+    autopilot(dir, 'done');
+    expect(autopilot(dir, 'decide', 'B', '--json').json<NextJson>()).toMatchObject({ outcome: 'advanced', step: 6 });
+    expect(autopilot(dir, 'next', '--json').json<NextJson>()).toMatchObject({ step: 6, action: 'start' });
+  });
+
+  it('crossed by a new session: counts as A, journaled, and the new conversation needs no --take-over (the lease ended at the boundary)', () => {
+    const dir = atDecompose();
+    write(dir, '_docs/02_tasks/_index.md', TABLE);
+    expect(autopilot(dir, '--session', 'first', 'done', '--take-over').code).toBe(3);
+    const second = autopilot(dir, '--session', 'second', 'next', '--json');
+    expect(second.code).toBe(0);
+    expect(second.json<NextJson>()).toMatchObject({ step: 6, action: 'start' });
+    expect(journal(dir).find((e) => e.event === 'boundary_answered')).toMatchObject({ option: 'A', session: 'second', reached_by: 'first' });
+    expect(readdirSync(join(dir, '_docs/_autopilot/checkpoints')).some((n) => n.endsWith('-boundary.json'))).toBe(true);
+  });
+});
+
+describe('checkpoints', () => {
+  it('keeps the 24 newest and one a day for 30 days over 40 simulated days of 6 a day: 24 + 26 = 50 kept of 240', async () => {
+    const dir = tempRepo();
+    autopilot(dir, 'init', '--flow', 'greenfield');
+    const start = Date.UTC(2026, 9, 1, 8);
+    for (let day = 0; day < 40; day++) {
+      for (let k = 0; k < 6; k++) {
+        const now = new Date(start + day * 86_400_000 + k * 3_600_000);
+        await runCheckpoint({ repo: { dir }, session: 'local', now: () => now }, `day ${day} run ${k}`);
+      }
+    }
+    const kept = listCheckpoints({ repo: { dir } });
+    // The 24 newest span the last 4 days; the 26 days before them, within 30 days, keep their newest each.
+    expect(kept).toHaveLength(50);
+    expect(kept[0]!.note).toBe('day 39 run 5');
+    expect(kept.at(-1)!.note).toBe('day 10 run 5');
+  });
+
+  it('restore returns the pointer to the checkpoint, journaled, and deletes no history', async () => {
+    const dir = tempRepo();
+    autopilot(dir, 'init', '--flow', 'greenfield');
+    autopilot(dir, 'next');
+    autopilot(dir, 'substep', '2 — Restrictions');
+    const ctx = { repo: { dir }, session: 'local', now: () => new Date() };
+    const { id } = await runCheckpoint(ctx, 'before trying the interview again');
+    for (let i = 0; i < 3; i++) {
+      autopilot(dir, 'next');
+      autopilot(dir, 'fail', '--reason', `r${i}`);
+    }
+    const before = journal(dir).length;
+    await runRestore(ctx, id);
+    expect(autopilot(dir, 'status', '--json').json<NextJson>()).toMatchObject({
+      step: 1,
+      status: 'in_progress',
+      sub_step: '2 — Restrictions',
+      retry_count: 0,
+      drift: [],
+    });
+    const after = journal(dir);
+    expect(after).toHaveLength(before + 1);
+    expect(after.at(-1)).toMatchObject({ event: 'checkpoint_restored', checkpoint: id });
+    expect(read(dir, '_docs/_autopilot_state.md')).toContain('sub_step: 2 — Restrictions');
+    await expect(runRestore(ctx, 'not-an-id')).rejects.toThrow(/not a checkpoint id/);
+  });
+});
