@@ -5,6 +5,8 @@ import type { Context } from './context.js';
 import { leaseStatus } from './lease-view.js';
 import { loadState, type Loaded } from './load-state.js';
 import { followThrough } from '../engine/follow-through.js';
+import { stepByNumber } from '../flow/model.js';
+import { disagreement, skillPosition } from './skill-position.js';
 import { formatAge } from '../engine/lease.js';
 import { readSettings } from './settings.js';
 import { loadRepoFlows } from './step.js';
@@ -53,7 +55,9 @@ export async function runStatus(ctx: Context): Promise<{ view: View; exit: numbe
   const loaded = loadState(repo, flows);
   const position = loaded.reconciled.position;
   const now = ctx.now();
-  const notices = [followThrough(loaded.pointer?.lastAction, position, now, settings.staleMs), staleStep(loaded, now, settings.staleMs)].filter(
+  const step = typeof position.step === 'number' ? stepByNumber(loaded.flow, position.step) : undefined;
+  const skill = step && position.status === 'in_progress' ? disagreement(await skillPosition(repo, step, position.cycle), position.subStep) : undefined;
+  const notices = [followThrough(loaded.pointer?.lastAction, position, now, settings.staleMs), staleStep(loaded, now, settings.staleMs), skill].filter(
     (n): n is string => n !== undefined,
   );
   const view = buildView('status', loaded, position, undefined, {

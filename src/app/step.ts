@@ -31,6 +31,7 @@ import { readSettings } from './settings.js';
 import { validateEvent } from './validate-event.js';
 import { buildView, type View } from './view.js';
 import { boundarySummary } from './boundary-summary.js';
+import { disagreement, skillPosition } from './skill-position.js';
 
 export interface StepRequest {
   event: Event;
@@ -185,6 +186,18 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
       if (verdict.kind === 'moved') transition = { position, entries: [], outcome: { kind: 'refused', problem: verdict.problem } };
     }
     transition ??= apply(flow, position, loaded.evidence, event, { session: ctx.session, ...(loaded.boundary ? { boundary: loaded.boundary } : {}) });
+    // Re-entry: a skill that keeps its own progress file is the better judge of where inside the step the work is.
+    const notices: string[] = [];
+    if (event.type === 'next' && transition.outcome.kind === 'work' && typeof transition.position.step === 'number') {
+      const state = await skillPosition(repo, stepByNumber(flow, transition.position.step)!, transition.position.cycle);
+      const differs = disagreement(state, transition.position.subStep);
+      if (differs) notices.push(differs);
+      if (differs && state && 'position' in state) {
+        const resumed = { ...transition.position, status: 'in_progress' as const, subStep: state.position };
+        const note = entry('skill_state_differs', resumed, { file: state.file, skill_sub_step: state.position, pointer_sub_step: transition.position.subStep });
+        transition = { ...transition, position: resumed, entries: [...transition.entries, note] };
+      }
+    }
 
     // At a boundary (reached, answered "a new conversation", or shown again) this session's lease ends: the next conversation starts free.
     if (transition.outcome.kind === 'boundary') lease = 'release';
@@ -198,7 +211,10 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
     };
     const acted = typeof position.step === 'number' ? stepByNumber(flow, position.step) : undefined;
     const notice = event.type === 'next' ? followThrough(loaded.pointer?.lastAction, position, ctx.now(), settings.staleMs) : undefined;
-    if (notice) plan.entries.unshift(entry('follow_through', position, { message: notice, expected: loaded.pointer?.lastAction?.next }));
+    if (notice) {
+      plan.entries.unshift(entry('follow_through', position, { message: notice, expected: loaded.pointer?.lastAction?.next }));
+      notices.unshift(notice);
+    }
     const lastAction = lastActionOf(event, acted, transition.outcome, transition.position, ctx.now()) ?? loaded.pointer?.lastAction;
     const moved = !loaded.pointer || !samePosition(loaded.pointer.position, transition.position);
     if (plan.entries.length > 0 || moved) plan.pointer = pointerPlan(loaded, transition.position, lastAction);
@@ -245,7 +261,7 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
       ...(acted ? { acted } : {}),
       ...(reason ? { reason } : {}),
       ...(passedOver.length > 0 ? { passedOver } : {}),
-      ...(notice ? { notices: [notice] } : {}),
+      ...(notices.length > 0 ? { notices } : {}),
     });
     return { view, exit: exitCodeOf(transition.outcome), written };
   } finally {

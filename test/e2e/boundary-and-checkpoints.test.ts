@@ -26,7 +26,7 @@ function atDecompose(): string {
   return dir;
 }
 
-interface BoundaryJson extends NextJson {
+interface BoundaryJson extends Omit<NextJson, 'boundary'> {
   boundary: { decision?: { question: string }; summary?: Record<string, unknown>; answered?: string };
 }
 

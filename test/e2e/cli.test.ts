@@ -251,7 +251,7 @@ describe('init', () => {
       expect.arrayContaining(['.gitignore', '.gitattributes', '.claude/commands/autopilot.md', '.cursor/commands/autopilot.md', 'AGENTS.md']),
     );
     expect(read(dir, '.gitignore')).toBe(
-      'node_modules/\n\n# autopilot: files local to one machine\n/_docs/_autopilot/cache/\n/_docs/_autopilot/lease*\n/_docs/_autopilot/lock*\n/_docs/*.autopilot-tmp-*\n',
+      'node_modules/\n\n# autopilot: files local to one machine\n/_docs/_autopilot/cache/\n/_docs/_autopilot/lease*\n/_docs/_autopilot/lock*\n/_docs/_autopilot/checkpoints/\n/_docs/*.autopilot-tmp-*\n',
     );
     expect(read(dir, '.gitattributes')).toContain('/_docs/_autopilot/journal.jsonl merge=union');
     expect(read(dir, '.claude/commands/autopilot.md')).toContain('npx autopilot next --json');

@@ -110,6 +110,26 @@ describe('the last action and its follow-through', () => {
   });
 });
 
+describe('a skill’s own state (rule 8)', () => {
+  it('a skill state file that disagrees with the pointer is shown as the sub-step, reported once and journaled', () => {
+    const dir = tempRepo();
+    write(dir, 'src/main.go', 'package main\n');
+    expect(autopilot(dir, 'init', '--flow', 'existing-code').code).toBe(0);
+    autopilot(dir, 'next');
+    autopilot(dir, 'substep', '2 — Modules');
+    write(dir, '_docs/02_document/state.json', JSON.stringify({ position: '3 — Components' }));
+    expect(autopilot(dir, 'status', '--json').json<{ notices?: string[] }>().notices).toEqual([
+      expect.stringContaining('says sub-step 3 — Components, the pointer says 2 — Modules'),
+    ]);
+    const next = autopilot(dir, 'next', '--json').json<NextJson & { resume?: string; notices?: string[] }>();
+    expect(next).toMatchObject({ step: 1, sub_step: '3 — Components', resume: '3 — Components' });
+    expect(journal(dir).filter((e) => e.event === 'skill_state_differs')).toEqual([
+      expect.objectContaining({ file: '_docs/02_document/state.json', skill_sub_step: '3 — Components', pointer_sub_step: '2 — Modules' }),
+    ]);
+    expect(autopilot(dir, 'next', '--json').json<{ notices?: string[] }>().notices).toBeUndefined();
+  });
+});
+
 describe('small things found on the way', () => {
   it('a file that exists but is empty is named as empty', () => {
     const dir = greenfield();

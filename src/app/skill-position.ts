@@ -1,0 +1,43 @@
+/**
+ * Rule 8 of seed 001: a skill may keep its own progress file, named in its
+ * SKILL.md front matter (`state: { file, field }`). Re-entry reads it, shows it
+ * as the sub-step, and says so when it disagrees with the pointer. The YAML
+ * reader is loaded only for a skill that declares a state file.
+ */
+import { closeSync, openSync, readSync } from 'node:fs';
+import type { Step } from '../flow/model.js';
+import type { Repo } from '../io/repo.js';
+import { skillFile } from '../io/skills.js';
+
+export type SkillPosition = { file: string; position: string } | { problem: string } | undefined;
+
+/** The first bytes of a file: enough to see whether its front matter declares `state:`. */
+function head(path: string, bytes = 4096): string {
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.alloc(bytes);
+    return buffer.toString('utf8', 0, readSync(fd, buffer, 0, bytes, 0));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export async function skillPosition(repo: Repo, step: Step, cycle: number): Promise<SkillPosition> {
+  const skill = skillFile(repo, step.skill);
+  if (!skill.exists) return undefined;
+  const text = head(skill.path);
+  const end = text.startsWith('---') ? text.indexOf('\n---', 3) : -1;
+  if (end < 0 || !/^state\s*:/m.test(text.slice(0, end))) return undefined;
+  const { readSkillState } = await import('../io/skill-state.js');
+  const state = readSkillState(repo, skill.path, cycle);
+  if (!state) return undefined;
+  return 'problem' in state ? { problem: `${state.problem.file ? `${state.problem.file}: ` : ''}${state.problem.message}` } : state;
+}
+
+/** A sentence when the skill's own file and the pointer disagree about where the step stands. */
+export function disagreement(state: SkillPosition, subStep: string): string | undefined {
+  if (!state) return undefined;
+  if ('problem' in state) return `the skill's own state cannot be read: ${state.problem}`;
+  if (state.position === subStep) return undefined;
+  return `the skill's own state (${state.file}) says sub-step ${state.position}, the pointer says ${subStep === '0' ? 'none' : subStep}; resuming where the skill says`;
+}
