@@ -8,7 +8,8 @@ import { displayPath, openRepo } from '../io/repo.js';
 import { skillFile } from '../io/skills.js';
 import { positionHash } from '../state/serialize-pointer.js';
 import type { Context } from './context.js';
-import { flowOfPointer, readPointer } from './load-state.js';
+import { flowOfPointer, loadState, readPointer } from './load-state.js';
+import { flowChangeNotice } from './step.js';
 import { guardProblems } from './status.js';
 
 export interface CheckResult {
@@ -56,6 +57,17 @@ export async function runCheck(ctx: Pick<Context, 'repo'>): Promise<CheckResult>
     if (!(error instanceof InputError)) throw error;
     pointer = 'invalid';
     problems.push(...error.problems);
+  }
+
+  // A run pinned to a flow file that has changed since: reported until `repin` adopts it.
+  if (pointer === 'ok' && problems.length === 0) {
+    try {
+      const loaded = loadState(repo, flows);
+      if (loaded.flowChange)
+        problems.push({ file: loaded.flow.file, message: flowChangeNotice(loaded), expected: 'the flow the run started with, or `autopilot repin`' });
+    } catch {
+      // Reported above, or by the commands themselves.
+    }
   }
 
   const journal = readJournal(repo.journalFile, displayPath(repo.journalFile, repo.root));

@@ -164,7 +164,7 @@ export async function runRestore(ctx: Context, id: string): Promise<{ id: string
       repo,
       lock,
       lastSeq,
-      { entries: [entry('checkpoint_restored', position, { checkpoint: id, journal_then: checkpoint.seq })], pointer: plan },
+      { entries: [entry('checkpoint_restored', position, { checkpoint: id, journal_then: checkpoint.seq })], pointer: plan, flowHash: loaded.flow.hash },
       { session: ctx.session, now: ctx.now },
     );
     return { id, position };

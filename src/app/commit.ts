@@ -31,6 +31,8 @@ export interface Plan {
   key?: string;
   /** The pointer to write; always written when there are entries, so its marker names the last one. */
   pointer?: { position: Position; extras: Omit<PointerExtras, 'seq'> };
+  /** The hash of the flow the run is pinned to, recorded with the pointer. */
+  flowHash?: string;
   lease?: Lease | 'release';
   /** Whole files to create or replace (what `init` sets up). */
   files?: { path: string; text: string }[];
@@ -45,7 +47,14 @@ export interface Written {
 }
 
 /** Stamps entries with sequence numbers from `lastSeq + 1`, time, session and key; the last carries the pointer it leads to. */
-export function stampEntries(entries: JournalEntry[], lastSeq: number, writer: Writer, key: string | undefined, pointer: Position | undefined): StampedEntry[] {
+export function stampEntries(
+  entries: JournalEntry[],
+  lastSeq: number,
+  writer: Writer,
+  key: string | undefined,
+  pointer: Position | undefined,
+  flowHash?: string,
+): StampedEntry[] {
   const at = writer.now().toISOString();
   return entries.map((e, i) => ({
     seq: lastSeq + i + 1,
@@ -53,7 +62,7 @@ export function stampEntries(entries: JournalEntry[], lastSeq: number, writer: W
     session: writer.session,
     ...(key ? { key } : {}),
     ...e,
-    ...(pointer && i === entries.length - 1 ? { pointer: toPointerRecord(pointer) } : {}),
+    ...(pointer && i === entries.length - 1 ? { pointer: toPointerRecord(pointer, flowHash) } : {}),
   }));
 }
 
@@ -64,7 +73,7 @@ export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writ
   const written: string[] = [];
   const wrote = (file: string) => written.push(displayPath(file, repo.root));
 
-  const stamped = stampEntries(plan.entries, lastSeq, writer, plan.key, plan.pointer?.position);
+  const stamped = stampEntries(plan.entries, lastSeq, writer, plan.key, plan.pointer?.position, plan.flowHash);
   if (stamped.length > 0) {
     mkdirSync(repo.autopilotDir, { recursive: true });
     appendJournal(repo.journalFile, serializeEntries(stamped));

@@ -11,3 +11,4 @@ export { runStatus } from './status.js';
 export { runStep, type StepRequest, type StepResult } from './step.js';
 export { errorJson, exitCodeOfError } from '../errors.js';
 export { listCheckpoints, runCheckpoint, runRestore } from './checkpoints.js';
+export { runRepin } from './repin.js';

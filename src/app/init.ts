@@ -11,6 +11,7 @@ import { entry } from '../engine/journal-entry.js';
 import { atStep } from '../engine/reconcile.js';
 import { InputError } from '../errors.js';
 import { loopStart, type Flow } from '../flow/model.js';
+import { toCached } from '../flow/flow-cache.js';
 import { TEMP_MARK } from '../io/atomic-write.js';
 import { readJournalHead } from '../io/journal-head.js';
 import { gatePath, openRepo, type Repo } from '../io/repo.js';
@@ -108,7 +109,8 @@ export async function runInit(ctx: Context, flowId: string | undefined): Promise
     const folderExisted = existsSync(repo.autopilotDir);
     if (flow) {
       const position = atStep(flow, flow.steps[0]!, 1);
-      plan.entries.push(entry('run_started', position, { source: 'init', flow_hash: flow.hash, flow_file: flowFileRef(flow) }));
+      plan.entries.push(entry('run_started', position, { source: 'init', flow_hash: flow.hash, flow_file: flowFileRef(flow), pinned: toCached(flow) }));
+      plan.flowHash = flow.hash;
       plan.key = `init:${flow.id}`;
       plan.pointer = { position, extras: { loops: loopStart(flow) !== undefined } };
     }

@@ -9,6 +9,8 @@ import { checkRecord, type RecordVerdict } from '../engine/record.js';
 import { locate, type Reconciled } from '../engine/reconcile.js';
 import { InputError } from '../errors.js';
 import { loopStart, stepByNumber, type Flow } from '../flow/model.js';
+import type { CachedFlow } from '../flow/flow-cache.js';
+import { flowChanges } from '../engine/pin.js';
 import { detectFlow, diskCycle, gatherEvidence } from '../io/gather-evidence.js';
 import { latestOf, readJournalHead, type JournalHead } from '../io/journal-head.js';
 import { BOUNDARY_EVENTS, mayWaitAtBoundary, pendingBoundary, type PendingBoundary } from '../engine/boundary.js';
@@ -36,6 +38,28 @@ export interface Loaded {
   index?: LoadedIndex;
   /** A session boundary reached and not yet answered (rule 4). */
   boundary?: PendingBoundary;
+  /** The flow file changed since the run was pinned: the run goes on with the pinned steps (`flow`). */
+  flowChange?: FlowChange;
+}
+
+export interface FlowChange {
+  /** The flow file as it is now; undefined when it is gone. */
+  current?: Flow;
+  changes: string[];
+}
+
+/**
+ * The flow a run uses: the one it is pinned to (the hash the journal's last
+ * record names) when the file changed or is gone since, else the file as it is.
+ */
+function pinnedFlow(flows: Flow[], id: string, head: JournalHead, journalIndex: () => LoadedIndex): { flow: Flow; change?: FlowChange } | undefined {
+  const current = flows.find((f) => f.id === id);
+  const hash = head.record?.pointer.flow === id ? head.record.pointer.flow_hash : undefined;
+  if (!hash || current?.hash === hash) return current ? { flow: current } : undefined;
+  const pinned = journalIndex().index.pins?.[id] as CachedFlow | undefined;
+  if (!pinned || pinned.hash !== hash || !Array.isArray(pinned.steps)) return current ? { flow: current } : undefined;
+  const flow: Flow = { ...pinned, file: current?.file ?? `${id} (pinned)` };
+  return { flow, change: current ? { current, changes: flowChanges(flow, current) } : { changes: [`the flow file of ${id} is gone`] } };
 }
 
 export function readPointerText(repo: Repo): string | null {
@@ -105,9 +129,14 @@ function unknownFlow(repo: Repo, flows: Flow[], id: string, line?: number): Inpu
 
 /** The flow the pointer names, checked: an unknown flow or a step it lacks is an error naming the pointer's line. */
 export function flowOfPointer(repo: Repo, flows: Flow[], pointer: ParsedPointer): Flow {
-  const file = displayPath(repo.pointerFile, repo.root);
   const flow = flows.find((f) => f.id === pointer.position.flow);
   if (!flow) throw unknownFlow(repo, flows, pointer.position.flow, pointer.lines.flow);
+  checkStep(repo, flow, pointer);
+  return flow;
+}
+
+function checkStep(repo: Repo, flow: Flow, pointer: ParsedPointer): void {
+  const file = displayPath(repo.pointerFile, repo.root);
   const step = pointer.position.step;
   if (step !== 'done' && !stepByNumber(flow, step)) {
     throw new InputError(
@@ -121,7 +150,6 @@ export function flowOfPointer(repo: Repo, flows: Flow[], pointer: ParsedPointer)
       recoveryHint(repo),
     );
   }
-  return flow;
 }
 
 /** Reads and reconciles. `flows` come from `loadFlows`; the caller decides whether it may write their cache. */
@@ -129,18 +157,23 @@ export function loadState(repo: Repo, flows: Flow[]): Loaded {
   let pointer = readPointer(repo);
   gatePath(repo, repo.journalFile);
   const head = readJournalHead(repo.journalFile);
+  let index: LoadedIndex | undefined;
+  const journalIndex = () => (index ??= loadJournalIndex(repo.journalFile, repo.journalIndexFile));
   let flow: Flow | undefined;
+  let flowChange: FlowChange | undefined;
+  const pinnedOrCurrent = (id: string, line?: number): Flow => {
+    const found = pinnedFlow(flows, id, head, journalIndex);
+    if (!found) throw unknownFlow(repo, flows, id, line);
+    flowChange = found.change;
+    return found.flow;
+  };
   if (pointer) {
-    flow = flowOfPointer(repo, flows, pointer);
+    flow = pinnedOrCurrent(pointer.position.flow, pointer.lines.flow);
+    checkStep(repo, flow, pointer);
     pointer = withCycleFromHistory(pointer, flow, head, repo);
   }
   const record = checkRecord(pointer, head.record, positionHash);
-  if (pointer) {
-    // flow is the pointer's.
-  } else if (record.start) {
-    flow = flows.find((f) => f.id === record.start!.flow);
-    if (!flow) throw unknownFlow(repo, flows, record.start.flow);
-  } else flow = detectFlow(repo, flows);
+  if (!pointer) flow = record.start ? pinnedOrCurrent(record.start.flow) : detectFlow(repo, flows);
   if (!flow) {
     throw new InputError({
       message: 'no flow matches this folder',
@@ -153,18 +186,27 @@ export function loadState(repo: Repo, flows: Flow[]): Loaded {
   if (start && start.step !== 'done' && !stepByNumber(flow, start.step)) start = null;
   const chosen = flow;
 
-  let index: LoadedIndex | undefined;
-  const journalEvidence = (cycle: number, perCycle: (step: number) => boolean) => {
-    index ??= loadJournalIndex(repo.journalFile, repo.journalIndexFile);
-    return evidenceFromIndex(index.index, chosen.id, cycle, perCycle);
-  };
+  const journalEvidence = (cycle: number, perCycle: (step: number) => boolean) => evidenceFromIndex(journalIndex().index, chosen.id, cycle, perCycle);
   const upTo = typeof start?.step === 'number' ? start.step : Infinity;
   const { evidence, ...located } = locate(flow, start, diskCycle(repo, flow), (cycle) => gatherEvidence(repo, chosen, cycle, upTo, journalEvidence));
   const reconciled: Reconciled = { ...located, drift: [...record.drift, ...located.drift] };
   const boundary = mayWaitAtBoundary(flow, reconciled.position)
     ? pendingBoundary(flow, reconciled.position, latestOf(repo.journalFile, flow.id, BOUNDARY_EVENTS))
     : undefined;
-  return { repo, flows, flow, pointer, head, record, evidence, reconciled, ...(index ? { index } : {}), ...(boundary ? { boundary } : {}) };
+  const loadedIndex = index as LoadedIndex | undefined;
+  return {
+    repo,
+    flows,
+    flow,
+    pointer,
+    head,
+    record,
+    evidence,
+    reconciled,
+    ...(loadedIndex ? { index: loadedIndex } : {}),
+    ...(boundary ? { boundary } : {}),
+    ...(flowChange ? { flowChange } : {}),
+  };
 }
 
 /**

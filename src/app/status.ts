@@ -9,7 +9,7 @@ import { stepByNumber } from '../flow/model.js';
 import { disagreement, skillPosition } from './skill-position.js';
 import { formatAge } from '../engine/lease.js';
 import { readSettings } from './settings.js';
-import { loadRepoFlows } from './step.js';
+import { flowChangeNotice, loadRepoFlows } from './step.js';
 import { buildView, type View } from './view.js';
 import { displayPath, type Repo } from '../io/repo.js';
 
@@ -57,9 +57,12 @@ export async function runStatus(ctx: Context): Promise<{ view: View; exit: numbe
   const now = ctx.now();
   const step = typeof position.step === 'number' ? stepByNumber(loaded.flow, position.step) : undefined;
   const skill = step && position.status === 'in_progress' ? disagreement(await skillPosition(repo, step, position.cycle), position.subStep) : undefined;
-  const notices = [followThrough(loaded.pointer?.lastAction, position, now, settings.staleMs), staleStep(loaded, now, settings.staleMs), skill].filter(
-    (n): n is string => n !== undefined,
-  );
+  const notices = [
+    loaded.flowChange ? flowChangeNotice(loaded) : undefined,
+    followThrough(loaded.pointer?.lastAction, position, now, settings.staleMs),
+    staleStep(loaded, now, settings.staleMs),
+    skill,
+  ].filter((n): n is string => n !== undefined);
   const view = buildView('status', loaded, position, undefined, {
     ...(notices.length > 0 ? { notices } : {}),
     lease: leaseStatus(repo, ctx.session, ctx.now(), settings.staleMs),

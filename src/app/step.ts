@@ -14,6 +14,7 @@ import { followThrough, lastActionOf } from '../engine/follow-through.js';
 import { apply, exitCodeOf, type Event, type Transition } from '../engine/transitions.js';
 import { InputError } from '../errors.js';
 import { loopStart, stepByNumber, type Flow } from '../flow/model.js';
+import { toCached } from '../flow/flow-cache.js';
 import { crashPoint } from '../io/crash-point.js';
 import { latestAbout } from '../io/journal-head.js';
 import { loadFlows } from '../io/load-flows.js';
@@ -90,7 +91,9 @@ export function reconciliationEntries(loaded: Loaded): JournalEntry[] {
   const { pointer, reconciled, flow, record } = loaded;
   const entries: JournalEntry[] = [];
   if (!pointer && !record.start) {
-    entries.push(entry('run_started', reconciled.position, { source: reconciled.source, flow_hash: flow.hash, flow_file: flowFileRef(flow) }));
+    entries.push(
+      entry('run_started', reconciled.position, { source: reconciled.source, flow_hash: flow.hash, flow_file: flowFileRef(flow), pinned: toCached(flow) }),
+    );
   }
   // Work the folder shows done that the journal never heard of: record each completion, so history matches the files.
   const found = reconciled.drift.some((d) => d.kind === 'ahead-on-disk') || (!pointer && !record.start);
@@ -107,6 +110,12 @@ export function reconciliationEntries(loaded: Loaded): JournalEntry[] {
     entries.push(entry('pointer_edited', reconciled.position, { ...(record.edited ? { edited: record.edited } : {}), message: edits[0]!.message }));
   if (repairs.length > 0) entries.push(entry('position_repaired', reconciled.position, { source: reconciled.source, drift: repairs.map((d) => d.message) }));
   return entries;
+}
+
+/** What a changed flow file means for the run, in one sentence. */
+export function flowChangeNotice(loaded: Loaded): string {
+  const change = loaded.flowChange!;
+  return `${loaded.flow.file} changed since this run started (${change.changes.join('; ') || 'no step changed'}): the run goes on with the steps it started with; \`autopilot repin\` adopts the new file`;
 }
 
 /** A flow file as the journal names it: a path inside the repository, or `builtin:<id>`; never a path of this machine. */
@@ -158,7 +167,7 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
     const guardEntries = lock.broken.map((h) => entry('lock_broken', position, { holder: { pid: h.pid, host: h.host, session: h.session, at: h.at } }));
     if (verdict?.kind === 'held') {
       // The locks it broke on the way in are journaled all the same.
-      commit(repo, lock, lastSeq, { entries: guardEntries, pointer: pointerPlan(loaded, position) }, writer);
+      commit(repo, lock, lastSeq, { entries: guardEntries, pointer: pointerPlan(loaded, position), flowHash: flow.hash }, writer);
       throw heldError(repo, verdict);
     }
     let lease: Lease | 'release' | undefined = verdict?.lease;
@@ -187,7 +196,7 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
     }
     transition ??= apply(flow, position, loaded.evidence, event, { session: ctx.session, ...(loaded.boundary ? { boundary: loaded.boundary } : {}) });
     // Re-entry: a skill that keeps its own progress file is the better judge of where inside the step the work is.
-    const notices: string[] = [];
+    const notices: string[] = loaded.flowChange ? [flowChangeNotice(loaded)] : [];
     if (event.type === 'next' && transition.outcome.kind === 'work' && typeof transition.position.step === 'number') {
       const state = await skillPosition(repo, stepByNumber(flow, transition.position.step)!, transition.position.cycle);
       const differs = disagreement(state, transition.position.subStep);
@@ -206,6 +215,7 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
     const plan: Plan = {
       entries,
       key: commandKey(event.type, at, position.retryCount + 1),
+      flowHash: flow.hash,
       lease,
       ...(loaded.index ? { index: loaded.index } : {}),
     };

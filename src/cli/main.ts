@@ -11,6 +11,7 @@ import { runInit } from '../app/init.js';
 import { viewJson } from '../app/json.js';
 import { runLog } from '../app/log.js';
 import { runStatus } from '../app/status.js';
+import { runRepin } from '../app/repin.js';
 import { runStep } from '../app/step.js';
 import { parseStepOption } from '../app/validate-event.js';
 import type { View } from '../app/view.js';
@@ -118,6 +119,18 @@ function buildProgram(done: (result: Printable) => void): Command {
       ].join('\n');
       const { written: _written, ...json } = result;
       done({ json, text, exit: EXIT.ok });
+    });
+
+  program
+    .command('repin')
+    .description('adopt the flow file as it is now for the run under way (journaled)')
+    .action(async (_opts, cmd: Command) => {
+      const r = await runRepin(contextOf(globals(cmd)));
+      const text =
+        r.changes.length === 0
+          ? 'Nothing to repin: the run already uses the flow file as it is.'
+          : `✓ Repinned: ${r.changes.join('; ')}. Run \`autopilot next\`.`;
+      done({ json: { repinned: r.changes.length > 0, changes: r.changes, step: r.position.step, name: r.position.name }, text, exit: EXIT.ok });
     });
 
   program

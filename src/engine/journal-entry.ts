@@ -46,6 +46,8 @@ export interface PointerRecord {
   sub_step: string;
   retry_count: number;
   cycle: number;
+  /** The sha1 of the flow the run is pinned to: a changed flow file is noticed without reading history. */
+  flow_hash?: string;
 }
 
 /** An entry as it stands in the journal file. */
@@ -73,8 +75,17 @@ export function entry(event: JournalEvent, at: Position, details: Record<string,
   };
 }
 
-export function toPointerRecord(p: Position): PointerRecord {
-  return { flow: p.flow, step: p.step, name: p.name, status: p.status, sub_step: p.subStep, retry_count: p.retryCount, cycle: p.cycle };
+export function toPointerRecord(p: Position, flowHash?: string): PointerRecord {
+  return {
+    flow: p.flow,
+    step: p.step,
+    name: p.name,
+    status: p.status,
+    sub_step: p.subStep,
+    retry_count: p.retryCount,
+    cycle: p.cycle,
+    ...(flowHash ? { flow_hash: flowHash } : {}),
+  };
 }
 
 export function fromPointerRecord(r: PointerRecord): Position {
@@ -95,7 +106,8 @@ function isPointerRecord(v: unknown): v is PointerRecord {
     typeof r.sub_step === 'string' &&
     isCount(r.retry_count, 0) &&
     (r.retry_count as number) <= 3 &&
-    isCount(r.cycle, 1)
+    isCount(r.cycle, 1) &&
+    (r.flow_hash === undefined || typeof r.flow_hash === 'string')
   );
 }
 

@@ -29,13 +29,15 @@ interface Facts {
   c: Record<string, { w?: Waiver; r?: string[] }>;
 }
 
-const FORMAT = 1;
+const FORMAT = 2;
 const KEPT_CYCLES = 8;
 /** Bytes the index may lag behind the journal before a writing command refreshes the file. */
 const REFRESH_LAG = 64 * 1024;
 
 export interface JournalIndex {
   format: number;
+  /** The step list each flow's run is pinned to (the latest `run_started` or `run_repinned` that carries one), by flow id. */
+  pins?: Record<string, unknown>;
   /** How many bytes of the journal the index covers, and the sha1 of the 256 before that point. */
   size: number;
   tail: string;
@@ -45,6 +47,7 @@ export interface JournalIndex {
 const emptyIndex = (): JournalIndex => ({ format: FORMAT, size: 0, tail: '', steps: {} });
 
 function record(index: JournalIndex, e: StampedEntry): void {
+  if ((e.event === 'run_started' || e.event === 'run_repinned') && typeof e.pinned === 'object' && e.pinned !== null) (index.pins ??= {})[e.flow] = e.pinned;
   if (typeof e.step !== 'number') return;
   const change = (apply: (f: { w?: Waiver; r?: string[] }) => void) => {
     const facts = (index.steps[`${e.flow}|${e.step}`] ??= { c: {} });
@@ -62,7 +65,7 @@ function record(index: JournalIndex, e: StampedEntry): void {
   if (e.event === 'decision_answered' && e.then === 'repeat' && Array.isArray(e.round_files)) change((f) => (f.r = e.round_files as string[]));
 }
 
-const MATTERS = /"(step_skipped|step_completed|decision_answered)"/;
+const MATTERS = /"(step_skipped|step_completed|decision_answered|run_started|run_repinned)"/;
 
 /** Folds journal lines from `start` into the index; returns the new size. */
 function scanInto(index: JournalIndex, file: string, start: number): void {

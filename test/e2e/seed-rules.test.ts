@@ -1,8 +1,9 @@
 /** The seed documents' rules, through the built CLI on real folders: the seed's own pointer, the last action and its follow-through, stale sessions, small things. */
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { autopilot, journal, read, tempRepo, write, type NextJson } from '../helpers/cli.js';
+import { ROOT } from '../helpers/engine.js';
 
 const POINTER = '_docs/_autopilot_state.md';
 
@@ -107,6 +108,54 @@ describe('the last action and its follow-through', () => {
     } finally {
       process.env = old;
     }
+  });
+});
+
+describe('pinned runs', () => {
+  function withOwnFlow(): string {
+    const dir = tempRepo();
+    write(dir, '.autopilot/flows/greenfield.md', read(ROOT, 'flows/greenfield.md'));
+    expect(autopilot(dir, 'init', '--flow', 'greenfield').code).toBe(0);
+    autopilot(dir, 'next');
+    return dir;
+  }
+
+  it('a flow file edited mid-run is reported, step by step; the run keeps the steps it started with; `check` reports it; `repin` adopts it', () => {
+    const dir = withOwnFlow();
+    const started = journal(dir).find((e) => e.event === 'run_started')!;
+    expect(started).toMatchObject({ flow_file: '.autopilot/flows/greenfield.md', pinned: { id: 'greenfield', steps: expect.any(Array) } });
+    const edited = read(dir, '.autopilot/flows/greenfield.md').replace('| 3 | Plan |', '| 3 | Architecture |');
+    write(dir, '.autopilot/flows/greenfield.md', edited.replace('`02_tasks/_index.md`', '`02_tasks/_index.md`, `02_tasks/batches.md`'));
+    const status = autopilot(dir, 'status', '--json').json<NextJson & { notices?: string[] }>();
+    expect(status.notices).toEqual([expect.stringContaining('step 3 (Plan → Architecture) changed; step 5 (Decompose) changed')]);
+    expect(status).toMatchObject({ step: 1, name: 'Problem', drift: [] });
+    expect(autopilot(dir, 'next', '--json').json<NextJson>()).toMatchObject({ step: 1, name: 'Problem', action: 'resume' });
+    expect(autopilot(dir, 'check').stdout).toContain('changed since this run started');
+    const changes = ['step 3 (Plan → Architecture) changed', 'step 5 (Decompose) changed'];
+    expect(autopilot(dir, 'repin', '--json').json()).toMatchObject({ repinned: true, changes });
+    expect(journal(dir).at(-1)).toMatchObject({ event: 'run_repinned', changed: changes });
+    expect(autopilot(dir, 'status', '--json').json<NextJson & { notices?: string[] }>().notices).toBeUndefined();
+    expect(autopilot(dir, 'check').code).toBe(0);
+  });
+
+  it('a dropped override flow does not re-derive the run: it goes on with the pinned steps', () => {
+    const dir = withOwnFlow();
+    write(dir, '.autopilot/flows/greenfield.md', read(dir, '.autopilot/flows/greenfield.md').replace('| 2 | Research |', '| 2 | Discovery |'));
+    autopilot(dir, 'repin');
+    rmSync(join(dir, '.autopilot/flows/greenfield.md'));
+    const status = autopilot(dir, 'status', '--json').json<NextJson & { notices?: string[] }>();
+    expect(status).toMatchObject({ step: 1, status: 'in_progress', drift: [] });
+    expect(status.notices).toEqual([expect.stringContaining('step 2 (Discovery → Research) changed')]);
+  });
+
+  it('`repin` is refused when the current step would vanish', () => {
+    const dir = withOwnFlow();
+    const text = read(dir, '.autopilot/flows/greenfield.md');
+    write(dir, '.autopilot/flows/greenfield.md', text.replace('| 1 | Problem |', '| 1 | Kickoff |'));
+    const repin = autopilot(dir, 'repin');
+    expect(repin.code).toBe(2);
+    expect(repin.stderr).toContain('the current step, 1 (Problem), would become Kickoff');
+    expect(journal(dir).some((e) => e.event === 'run_repinned')).toBe(false);
   });
 });
 

@@ -32,10 +32,16 @@ const line = (text: string) => safe(text).replaceAll('\n', '\\n');
 
 const LOG_BASE_KEYS = new Set(['seq', 'at', 'session', 'event', 'flow', 'cycle', 'step', 'name', 'index', 'status', 'retry_count', 'key', 'pointer']);
 
+/** A pinned step list is long: the log names it by flow and hash. */
+function pinnedLabel(value: unknown): string {
+  const p = value as { id?: unknown; hash?: unknown; steps?: unknown[] } | null;
+  return `${String(p?.id)}@${String(p?.hash).slice(0, 8)} (${Array.isArray(p?.steps) ? p.steps.length : '?'} steps)`;
+}
+
 export function logLine(e: StampedEntry): string {
   const details = Object.entries(e)
     .filter(([key]) => !LOG_BASE_KEYS.has(key))
-    .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
+    .map(([key, value]) => `${key}=${key === 'pinned' ? pinnedLabel(value) : typeof value === 'string' ? value : JSON.stringify(value)}`)
     .join(' ');
   const at = e.step === 'done' ? 'done' : `step ${e.step} ${e.name}`;
   const seq = typeof e.seq === 'number' ? `#${e.seq} ` : '';

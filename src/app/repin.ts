@@ -1,0 +1,64 @@
+/** `autopilot repin`: adopt the flow file as it is now for the run under way (journaled), unless the current step would vanish. */
+import { entry } from '../engine/journal-entry.js';
+import { repinProblem } from '../engine/pin.js';
+import { InputError } from '../errors.js';
+import { toCached } from '../flow/flow-cache.js';
+import { openRepo } from '../io/repo.js';
+import type { Position } from '../state/position.js';
+import { commit } from './commit.js';
+import type { Context } from './context.js';
+import { loadState } from './load-state.js';
+import { loadRepoFlows, pointerPlan, takeLock } from './step.js';
+
+export interface RepinResult {
+  /** The steps that changed; empty when the run already used the file as it is. */
+  changes: string[];
+  position: Position;
+}
+
+export async function runRepin(ctx: Context): Promise<RepinResult> {
+  const repo = openRepo(ctx.repo);
+  const flows = await loadRepoFlows(repo, true);
+  const lock = await takeLock(repo, ctx.session, ctx.lockWaitMs ?? 10_000);
+  try {
+    const loaded = loadState(repo, flows);
+    const position = loaded.reconciled.position;
+    const change = loaded.flowChange;
+    if (!change) return { changes: [], position };
+    if (!change.current) {
+      throw new InputError({
+        file: loaded.flow.file,
+        message: `the flow file of ${loaded.flow.id} is gone; there is nothing to adopt`,
+        expected: 'the flow file back in place, or a new run',
+      });
+    }
+    const problem = repinProblem(position, loaded.flow, change.current);
+    if (problem) {
+      throw new InputError({
+        file: change.current.file,
+        message: `repin refused: ${problem}`,
+        expected: 'a flow file that keeps the current step (or finish this step first, or move the pointer aside to start over)',
+        received: change.changes.join('; '),
+      });
+    }
+    const current = change.current;
+    const step = typeof position.step === 'number' ? current.steps[position.step - 1] : undefined;
+    const moved: Position = step ? { ...position, name: step.name } : position;
+    const details = { from_hash: loaded.flow.hash, flow_hash: current.hash, changed: change.changes, pinned: toCached(current) };
+    commit(
+      repo,
+      lock,
+      Math.max(loaded.head.lastSeq, loaded.pointer?.record?.seq ?? 0),
+      {
+        entries: [entry('run_repinned', moved, details)],
+        pointer: pointerPlan({ ...loaded, flow: current }, moved),
+        flowHash: current.hash,
+        key: `repin:${current.id}`,
+      },
+      { session: ctx.session, now: ctx.now },
+    );
+    return { changes: change.changes, position: moved };
+  } finally {
+    lock.release();
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * Pinned runs (seed 004: the resolved step list is recorded when a run starts
+ * and a resume replays it). A run keeps the step list it started with; when
+ * the flow file changes meanwhile, the engine says which steps changed and
+ * goes on with the pinned list until `autopilot repin` adopts the new one. Pure.
+ */
+import type { Flow, Step } from '../flow/model.js';
+import type { Position } from '../state/position.js';
+
+/** What a step is, for comparing two versions of a flow. */
+const shape = (s: Step) => JSON.stringify([s.name, s.skill, s.doneWhen, s.runs, s.then]);
+
+/** The steps that differ between the pinned flow and the file as it is now, in words. */
+export function flowChanges(pinned: Flow, current: Flow): string[] {
+  const changes: string[] = [];
+  const count = Math.max(pinned.steps.length, current.steps.length);
+  for (let n = 1; n <= count; n++) {
+    const was = pinned.steps[n - 1];
+    const now = current.steps[n - 1];
+    if (!now) changes.push(`step ${n} (${was!.name}) is gone`);
+    else if (!was) changes.push(`step ${n} (${now.name}) is new`);
+    else if (shape(was) !== shape(now)) changes.push(`step ${n} (${was.name}${was.name === now.name ? '' : ` → ${now.name}`}) changed`);
+  }
+  if (JSON.stringify(pinned.decisions) !== JSON.stringify(current.decisions)) changes.push('the decisions changed');
+  return changes;
+}
+
+/** Why adopting `current` would lose the position, or undefined when it is safe. */
+export function repinProblem(position: Position, pinned: Flow, current: Flow): string | undefined {
+  if (position.step === 'done') return undefined;
+  const was = pinned.steps[position.step - 1];
+  const now = current.steps[position.step - 1];
+  if (!now) return `the current step, ${position.step} (${position.name}), would vanish: the new ${current.id} has ${current.steps.length} steps`;
+  if (was && was.name !== now.name) return `the current step, ${position.step} (${was.name}), would become ${now.name}`;
+  return undefined;
+}
