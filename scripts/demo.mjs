@@ -30,8 +30,12 @@ try {
   agentWrites('02_document/architecture.md', '# Architecture\n\nParser workers, a link index, two passes.\n');
   autopilot('done');
   autopilot('next');
-  agentWrites('02_tasks/_index.md', '# Tasks\n\n1. Parse and index\n2. Internal links\n3. External links\n');
+  agentWrites(
+    '02_tasks/_index.md',
+    '# Tasks\n\n| Task | Name | Points | Batch |\n|---|---|---|---|\n| 01 | Parse and index | 3 | 1 |\n| 02 | Internal links | 2 | 2 |\n| 03 | External links | 5 | 2 |\n',
+  );
   autopilot('done');
+  autopilot('decide', 'A');
   autopilot('log', '--limit', '6');
 } finally {
   rmSync(work, { recursive: true, force: true });
