@@ -8,13 +8,20 @@ import { topPath } from './paths.js';
 import { parseProgressTrailers, TRAILER, type ProgressTrailers } from './progress-message.js';
 import { runGit, type GitHandle } from './run.js';
 
-/** The newest commits (up to `limit`) that left `relPath` with content, newest first; a commit that deleted it is passed over (no `--diff-filter=d`: it skips a root commit). */
+/**
+ * The newest commits (up to `limit`) that left `relPath` with content, newest
+ * first. A commit that deleted it is passed over. `-m` gives merges a diff, so
+ * a merge that resolved a conflict in the file counts (it is listed once per
+ * parent, hence the dedupe); `--diff-filter=ACMRT` rather than `=d`, which
+ * passes over a root commit.
+ */
 async function commitsWithFile(handle: GitHandle, relPath: string, limit: number): Promise<{ path: string; shas: string[] }> {
   const path = topPath(handle, relPath);
   const out = await runGit(handle, [
     '--literal-pathspecs',
     'log',
     `--max-count=${Math.max(0, Math.floor(limit))}`,
+    '-m',
     '--diff-filter=ACMRT',
     '--format=%H',
     // An unborn branch is "no history", not an error.
@@ -23,7 +30,7 @@ async function commitsWithFile(handle: GitHandle, relPath: string, limit: number
     '--',
     path,
   ]);
-  return { path, shas: out.split('\n').filter(Boolean) };
+  return { path, shas: [...new Set(out.split('\n').filter(Boolean))] };
 }
 
 const showFile = (handle: GitHandle, sha: string, path: string) => runGit(handle, ['show', `${sha}:${path}`]);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { committedVersions, lastCommittedText, progressTrailers } from '../../src/git/history.js';
 import { progressCommit } from '../../src/git/progress-commit.js';
 import { progressMessage, type ProgressFacts } from '../../src/git/progress-message.js';
-import { commit, git, handleFor, newRepo, write } from '../helpers/git.js';
+import { commit, git, gitFails, handleFor, newRepo, write } from '../helpers/git.js';
 
 const POINTER = '_docs/_autopilot_state.md';
 
@@ -27,6 +27,20 @@ describe('lastCommittedText and committedVersions', () => {
     git(repo, 'rm', '--quiet', '--force', POINTER);
     git(repo, 'commit', '--quiet', '-m', 'removed');
     expect(await lastCommittedText(handle, POINTER)).toBe('step: 3 (broken\n');
+  });
+
+  it('give the text a merge settled on, when two branches both moved the file', async () => {
+    const repo = newRepo();
+    commit(repo, 'base', { [POINTER]: 'step: 1\n' });
+    git(repo, 'switch', '--quiet', '-c', 'side');
+    commit(repo, 'side', { [POINTER]: 'step: 2 (side)\n' });
+    git(repo, 'switch', '--quiet', 'main');
+    commit(repo, 'main', { [POINTER]: 'step: 2 (main)\n' });
+    expect(gitFails(repo, 'merge', '--quiet', 'side')).toBe(1);
+    const merge = commit(repo, 'merge', { [POINTER]: 'step: 3 (resolved)\n' });
+    const handle = await handleFor(repo);
+    expect(await lastCommittedText(handle, POINTER)).toBe('step: 3 (resolved)\n');
+    expect((await committedVersions(handle, POINTER, 2)).map((v) => v.sha)).toEqual([merge, git(repo, 'rev-parse', 'HEAD^1').trim()]);
   });
 
   it('give nothing for a file never committed, and on a branch with no commit yet', async () => {
