@@ -68,8 +68,6 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** Written to git's standard input. Must not be empty: simple-git would leave stdin open. */
   input?: string;
-  /** Where to run; the top of the work tree by default. */
-  cwd?: string;
 }
 
 /** Runs `git <args>` and returns its stdout, exactly as printed; throws `GitCommandError` on any non-zero exit. */
@@ -79,7 +77,7 @@ export async function runGit(where: Pick<GitHandle, 'top' | 'env'>, args: readon
   // simple-git wraps an error that is not its own; keep ours to throw it as it is.
   let failure: GitCommandError | undefined;
   const git = simpleGit({
-    baseDir: options.cwd ?? where.top,
+    baseDir: where.top,
     trimmed: false,
     allowEnvironment: [...PASSED_THROUGH, ...SET_HERE],
     // Only so a GIT_SSH_COMMAND of the user's own environment reaches `git push`.
