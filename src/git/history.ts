@@ -1,0 +1,91 @@
+/**
+ * What git history remembers of autopilot's files: the last committed text of
+ * a file (to recover a pointer that no longer parses) and the trailers of
+ * autopilot's own progress commits (a position when nothing else can tell).
+ * Only the history of HEAD is read; a branch with no commit yet has none.
+ */
+import { topPath } from './paths.js';
+import { parseProgressTrailers, TRAILER, type ProgressTrailers } from './progress-message.js';
+import { runGit, type GitHandle } from './run.js';
+
+/**
+ * The newest commits (up to `limit`) that left `relPath` with content, newest
+ * first. A commit that deleted it is passed over. `-m` gives merges a diff, so
+ * a merge that resolved a conflict in the file counts (it is listed once per
+ * parent, hence the dedupe); `--diff-filter=ACMRT` rather than `=d`, which
+ * passes over a root commit.
+ */
+async function commitsWithFile(handle: GitHandle, relPath: string, limit: number): Promise<{ path: string; shas: string[] }> {
+  const path = topPath(handle, relPath);
+  const out = await runGit(handle, [
+    '--literal-pathspecs',
+    'log',
+    `--max-count=${Math.max(0, Math.floor(limit))}`,
+    '-m',
+    '--diff-filter=ACMRT',
+    '--format=%H',
+    // An unborn branch is "no history", not an error.
+    '--ignore-missing',
+    'HEAD',
+    '--',
+    path,
+  ]);
+  return { path, shas: [...new Set(out.split('\n').filter(Boolean))] };
+}
+
+const showFile = (handle: GitHandle, sha: string, path: string) => runGit(handle, ['show', `${sha}:${path}`]);
+
+/** The file's text as last committed on this branch, or undefined when it never was. */
+export async function lastCommittedText(handle: GitHandle, relPath: string): Promise<string | undefined> {
+  const { path, shas } = await commitsWithFile(handle, relPath, 1);
+  return shas[0] === undefined ? undefined : showFile(handle, shas[0], path);
+}
+
+export interface CommittedVersion {
+  sha: string;
+  text: string;
+}
+
+/** The file's committed versions, newest first, at most `limit`: for finding the last one that parses. */
+export async function committedVersions(handle: GitHandle, relPath: string, limit: number): Promise<CommittedVersion[]> {
+  const { path, shas } = await commitsWithFile(handle, relPath, limit);
+  const versions: CommittedVersion[] = [];
+  // A few `git show` at a time: enough to overlap them, not enough to crowd a small machine.
+  for (let i = 0; i < shas.length; i += 4) {
+    const batch = shas.slice(i, i + 4);
+    const texts = await Promise.all(batch.map((sha) => showFile(handle, sha, path)));
+    batch.forEach((sha, k) => versions.push({ sha, text: texts[k]! }));
+  }
+  return versions;
+}
+
+export interface ProgressCommitInfo extends ProgressTrailers {
+  sha: string;
+}
+
+/**
+ * The trailers of autopilot's progress commits (those with an
+ * `Autopilot-Flow` line), newest first. Up to `limit` commits are read; one
+ * whose trailers do not parse is left out, so fewer may come back.
+ */
+export async function progressTrailers(handle: GitHandle, limit: number): Promise<ProgressCommitInfo[]> {
+  const out = await runGit(handle, [
+    'log',
+    `--max-count=${Math.max(0, Math.floor(limit))}`,
+    `--grep=^${TRAILER.flow}:`,
+    '--regexp-ignore-case',
+    '--format=%H%n%(trailers:only,unfold)',
+    '-z',
+    '--ignore-missing',
+    'HEAD',
+  ]);
+  const commits: ProgressCommitInfo[] = [];
+  for (const record of out.split('\0')) {
+    const newline = record.indexOf('\n');
+    const sha = record.slice(0, newline < 0 ? undefined : newline).trim();
+    if (!/^[0-9a-f]{40,64}$/.test(sha)) continue;
+    const trailers = parseProgressTrailers(newline < 0 ? '' : record.slice(newline + 1));
+    if (trailers) commits.push({ sha, ...trailers });
+  }
+  return commits;
+}

@@ -1,0 +1,157 @@
+/**
+ * The text of a progress commit, and reading it back: a subject a reviewer
+ * reads in `git log --oneline`, an optional body, and trailers a program
+ * reads (`Autopilot-Flow: greenfield`). Pure: no git, no disk, so building a
+ * message costs a caller nothing.
+ */
+import { STATUSES, type Status } from '../state/position.js';
+
+export const TRAILER = {
+  flow: 'Autopilot-Flow',
+  step: 'Autopilot-Step',
+  name: 'Autopilot-Name',
+  status: 'Autopilot-Status',
+  cycle: 'Autopilot-Cycle',
+  session: 'Autopilot-Session',
+} as const;
+
+export interface ProgressFacts {
+  flow: string;
+  /** The pointer's step after the command: a number, or `done`. */
+  step: number | 'done';
+  /** How many steps the flow has, for the subject's `3/10`. */
+  steps: number;
+  name: string;
+  status: Status;
+  cycle: number;
+  session: string;
+  /** Free text for the reviewer, kept on several lines. */
+  body?: string;
+}
+
+export interface CommitMessage {
+  /** The subject line, then optionally a blank line and a body. */
+  message: string;
+  /** Trailer name → value, written in this order after the message. */
+  trailers: Record<string, string>;
+}
+
+const MAX_LINE = 200;
+// Control characters (C0 and C1) and the Unicode line and paragraph separators.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+// The same, sparing the line feed and the tab.
+// eslint-disable-next-line no-control-regex
+const CONTROL_IN_TEXT = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+/**
+ * One line of free text: control characters (newlines included) and runs of
+ * white space become one space, and a long text is cut, so a name or session
+ * cannot end a subject early or forge a trailer.
+ */
+export function oneLine(text: string, max = MAX_LINE): string {
+  const flat = text.replace(CONTROL, ' ').replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat;
+}
+
+/** Free text on several lines: line ends made `\n`, other control characters dropped, blank runs folded. */
+function paragraphs(text: string): string {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replace(CONTROL_IN_TEXT, '')
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/** `autopilot: greenfield 3/10 Plan completed`, its body, and the six trailers. */
+export function progressMessage(facts: ProgressFacts): CommitMessage {
+  const flow = oneLine(facts.flow, 60);
+  const where =
+    facts.step === 'done'
+      ? `${flow} done`
+      : `${flow} ${facts.step}/${facts.steps} ${oneLine(facts.name, 80)} ${facts.status.replace(/_/g, ' ')}`.replace(/\s+/g, ' ');
+  const subject = `autopilot: ${where}${facts.cycle > 1 ? ` (cycle ${facts.cycle})` : ''}`;
+  const body = facts.body === undefined ? '' : paragraphs(facts.body);
+  return {
+    message: body ? `${subject}\n\n${body}` : subject,
+    trailers: {
+      [TRAILER.flow]: facts.flow,
+      [TRAILER.step]: String(facts.step),
+      [TRAILER.name]: facts.name,
+      [TRAILER.status]: facts.status,
+      [TRAILER.cycle]: String(facts.cycle),
+      [TRAILER.session]: facts.session,
+    },
+  };
+}
+
+const TRAILER_KEY = /^[A-Za-z0-9][A-Za-z0-9-]*$/;
+
+/**
+ * The whole commit message: the message, a blank line, one `Key: value` line
+ * per trailer (values flattened to one line; an empty value leaves its line
+ * out). The trailers are the last paragraph, where git looks for them.
+ */
+export function commitText({ message, trailers }: CommitMessage): string {
+  const [subject = '', ...rest] = message.replace(/\r\n?/g, '\n').split('\n');
+  const head = oneLine(subject);
+  if (!head) throw new TypeError('a progress commit needs a subject line');
+  const body = paragraphs(rest.join('\n'));
+  const lines: string[] = [];
+  for (const [key, value] of Object.entries(trailers)) {
+    if (!TRAILER_KEY.test(key)) throw new TypeError(`not a trailer name: ${JSON.stringify(key)}`);
+    const flat = oneLine(value);
+    if (flat) lines.push(`${key}: ${flat}`);
+  }
+  return [head, body, lines.join('\n')].filter(Boolean).join('\n\n') + '\n';
+}
+
+export interface ProgressTrailers {
+  flow: string;
+  step: number | 'done';
+  /** `''` when the commit did not name the step. */
+  name: string;
+  status: Status;
+  /** 1 when the commit did not say. */
+  cycle: number;
+  /** `''` when the commit did not say. */
+  session: string;
+}
+
+/**
+ * Reads the trailer lines of one commit (`git log --format=%(trailers:only,unfold)`).
+ * Anything odd makes the whole commit unreadable (undefined) rather than half
+ * read: a missing flow, step or status, a value of the wrong form, a trailer
+ * given twice with different values.
+ */
+export function parseProgressTrailers(text: string): ProgressTrailers | undefined {
+  const wanted = new Map(Object.values(TRAILER).map((key) => [key.toLowerCase(), key]));
+  const values = new Map<string, string>();
+  for (const line of text.split('\n')) {
+    const match = /^([A-Za-z0-9-]+)\s*:\s*(.*?)\s*$/.exec(line);
+    const key = match && wanted.get(match[1]!.toLowerCase());
+    if (!key) continue;
+    const value = match[2]!;
+    if (values.has(key) && values.get(key) !== value) return undefined;
+    values.set(key, value);
+  }
+  const flow = values.get(TRAILER.flow);
+  const step = values.get(TRAILER.step)?.toLowerCase();
+  const status = values.get(TRAILER.status)?.toLowerCase();
+  const cycle = values.get(TRAILER.cycle) ?? '1';
+  if (!flow || !/^[a-z0-9][a-z0-9-]*$/.test(flow)) return undefined;
+  if (!step || !(step === 'done' || /^[1-9]\d{0,5}$/.test(step))) return undefined;
+  if (!status || !(STATUSES as readonly string[]).includes(status)) return undefined;
+  if (!/^[1-9]\d{0,5}$/.test(cycle)) return undefined;
+  return {
+    flow,
+    step: step === 'done' ? 'done' : Number(step),
+    name: values.get(TRAILER.name) ?? '',
+    status: status as Status,
+    cycle: Number(cycle),
+    session: values.get(TRAILER.session) ?? '',
+  };
+}

@@ -1,0 +1,179 @@
+/**
+ * A session lease kept on a shared git remote, for agents on several machines
+ * driving one project. The lease is the ref `refs/autopilot/lease` on the
+ * remote; it names a small commit whose tree holds `lease.json`. Taking,
+ * renewing and releasing it are pushes with `--force-with-lease=<ref>:<sha>`:
+ * the remote's receive-pack moves the ref only if it still holds the sha the
+ * caller last saw (or, with no sha, only if the ref does not exist), under the
+ * ref's lock. So git's own server is the coordinator, and of two machines
+ * pushing from the same old value exactly one wins.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { InputError } from '../errors.js';
+import { GitCommandError } from './errors.js';
+import { oneLine } from './progress-message.js';
+import { runGit, runGitOr, type GitHandle } from './run.js';
+
+export const LEASE_REF = 'refs/autopilot/lease';
+const LEASE_FILE = 'lease.json';
+
+export interface RemoteLease {
+  /** Who drives (`--session`). */
+  session: string;
+  /** The host name, for people. */
+  host: string;
+  /** A stable id of the machine, for telling hosts of the same name apart. */
+  machine: string;
+  /** ISO time the session first took the lease. */
+  taken_at: string;
+  /** ISO time of the last renewal. */
+  heartbeat: string;
+}
+
+export interface RemoteLeaseState {
+  /** The commit the remote's lease ref names: the expected value for the next take or release. */
+  sha: string;
+  /** Undefined when the ref holds something autopilot did not write; it can still be taken over with `sha`. */
+  lease: RemoteLease | undefined;
+}
+
+export type LeaseChange = { ok: true; sha: string } | { ok: false; reason: string; sha?: string; holder?: RemoteLease };
+
+/** A lease whose heartbeat is older than `maxAgeMs` at `now` belongs to a session that stopped renewing it. */
+export function isLeaseStale(lease: RemoteLease, now: Date, maxAgeMs: number): boolean {
+  return now.getTime() - Date.parse(lease.heartbeat) > maxAgeMs;
+}
+
+/** `lease.json` as written by autopilot, or undefined for anything else. */
+export function parseLease(text: string): RemoteLease | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const record = value as Record<string, unknown>;
+  const field = (key: keyof RemoteLease) => (typeof record[key] === 'string' && record[key] !== '' ? record[key] : undefined);
+  const lease = { session: field('session'), host: field('host'), machine: field('machine'), taken_at: field('taken_at'), heartbeat: field('heartbeat') };
+  if (Object.values(lease).some((v) => v === undefined)) return undefined;
+  if (Number.isNaN(Date.parse(lease.taken_at!)) || Number.isNaN(Date.parse(lease.heartbeat!))) return undefined;
+  return lease as RemoteLease;
+}
+
+/** The lease on `remote` and the commit holding it, or undefined when nobody holds it. */
+export async function readRemoteLease(handle: GitHandle, remote: string): Promise<RemoteLeaseState | undefined> {
+  checkRemote(remote);
+  // The ref may move between `ls-remote` and `fetch`; then the object we were told about is not the one fetched, so ask again.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const sha = await remoteLeaseSha(handle, remote);
+    if (!sha) return undefined;
+    const local = await leaseText(handle, sha);
+    if (local !== undefined) return { sha, lease: parseLease(local) };
+    await runGit(handle, ['fetch', '--no-tags', remote, `+${LEASE_REF}:${trackingRef(remote)}`]);
+    const fetched = await leaseText(handle, sha);
+    if (fetched !== undefined) return { sha, lease: parseLease(fetched) };
+    if (await runGitOr(handle, ['cat-file', '-t', sha], 128)) return { sha, lease: undefined };
+  }
+  throw new Error(`the lease on ${remote} kept changing while autopilot read it; try again`);
+}
+
+/**
+ * Takes or renews the lease: succeeds only if the remote's lease ref still
+ * names `expectedSha` (undefined: only if nobody holds it). On refusal, says
+ * who holds it now and at which sha, for the caller's next decision.
+ */
+export async function takeRemoteLease(handle: GitHandle, remote: string, lease: RemoteLease, expectedSha: string | undefined): Promise<LeaseChange> {
+  checkRemote(remote);
+  const commit = await writeLeaseCommit(handle, lease);
+  return pushLease(handle, remote, `${commit}:${LEASE_REF}`, expectedSha, commit);
+}
+
+/** Deletes the lease ref, only if it still names `expectedSha` (the caller's own lease). */
+export async function releaseRemoteLease(handle: GitHandle, remote: string, expectedSha: string): Promise<{ ok: true } | Extract<LeaseChange, { ok: false }>> {
+  checkRemote(remote);
+  const result = await pushLease(handle, remote, `:${LEASE_REF}`, expectedSha, '');
+  return result.ok ? { ok: true } : result;
+}
+
+async function remoteLeaseSha(handle: GitHandle, remote: string): Promise<string | undefined> {
+  const out = await runGit(handle, ['ls-remote', remote, LEASE_REF]);
+  // ls-remote matches the pattern against the end of each name; only the exact ref counts.
+  const line = out.split('\n').find((l) => l.endsWith(`\t${LEASE_REF}`));
+  return line?.split('\t')[0];
+}
+
+const leaseText = (handle: GitHandle, sha: string) => runGitOr(handle, ['cat-file', 'blob', `${sha}:${LEASE_FILE}`], 128);
+
+/** Where a fetched lease is kept locally, so its objects stay reachable: `refs/autopilot/remotes/origin/lease`. */
+function trackingRef(remote: string): string {
+  const name = /^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(remote) ? remote : `url-${createHash('sha1').update(remote).digest('hex').slice(0, 12)}`;
+  return `refs/autopilot/remotes/${name}/lease`;
+}
+
+/**
+ * The lease as a commit of its own (no parent, a tree with `lease.json`). A
+ * fixed identity, so a machine without `user.name` can still take it; never
+ * signed; a nonce in the message, so two takes never make the same commit
+ * (git would call the second push "up to date" without checking the lease).
+ */
+async function writeLeaseCommit(handle: GitHandle, lease: RemoteLease): Promise<string> {
+  const json = `${JSON.stringify(
+    { session: lease.session, host: lease.host, machine: lease.machine, taken_at: lease.taken_at, heartbeat: lease.heartbeat },
+    null,
+    2,
+  )}\n`;
+  if (!parseLease(json)) throw new TypeError(`not a lease (every field a non-empty string, times in ISO form): ${json}`);
+  const blob = (await runGit(handle, ['hash-object', '-w', '--stdin'], { input: json })).trim();
+  const tree = (await runGit(handle, ['mktree'], { input: `100644 blob ${blob}\t${LEASE_FILE}\n` })).trim();
+  const date = `@${Math.floor(Date.parse(lease.heartbeat) / 1000)} +0000`;
+  const identity = {
+    GIT_AUTHOR_NAME: 'autopilot',
+    GIT_AUTHOR_EMAIL: 'autopilot@localhost',
+    GIT_AUTHOR_DATE: date,
+    GIT_COMMITTER_NAME: 'autopilot',
+    GIT_COMMITTER_EMAIL: 'autopilot@localhost',
+    GIT_COMMITTER_DATE: date,
+  };
+  const message = `autopilot lease: ${oneLine(lease.session, 80)} on ${oneLine(lease.host, 80)}\n\nNonce: ${randomUUID()}\n`;
+  return (await runGit(handle, ['commit-tree', '--no-gpg-sign', tree], { input: message, env: identity })).trim();
+}
+
+interface PushStatus {
+  /** `*` new, `+` forced, ` ` fast-forward, `-` deleted, `=` up to date, `!` rejected. */
+  flag: string;
+  summary: string;
+}
+
+/** The status line `git push --porcelain` prints for the lease ref. */
+function pushStatus(output: string): PushStatus | undefined {
+  for (const line of output.split('\n')) {
+    const match = /^(.)\t[^\t]*:([^\t]+)\t(.*)$/.exec(line);
+    if (match && match[2] === LEASE_REF) return { flag: match[1]!, summary: match[3]! };
+  }
+  return undefined;
+}
+
+async function pushLease(handle: GitHandle, remote: string, refspec: string, expectedSha: string | undefined, sha: string): Promise<LeaseChange> {
+  // --no-verify: the user's pre-push hook is about their branches, not this ref, and may be slow.
+  const args = ['push', '--porcelain', '--no-verify', `--force-with-lease=${LEASE_REF}:${expectedSha ?? ''}`, remote, refspec];
+  let output: string;
+  try {
+    output = await runGit(handle, args);
+  } catch (error) {
+    // A refused ref exits 1 but still prints its status line; no status line means the push itself failed (network, no such remote).
+    if (!(error instanceof GitCommandError) || !pushStatus(error.stdout)) throw error;
+    output = error.stdout;
+  }
+  const status = pushStatus(output);
+  if (!status) throw new GitCommandError(args, 0, output, 'no status line for the lease ref');
+  if (status.flag !== '!') return { ok: true, sha };
+  const current = await readRemoteLease(handle, remote);
+  return { ok: false, reason: status.summary, ...(current ? { sha: current.sha, holder: current.lease } : {}) };
+}
+
+function checkRemote(remote: string): void {
+  if (!remote || remote.startsWith('-')) {
+    throw new InputError({ message: `--remote ${remote}: not a remote`, expected: 'a remote name or URL, e.g. `--remote origin`', received: remote });
+  }
+}

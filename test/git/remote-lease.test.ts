@@ -1,0 +1,147 @@
+/**
+ * The lease on a shared remote, with a local bare repository standing for the
+ * server and two repositories pushing to it standing for two machines. Time
+ * is passed in, never waited for.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { GitCommandError } from '../../src/git/errors.js';
+import {
+  isLeaseStale,
+  LEASE_REF,
+  parseLease,
+  readRemoteLease,
+  releaseRemoteLease,
+  takeRemoteLease,
+  type LeaseChange,
+  type RemoteLease,
+} from '../../src/git/remote-lease.js';
+import type { GitHandle } from '../../src/git/repository.js';
+import { commit, git, handleFor, newRepo, tempDir } from '../helpers/git.js';
+
+const T0 = Date.parse('2026-03-01T10:00:00Z');
+const MINUTE = 60_000;
+
+function leaseOf(session: string, heartbeat: number, takenAt = heartbeat): RemoteLease {
+  return {
+    session,
+    host: `${session}-host`,
+    machine: `${session}-machine`,
+    taken_at: new Date(takenAt).toISOString(),
+    heartbeat: new Date(heartbeat).toISOString(),
+  };
+}
+
+/** A bare "server" and two "machines", each a repository with the server as `origin`. */
+async function twoMachines(): Promise<{ server: string; a: GitHandle; b: GitHandle }> {
+  const base = tempDir();
+  const server = join(base, 'server.git');
+  git(base, 'init', '--quiet', '--bare', server);
+  const machine = async (name: string) => {
+    const dir = newRepo(join(base, name));
+    git(dir, 'remote', 'add', 'origin', server);
+    return handleFor(dir);
+  };
+  return { server, a: await machine('a'), b: await machine('b') };
+}
+
+function taken(change: LeaseChange): string {
+  if (!change.ok) throw new Error(`expected the lease to be taken, got ${JSON.stringify(change)}`);
+  return change.sha;
+}
+
+describe('the remote lease', () => {
+  it('is taken by one machine; the other, expecting nobody or a wrong sha, is refused and told who holds it', async () => {
+    const { server, a, b } = await twoMachines();
+    expect(await readRemoteLease(b, 'origin')).toBeUndefined();
+
+    const first = taken(await takeRemoteLease(a, 'origin', leaseOf('alice', T0), undefined));
+    expect(git(server, 'rev-parse', LEASE_REF).trim()).toBe(first);
+    expect(await readRemoteLease(b, 'origin')).toEqual({ sha: first, lease: leaseOf('alice', T0) });
+
+    const refused = await takeRemoteLease(b, 'origin', leaseOf('bob', T0 + MINUTE), undefined);
+    expect(refused).toEqual({ ok: false, reason: expect.stringMatching(/rejected/), sha: first, holder: leaseOf('alice', T0) });
+    const wrong = await takeRemoteLease(b, 'origin', leaseOf('bob', T0 + MINUTE), '1'.repeat(40));
+    expect(wrong).toMatchObject({ ok: false, sha: first, holder: leaseOf('alice', T0) });
+
+    // The holder renews with the sha it holds; the renewal is a new commit.
+    const renewed = taken(await takeRemoteLease(a, 'origin', leaseOf('alice', T0 + MINUTE, T0), first));
+    expect(renewed).not.toBe(first);
+    expect(await readRemoteLease(b, 'origin')).toEqual({ sha: renewed, lease: leaseOf('alice', T0 + MINUTE, T0) });
+  });
+
+  it('gone stale, is taken over with the sha last read, even where non-fast-forward pushes are refused; its old holder cannot renew it', async () => {
+    const { server, a, b } = await twoMachines();
+    // `git init --bare --shared` sets this; it guards branches, and the lease ref is not one.
+    git(server, 'config', 'receive.denyNonFastForwards', 'true');
+    const aliceSha = taken(await takeRemoteLease(a, 'origin', leaseOf('alice', T0), undefined));
+
+    const seen = (await readRemoteLease(b, 'origin'))!;
+    expect(isLeaseStale(seen.lease!, new Date(T0 + 4 * MINUTE), 5 * MINUTE)).toBe(false);
+    expect(isLeaseStale(seen.lease!, new Date(T0 + 10 * MINUTE), 5 * MINUTE)).toBe(true);
+    const bobSha = taken(await takeRemoteLease(b, 'origin', leaseOf('bob', T0 + 10 * MINUTE), seen.sha));
+
+    const late = await takeRemoteLease(a, 'origin', leaseOf('alice', T0 + 11 * MINUTE, T0), aliceSha);
+    expect(late).toEqual({ ok: false, reason: expect.any(String), sha: bobSha, holder: leaseOf('bob', T0 + 10 * MINUTE) });
+  });
+
+  it('is released only by the sha its holder holds, and can then be taken afresh', async () => {
+    const { server, a, b } = await twoMachines();
+    const aliceSha = taken(await takeRemoteLease(a, 'origin', leaseOf('alice', T0), undefined));
+    expect(await releaseRemoteLease(b, 'origin', '1'.repeat(40))).toMatchObject({ ok: false, sha: aliceSha, holder: leaseOf('alice', T0) });
+    expect(await releaseRemoteLease(a, 'origin', aliceSha)).toEqual({ ok: true });
+    expect(git(server, 'for-each-ref', 'refs/autopilot/')).toBe('');
+    expect(await readRemoteLease(b, 'origin')).toBeUndefined();
+    taken(await takeRemoteLease(b, 'origin', leaseOf('bob', T0 + MINUTE), undefined));
+  });
+
+  const ROUNDS = 10;
+  it(`raced by two machines from the same expected value, has exactly one winner (${ROUNDS} rounds × 2 machines, 1 winner each)`, async () => {
+    const { server, a, b } = await twoMachines();
+    let expected: string | undefined;
+    for (let round = 0; round < ROUNDS; round++) {
+      const at = T0 + round * MINUTE;
+      const byA = takeRemoteLease(a, 'origin', leaseOf('alice', at), expected);
+      const byB = takeRemoteLease(b, 'origin', leaseOf('bob', at), expected);
+      const results = { alice: await byA, bob: await byB };
+      const winners = Object.entries(results).filter(([, change]) => change.ok);
+      expect(
+        winners.map(([session]) => session),
+        `round ${round}: ${JSON.stringify(results)}`,
+      ).toHaveLength(1);
+      const [winner, won] = winners[0]!;
+      const lost = results[winner === 'alice' ? 'bob' : 'alice'];
+      expect(git(server, 'rev-parse', LEASE_REF).trim()).toBe(taken(won));
+      // The loser is told who won.
+      expect(lost).toMatchObject({ ok: false, sha: taken(won), holder: { session: winner } });
+      expected = taken(won);
+    }
+  });
+
+  it('holding something autopilot did not write, reads as no lease but can be taken over with its sha', async () => {
+    const { a, b } = await twoMachines();
+    const foreign = commit(a.root, 'not a lease', { 'x.md': 'x\n' });
+    git(a.root, 'push', '--quiet', 'origin', `${foreign}:${LEASE_REF}`);
+    expect(await readRemoteLease(b, 'origin')).toEqual({ sha: foreign, lease: undefined });
+    taken(await takeRemoteLease(b, 'origin', leaseOf('bob', T0), foreign));
+  });
+
+  it('fails loudly, rather than refusing, when the remote cannot be reached or named', async () => {
+    const { a } = await twoMachines();
+    await expect(readRemoteLease(a, 'nowhere')).rejects.toBeInstanceOf(GitCommandError);
+    await expect(takeRemoteLease(a, 'nowhere', leaseOf('alice', T0), undefined)).rejects.toBeInstanceOf(GitCommandError);
+    await expect(takeRemoteLease(a, '--receive-pack=evil', leaseOf('alice', T0), undefined)).rejects.toThrow(/not a remote/);
+    await expect(takeRemoteLease(a, 'origin', { ...leaseOf('alice', T0), heartbeat: 'yesterday' }, undefined)).rejects.toThrow(/not a lease/);
+  });
+});
+
+describe('parseLease', () => {
+  it('reads what autopilot writes and nothing else', () => {
+    const lease = leaseOf('alice', T0);
+    expect(parseLease(JSON.stringify({ ...lease, extra: 1 }))).toEqual(lease);
+    expect(parseLease('not json')).toBeUndefined();
+    expect(parseLease('null')).toBeUndefined();
+    expect(parseLease(JSON.stringify({ ...lease, session: '' }))).toBeUndefined();
+    expect(parseLease(JSON.stringify({ ...lease, heartbeat: 'soon' }))).toBeUndefined();
+  });
+});
