@@ -11,6 +11,7 @@ import type { Context } from './context.js';
 import { flowOfPointer, loadState, readPointer } from './load-state.js';
 import { flowChangeNotice } from './step.js';
 import { guardProblems } from './status.js';
+import { gitFallbackOff } from './git-source.js';
 
 export interface CheckResult {
   problems: Problem[];
@@ -18,6 +19,8 @@ export interface CheckResult {
   skills: number;
   pointer: 'ok' | 'absent' | 'invalid';
   journalEvents: number;
+  /** Why git cannot be the third source here, when it cannot (said, not a problem). */
+  gitOff?: string;
 }
 
 export async function runCheck(ctx: Pick<Context, 'repo'>): Promise<CheckResult> {
@@ -73,5 +76,6 @@ export async function runCheck(ctx: Pick<Context, 'repo'>): Promise<CheckResult>
   const journal = readJournal(repo.journalFile, displayPath(repo.journalFile, repo.root));
   problems.push(...journal.problems);
   for (const guard of guardProblems(repo)) problems.push({ message: guard });
-  return { problems, flows: flows.map((f) => f.id), skills: skills.size, pointer, journalEvents: journal.entries.length };
+  const gitOff = gitFallbackOff(repo);
+  return { problems, flows: flows.map((f) => f.id), skills: skills.size, pointer, journalEvents: journal.entries.length, ...(gitOff ? { gitOff } : {}) };
 }

@@ -18,6 +18,7 @@ import { parsePointer } from '../state/parse-pointer.js';
 import type { Position } from '../state/position.js';
 import { commit } from './commit.js';
 import type { Context } from './context.js';
+import { readState } from './read-state.js';
 import { loadState, readPointerText } from './load-state.js';
 import { loadRepoFlows, pointerPlan, takeLock } from './step.js';
 
@@ -121,7 +122,7 @@ export async function runCheckpoint(ctx: Context, note: string): Promise<{ id: s
     const pointerText = readPointerText(repo);
     if (pointerText === null) throw new InputError({ message: 'there is no pointer to snapshot yet', expected: 'a run under way: `autopilot next` first' });
     const flows = await loadRepoFlows(repo, false);
-    const loaded = loadState(repo, flows);
+    const loaded = await readState(repo, flows);
     const shot = snapshot(note || 'checkpoint', note, ctx.now(), Math.max(loaded.head.lastSeq, loaded.pointer?.record?.seq ?? 0), pointerText);
     commit(
       repo,
@@ -150,7 +151,7 @@ export async function runRestore(ctx: Context, id: string): Promise<{ id: string
   const flows = await loadRepoFlows(repo, true);
   const lock = await takeLock(repo, ctx.session, ctx.lockWaitMs ?? 10_000);
   try {
-    const loaded = loadState(repo, flows);
+    const loaded = await readState(repo, flows);
     const position = restored.position;
     if (position.flow !== loaded.flow.id) {
       throw new InputError({

@@ -31,6 +31,7 @@ export function viewJson(view: View): Record<string, unknown> {
     drift: view.drift.map((d) => ({ kind: d.kind, step: d.step, message: d.message })),
   };
   if (view.notices) json.notices = view.notices;
+  if (view.committed) json.commit = view.committed;
   if (view.command === 'status') {
     const step = currentStep(view);
     if (step) json.done_when = doneWhenPaths(view.repo, step, position.cycle);
@@ -51,6 +52,7 @@ export function viewJson(view: View): Record<string, unknown> {
           : null;
     }
     json.guards = view.guards ?? [];
+    json.git_fallback = view.gitOff ? { on: false, reason: view.gitOff } : { on: true };
     if (view.boundary) {
       json.boundary_pending = {
         after: view.boundary.after,

@@ -6,7 +6,7 @@ import { closeSync, fstatSync, readSync } from 'node:fs';
 import type { Evidence } from '../engine/evidence.js';
 import { fromPointerRecord } from '../engine/journal-entry.js';
 import { checkRecord, type RecordVerdict } from '../engine/record.js';
-import { locate, type Reconciled } from '../engine/reconcile.js';
+import { locate, type Drift, type Reconciled } from '../engine/reconcile.js';
 import { InputError } from '../errors.js';
 import { loopStart, stepByNumber, type Flow } from '../flow/model.js';
 import type { CachedFlow } from '../flow/flow-cache.js';
@@ -40,6 +40,8 @@ export interface Loaded {
   boundary?: PendingBoundary;
   /** The flow file changed since the run was pinned: the run goes on with the pinned steps (`flow`). */
   flowChange?: FlowChange;
+  /** The pointer file's text when it could not be read and another source stood in: kept before it is rewritten. */
+  brokenPointer?: string;
 }
 
 export interface FlowChange {
@@ -153,8 +155,18 @@ function checkStep(repo: Repo, flow: Flow, pointer: ParsedPointer): void {
 }
 
 /** Reads and reconciles. `flows` come from `loadFlows`; the caller decides whether it may write their cache. */
-export function loadState(repo: Repo, flows: Flow[]): Loaded {
-  let pointer = readPointer(repo);
+/** A pointer from elsewhere (git history, one side of a merge conflict) standing in for the file, with why. */
+export interface PointerOverride {
+  pointer: ParsedPointer;
+  drift: Drift;
+  /** The file as it is, unreadable: kept in a backup before anything rewrites it. */
+  broken?: string;
+  /** The folder holds nothing at all: it cannot judge this position, so the steps before it count as done. */
+  folderEmpty?: boolean;
+}
+
+export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride): Loaded {
+  let pointer = override ? override.pointer : readPointer(repo);
   gatePath(repo, repo.journalFile);
   const head = readJournalHead(repo.journalFile);
   let index: LoadedIndex | undefined;
@@ -188,8 +200,22 @@ export function loadState(repo: Repo, flows: Flow[]): Loaded {
 
   const journalEvidence = (cycle: number, perCycle: (step: number) => boolean) => evidenceFromIndex(journalIndex().index, chosen.id, cycle, perCycle);
   const upTo = typeof start?.step === 'number' ? start.step : Infinity;
-  const { evidence, ...located } = locate(flow, start, diskCycle(repo, flow), (cycle) => gatherEvidence(repo, chosen, cycle, upTo, journalEvidence));
-  const reconciled: Reconciled = { ...located, drift: [...record.drift, ...located.drift] };
+  const gather = (cycle: number) => {
+    const evidence = gatherEvidence(repo, chosen, cycle, upTo, journalEvidence);
+    // An empty folder cannot contradict git: what git says was done before the position counts as done.
+    if (override?.folderEmpty && typeof start?.step === 'number')
+      for (const ev of evidence.steps) {
+        const finished = ev.step === start.step && (start.status === 'completed' || start.status === 'skipped');
+        if (ev.step < start.step || finished) ev.waiver ??= 'forced';
+      }
+    return evidence;
+  };
+  const { evidence, ...located } = locate(flow, start, diskCycle(repo, flow), gather);
+  const reconciled: Reconciled = {
+    ...located,
+    drift: [...(override ? [override.drift] : []), ...record.drift, ...located.drift],
+    ...(override && located.source === 'state' ? { source: 'git' as const } : {}),
+  };
   const boundary = mayWaitAtBoundary(flow, reconciled.position)
     ? pendingBoundary(flow, reconciled.position, latestOf(repo.journalFile, flow.id, BOUNDARY_EVENTS))
     : undefined;
@@ -206,6 +232,7 @@ export function loadState(repo: Repo, flows: Flow[]): Loaded {
     ...(loadedIndex ? { index: loadedIndex } : {}),
     ...(boundary ? { boundary } : {}),
     ...(flowChange ? { flowChange } : {}),
+    ...(override?.broken !== undefined ? { brokenPointer: override.broken } : {}),
   };
 }
 

@@ -7,6 +7,7 @@ import { openRepo } from '../io/repo.js';
 import type { Position } from '../state/position.js';
 import { commit } from './commit.js';
 import type { Context } from './context.js';
+import { readState } from './read-state.js';
 import { loadState } from './load-state.js';
 import { loadRepoFlows, pointerPlan, takeLock } from './step.js';
 
@@ -21,7 +22,7 @@ export async function runRepin(ctx: Context): Promise<RepinResult> {
   const flows = await loadRepoFlows(repo, true);
   const lock = await takeLock(repo, ctx.session, ctx.lockWaitMs ?? 10_000);
   try {
-    const loaded = loadState(repo, flows);
+    const loaded = await readState(repo, flows);
     const position = loaded.reconciled.position;
     const change = loaded.flowChange;
     if (!change) return { changes: [], position };

@@ -5,6 +5,8 @@
  * ```yaml
  * lease:
  *   stale_after_minutes: 10   # another session's lease on this machine is stale after this
+ *   remote: origin            # also hold the lease on this git remote (agents on several machines)
+ * commit: true                # a progress commit after each step that finishes something
  * ```
  *
  * `AUTOPILOT_LEASE_STALE_MINUTES` overrides it for one shell.
@@ -17,6 +19,10 @@ import type { Repo } from '../io/repo.js';
 
 export interface Settings {
   staleMs: number;
+  /** `commit: true`: a progress commit after every step command that finishes something. */
+  commit: boolean;
+  /** `lease: { remote: origin }`: the lease is also kept on that git remote (agents on several machines). */
+  remote?: string;
 }
 
 const CONFIG_MAX_BYTES = 64 * 1024;
@@ -37,9 +43,8 @@ function minutes(value: unknown, where: string): number | undefined {
 
 export async function readSettings(repo: Repo): Promise<Settings> {
   const fromEnv = minutes(process.env.AUTOPILOT_LEASE_STALE_MINUTES, '$AUTOPILOT_LEASE_STALE_MINUTES');
-  if (fromEnv !== undefined) return { staleMs: fromEnv };
   const file = join(repo.root, '.autopilot', 'config.yml');
-  if (!existsSync(file)) return { staleMs: DEFAULT_STALE_MS };
+  if (!existsSync(file)) return { staleMs: fromEnv ?? DEFAULT_STALE_MS, commit: false };
   const display = '.autopilot/config.yml';
   if (statSync(file).size > CONFIG_MAX_BYTES) {
     throw new InputError({
@@ -49,10 +54,10 @@ export async function readSettings(repo: Repo): Promise<Settings> {
       received: `${statSync(file).size} bytes`,
     });
   }
-  const { parse } = await import('yaml');
+  const { parseYaml } = await import('./parse-yaml.js');
   let data: unknown;
   try {
-    data = parse(readFileSync(file, 'utf8'), { maxAliasCount: 10 });
+    data = parseYaml(readFileSync(file, 'utf8'));
   } catch (error) {
     throw new InputError({
       file: display,
@@ -60,6 +65,17 @@ export async function readSettings(repo: Repo): Promise<Settings> {
       expected: 'lease:\n  stale_after_minutes: 10',
     });
   }
-  const lease = (data as { lease?: { stale_after_minutes?: unknown } } | null)?.lease;
-  return { staleMs: minutes(lease?.stale_after_minutes, display) ?? DEFAULT_STALE_MS };
+  const config = (data ?? {}) as { lease?: { stale_after_minutes?: unknown; remote?: unknown }; commit?: unknown };
+  if (config.commit !== undefined && typeof config.commit !== 'boolean') {
+    throw new InputError({ file: display, message: '`commit` is not true or false', expected: 'commit: true', received: String(config.commit) });
+  }
+  const remote = config.lease?.remote;
+  if (remote !== undefined && (typeof remote !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._/-]{0,99}$/.test(remote))) {
+    throw new InputError({ file: display, message: '`lease.remote` is not a git remote name', expected: 'remote: origin', received: String(remote) });
+  }
+  return {
+    staleMs: fromEnv ?? minutes(config.lease?.stale_after_minutes, display) ?? DEFAULT_STALE_MS,
+    commit: config.commit === true,
+    ...(typeof remote === 'string' ? { remote } : {}),
+  };
 }

@@ -2,6 +2,8 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import { openRepo } from '../io/repo.js';
 import type { Context } from './context.js';
+import { readState } from './read-state.js';
+import { gitFallbackOff } from './git-source.js';
 import { leaseStatus } from './lease-view.js';
 import { loadState, type Loaded } from './load-state.js';
 import { followThrough } from '../engine/follow-through.js';
@@ -52,7 +54,7 @@ export async function runStatus(ctx: Context): Promise<{ view: View; exit: numbe
   const repo = openRepo(ctx.repo);
   const flows = await loadRepoFlows(repo, false);
   const settings = await readSettings(repo);
-  const loaded = loadState(repo, flows);
+  const loaded = await readState(repo, flows);
   const position = loaded.reconciled.position;
   const now = ctx.now();
   const step = typeof position.step === 'number' ? stepByNumber(loaded.flow, position.step) : undefined;
@@ -67,6 +69,7 @@ export async function runStatus(ctx: Context): Promise<{ view: View; exit: numbe
     ...(notices.length > 0 ? { notices } : {}),
     lease: leaseStatus(repo, ctx.session, ctx.now(), settings.staleMs),
     guards: guardProblems(repo),
+    ...(gitFallbackOff(repo) ? { gitOff: gitFallbackOff(repo)! } : {}),
     journalSeq: Math.max(loaded.head.lastSeq, loaded.pointer?.record?.seq ?? 0),
   });
   return { view, exit: 0 };

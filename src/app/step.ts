@@ -25,6 +25,7 @@ import { displayPath, gatePath, openRepo, type Repo } from '../io/repo.js';
 import { samePosition, type Position } from '../state/position.js';
 import { commit, type Plan, type Written } from './commit.js';
 import type { Context } from './context.js';
+import { readState } from './read-state.js';
 import { heldError } from './lease-view.js';
 import { loadState, peekPosition, readPointerText, type Loaded } from './load-state.js';
 import { prune, snapshot } from './checkpoints.js';
@@ -32,6 +33,8 @@ import { readSettings } from './settings.js';
 import { validateEvent } from './validate-event.js';
 import { buildView, type View } from './view.js';
 import { boundarySummary } from './boundary-summary.js';
+import { makeProgressCommit, prepareProgressCommit } from './progress-commit.js';
+import { holdRemoteLease } from './remote-lease.js';
 import { disagreement, skillPosition } from './skill-position.js';
 
 export interface StepRequest {
@@ -40,6 +43,8 @@ export interface StepRequest {
   step?: number;
   /** `--take-over`: take the lease from another session (journaled). */
   takeOver?: boolean;
+  /** `--commit`: a progress commit when the command finishes something (also `commit: true` in the settings). */
+  commit?: boolean;
 }
 
 export interface StepResult {
@@ -154,13 +159,17 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
   const flows = await loadRepoFlows(repo, true);
   const settings = await readSettings(repo);
   const peeked = request.step === undefined ? peekPosition(repo) : undefined;
+  // Refused before anything is written: a progress commit asked for where none can be made.
+  const git = request.commit || settings.commit ? await prepareProgressCommit(repo) : undefined;
+  // Agents on several machines: the lease on the shared remote first (exit 4 when another machine's session holds it).
+  if (settings.remote && DRIVES(event)) await holdRemoteLease(repo, settings.remote, ctx.session, ctx.now(), settings.staleMs, request.takeOver === true);
   const lock = await takeLock(repo, ctx.session, ctx.lockWaitMs ?? 10_000);
   try {
     const writer = { session: ctx.session, now: ctx.now };
     // Rule 6 first: a session that may not drive pays nothing for reading the state.
     const verdict = DRIVES(event) ? judgeLeaseOnDisk(repo, ctx, settings.staleMs, request.takeOver === true) : undefined;
     if (verdict?.kind === 'held' && lock.broken.length === 0) throw heldError(repo, verdict);
-    const loaded = loadState(repo, flows);
+    const loaded = await readState(repo, flows);
     const { flow } = loaded;
     const position = loaded.reconciled.position;
     const lastSeq = Math.max(loaded.head.lastSeq, loaded.pointer?.record?.seq ?? 0);
@@ -228,6 +237,12 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
     const lastAction = lastActionOf(event, acted, transition.outcome, transition.position, ctx.now()) ?? loaded.pointer?.lastAction;
     const moved = !loaded.pointer || !samePosition(loaded.pointer.position, transition.position);
     if (plan.entries.length > 0 || moved) plan.pointer = pointerPlan(loaded, transition.position, lastAction);
+    // A pointer that did not parse is kept, byte for byte, before it is rewritten.
+    if (loaded.brokenPointer !== undefined && plan.pointer) {
+      const backup = repo.pointerFile.replace(/\.md$/, `.broken-${ctx.now().toISOString().replaceAll(':', '')}.md`);
+      (plan.files ??= []).push({ path: backup, text: loaded.brokenPointer });
+      notices.push(`the unreadable pointer was kept as ${displayPath(backup, repo.root)}`);
+    }
     const written = commit(repo, lock, lastSeq, plan, writer);
     // Seed 002: a checkpoint before a session boundary, and when a step fails for good.
     const label = transition.entries.some((e) => e.event === 'boundary_reached')
@@ -263,10 +278,12 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
       .filter((e) => e.event === 'step_skipped' && e.by === 'condition' && typeof e.step === 'number')
       .map((e) => ({ step: e.step as number, name: e.name, reason: String(e.reason) }));
     const answered = transition.entries.find((e) => e.event === 'decision_answered');
+    const committed = git ? await makeProgressCommit(git, repo, loaded, flow, transition, written, ctx.session) : undefined;
     const outcome = transition.outcome;
     const summary = outcome.kind === 'boundary' && !outcome.answered ? await boundarySummary(repo, flow, outcome.after, position.cycle) : undefined;
     const view = buildView(event.type, loaded, transition.position, transition.outcome, {
       ...(summary ? { summary } : {}),
+      ...(committed ? { committed } : {}),
       ...(answered ? { answer: `${String(answered.option)}) ${String(answered.choice)}` } : {}),
       ...(acted ? { acted } : {}),
       ...(reason ? { reason } : {}),

@@ -46,6 +46,10 @@ export interface View {
   journalSeq?: number;
   /** Things said once at re-entry (the last session's next target not followed, a session gone stale). */
   notices?: string[];
+  /** The progress commit this command made. */
+  committed?: string;
+  /** `status`: why git cannot be the third source here, when it cannot. */
+  gitOff?: string;
   /** A boundary waiting for its answer. */
   boundary?: PendingBoundary;
   /** What the step before a boundary produced, for the boundary's summary. */

@@ -12,6 +12,8 @@ import { viewJson } from '../app/json.js';
 import { runLog } from '../app/log.js';
 import { runStatus } from '../app/status.js';
 import { runRepin } from '../app/repin.js';
+import { runBreadcrumb } from '../app/breadcrumb.js';
+import { runLease } from '../app/lease-command.js';
 import { runStep } from '../app/step.js';
 import { parseStepOption } from '../app/validate-event.js';
 import type { View } from '../app/view.js';
@@ -64,6 +66,7 @@ function buildProgram(done: (result: Printable) => void): Command {
       .command(name)
       .description(description)
       .option('--take-over', 'take the repository over from another session (journaled)')
+      .option('--commit', "a progress commit of the pointer, the journal and the step's files, when the command finishes something")
       .action(async (...params: unknown[]) => {
         const cmd = params[params.length - 1] as Command;
         const opts = cmd.opts<Options>();
@@ -71,6 +74,7 @@ function buildProgram(done: (result: Printable) => void): Command {
           event: toEvent(cmd.args, opts),
           ...(opts.step !== undefined ? { step: parseStepOption(opts.step) } : {}),
           ...(opts.takeOver ? { takeOver: true } : {}),
+          ...(opts.commit ? { commit: true } : {}),
         });
         done(fromView(result));
       });
@@ -119,6 +123,25 @@ function buildProgram(done: (result: Printable) => void): Command {
       ].join('\n');
       const { written: _written, ...json } = result;
       done({ json, text, exit: EXIT.ok });
+    });
+
+  program
+    .command('breadcrumb')
+    .description('a short Markdown progress block for an issue or a pull request')
+    .option('--note', 'also store it as a git note on the last progress commit')
+    .action(async (opts: { note?: boolean }, cmd: Command) => {
+      const r = await runBreadcrumb(contextOf(globals(cmd)), opts.note === true);
+      done({ json: { markdown: r.markdown, ...(r.noted ? { noted: r.noted } : {}) }, text: r.markdown, exit: EXIT.ok });
+    });
+
+  program
+    .command('lease')
+    .description('hold the lease on a shared git remote (agents on several machines)')
+    .option('--remote <name>', 'the git remote (default: lease.remote in .autopilot/config.yml)')
+    .option('--take-over', 'take it from another session even if it is fresh (journaled)')
+    .action(async (opts: { remote?: string; takeOver?: boolean }, cmd: Command) => {
+      const r = await runLease(contextOf(globals(cmd)), opts.remote, opts.takeOver === true);
+      done({ json: r, text: `✓ Holding the lease on ${r.remote} (refs/autopilot/lease, ${r.taken}).`, exit: EXIT.ok });
     });
 
   program
@@ -183,7 +206,15 @@ function buildProgram(done: (result: Printable) => void): Command {
           ? `✓ ${summary}: no problems.`
           : [...r.problems.map((p) => safe(formatProblem(p))), `✗ ${summary}: ${r.problems.length} problem(s).`].join('\n');
       done({
-        json: { ok: r.problems.length === 0, problems: r.problems, flows: r.flows, skills: r.skills, pointer: r.pointer, journal_events: r.journalEvents },
+        json: {
+          ok: r.problems.length === 0,
+          problems: r.problems,
+          flows: r.flows,
+          skills: r.skills,
+          pointer: r.pointer,
+          journal_events: r.journalEvents,
+          git_fallback: r.gitOff ? { on: false, reason: r.gitOff } : { on: true },
+        },
         text,
         exit: r.problems.length === 0 ? EXIT.ok : EXIT.badInput,
       });

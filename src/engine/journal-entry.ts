@@ -19,6 +19,7 @@ export type JournalEvent =
   | 'flow_completed'
   | 'lease_taken_over'
   | 'follow_through'
+  | 'breadcrumb'
   | 'skill_state_differs'
   | 'checkpoint_restored'
   | 'run_repinned'

@@ -9,7 +9,18 @@ import { evidenceFor, hasArtifacts, isSettled, isTouched, missingPatterns, type 
 export type Source = 'state' | 'folder' | 'git';
 
 export interface Drift {
-  kind: 'missing-evidence' | 'ahead-on-disk' | 'finished-step' | 'name' | 'cycle' | 'rebuilt' | 'behind-journal' | 'journal-behind' | 'hand-edit';
+  kind:
+    | 'missing-evidence'
+    | 'ahead-on-disk'
+    | 'finished-step'
+    | 'name'
+    | 'cycle'
+    | 'rebuilt'
+    | 'behind-journal'
+    | 'journal-behind'
+    | 'hand-edit'
+    | 'from-git'
+    | 'merge-resolved';
   step: number | 'done';
   message: string;
 }

@@ -148,6 +148,7 @@ export function statusText(view: View): string {
     lines.push(`Driver    ${who}${lease.mine ? ' (this session)' : lease.stale ? ' — looks stale: its lease may be taken over by the next step command' : ''}`);
   } else if (lease?.problem) lines.push(`Driver    ? ${lease.problem} (step commands need \`--take-over\`)`);
   for (const guard of view.guards ?? []) lines.push(`! Guard off: ${guard}`);
+  if (view.gitOff) lines.push(`Git       the git fallback is off: ${view.gitOff}`);
   return lines.join('\n');
 }
 
@@ -172,6 +173,7 @@ function workText(view: View, action: 'start' | 'resume' | 'retry'): string[] {
 export function outcomeText(view: View): string {
   const { outcome, position, flow } = view;
   const lines = driftLines(view);
+  if (view.committed) lines.push(`✓ Progress commit ${view.committed.slice(0, 8)}`);
   const acted = view.acted ? `step ${stepLabel(view.acted)}` : 'the step';
   for (const p of view.passedOver ?? []) lines.push(`↷ Passed over step ${p.step} ${p.name}: ${p.reason}`);
   switch (outcome?.kind) {

@@ -1,0 +1,93 @@
+/**
+ * Git as the third source of the position (rule 2): consulted only when the
+ * pointer does not parse, or pointer, journal and folder cannot decide. The
+ * git layer (simple-git) is imported here, on demand, so a healthy repository
+ * never loads it.
+ */
+import { accessSync, constants, existsSync } from 'node:fs';
+import { delimiter, dirname, join, relative } from 'node:path';
+import type { Flow } from '../flow/model.js';
+import type { Repo } from '../io/repo.js';
+import { parsePointer, type ParsedPointer } from '../state/parse-pointer.js';
+import type { Position } from '../state/position.js';
+
+export interface FromGit {
+  pointer: ParsedPointer;
+  /** Where it came from, for the drift message: `the pointer committed in 1a2b3c4d`, `the progress commit 1a2b3c4d`. */
+  from: string;
+}
+
+/** Why the git fallback is off here, or undefined when it is on. Cheap: no process is started. */
+export function gitFallbackOff(repo: Repo): string | undefined {
+  let dir = repo.root;
+  for (;;) {
+    if (existsSync(join(dir, '.git'))) break;
+    const up = dirname(dir);
+    if (up === dir) return 'not a git repository';
+    dir = up;
+  }
+  const found = (process.env.PATH ?? '').split(delimiter).some((folder) => {
+    if (!folder) return false;
+    try {
+      accessSync(join(folder, process.platform === 'win32' ? 'git.exe' : 'git'), constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  return found ? undefined : '`git` is not on PATH';
+}
+
+const rel = (repo: Repo, file: string) => relative(repo.root, file).split('\\').join('/');
+
+/** The last committed pointer that parses, else the newest progress commit's trailers; undefined when git has neither. */
+export async function positionFromGit(repo: Repo, flows: Flow[]): Promise<FromGit | undefined> {
+  if (gitFallbackOff(repo)) return undefined;
+  const { openGit } = await import('../git/repository.js');
+  const opened = await openGit(repo.root);
+  if (!opened.handle) return undefined;
+  const { committedVersions, progressTrailers } = await import('../git/history.js');
+  const known = (id: string) => flows.some((f) => f.id === id);
+  for (const version of await committedVersions(opened.handle, rel(repo, repo.pointerFile), 20)) {
+    try {
+      const pointer = parsePointer(version.text, rel(repo, repo.pointerFile));
+      if (known(pointer.position.flow)) return { pointer, from: `the pointer committed in ${version.sha.slice(0, 8)}` };
+    } catch {
+      // An older broken version: look further back.
+    }
+  }
+  const [latest] = (await progressTrailers(opened.handle, 20)).filter((t) => known(t.flow));
+  if (!latest) return undefined;
+  const position: Position = {
+    flow: latest.flow,
+    step: latest.step,
+    name: latest.name,
+    status: latest.status,
+    subStep: '0',
+    retryCount: latest.status === 'failed' ? 3 : 0,
+    cycle: latest.cycle,
+  };
+  return {
+    pointer: { position, preamble: '', extraSections: '', lines: { flow: 0, step: 0, name: 0, status: 0, sub_step: 0, retry_count: 0, cycle: 1 } },
+    from: `the progress commit ${latest.sha.slice(0, 8)}`,
+  };
+}
+
+/** The two sides of a pointer that holds merge-conflict markers; undefined when it holds none. */
+export function conflictSides(text: string): { ours: string; theirs: string } | undefined {
+  if (!/^<{7}( |$)/m.test(text) || !/^>{7}( |$)/m.test(text)) return undefined;
+  const ours: string[] = [];
+  const theirs: string[] = [];
+  let side: 'both' | 'ours' | 'base' | 'theirs' = 'both';
+  for (const line of text.split('\n')) {
+    if (/^<{7}( |$)/.test(line)) side = 'ours';
+    else if (/^\|{7}( |$)/.test(line)) side = 'base';
+    else if (/^={7}$/.test(line) && side !== 'both') side = 'theirs';
+    else if (/^>{7}( |$)/.test(line)) side = 'both';
+    else {
+      if (side === 'both' || side === 'ours') ours.push(line);
+      if (side === 'both' || side === 'theirs') theirs.push(line);
+    }
+  }
+  return { ours: ours.join('\n'), theirs: theirs.join('\n') };
+}

@@ -1,0 +1,6 @@
+/** YAML for the settings file, in its own module so the command line loads the parser only when a settings file exists. */
+import { parse } from 'yaml';
+
+export function parseYaml(text: string): unknown {
+  return parse(text, { maxAliasCount: 10 });
+}

@@ -1,0 +1,98 @@
+/**
+ * The read every command starts with, git included: the pointer, the
+ * journal and the folder (`loadState`), and, when they cannot decide, git.
+ * - the pointer holds merge-conflict markers: each side is judged by the
+ *   journal and the folder; when both come to the same position it stands,
+ *   otherwise exit 2 naming both and how to pick one;
+ * - the pointer does not parse: the last committed pointer, else the newest
+ *   progress commit's trailers (its bytes are kept before any rewrite);
+ * - no pointer, no journal, nothing in the folder (a fresh clone without
+ *   `_docs/`, the folder deleted by mistake): the same.
+ */
+import { InputError } from '../errors.js';
+import type { Flow } from '../flow/model.js';
+import { displayPath, type Repo } from '../io/repo.js';
+import { parsePointer } from '../state/parse-pointer.js';
+import type { Position } from '../state/position.js';
+import { isTouched } from '../engine/evidence.js';
+import { conflictSides, gitFallbackOff, positionFromGit } from './git-source.js';
+import { loadState, readPointerText, type Loaded } from './load-state.js';
+import { describeTarget } from '../engine/follow-through.js';
+
+const aboutPointer = (repo: Repo, error: unknown) =>
+  error instanceof InputError &&
+  error.problems.some((p) => p.file === displayPath(repo.pointerFile, repo.root)) &&
+  !error.problems.some((p) => /bytes, far more/.test(p.message));
+
+export async function readState(repo: Repo, flows: Flow[]): Promise<Loaded> {
+  let loaded: Loaded;
+  try {
+    loaded = loadState(repo, flows);
+  } catch (error) {
+    if (!aboutPointer(repo, error)) throw error;
+    const text = readPointerText(repo) ?? '';
+    const sides = conflictSides(text);
+    if (sides) return resolveConflict(repo, flows, sides, text, error as InputError);
+    const fromGit = await positionFromGit(repo, flows);
+    if (!fromGit) throw withGitNote(repo, error as InputError);
+    return loadState(repo, flows, {
+      pointer: fromGit.pointer,
+      broken: text,
+      drift: { kind: 'from-git', step: fromGit.pointer.position.step, message: `the pointer does not parse; the position comes from ${fromGit.from}` },
+    });
+  }
+  const nothing = !loaded.pointer && !loaded.record.start && !loaded.evidence.steps.some(isTouched);
+  if (!nothing) return loaded;
+  const fromGit = await positionFromGit(repo, flows);
+  if (!fromGit) return loaded;
+  return loadState(repo, flows, {
+    pointer: fromGit.pointer,
+    folderEmpty: true,
+    drift: {
+      kind: 'from-git',
+      step: fromGit.pointer.position.step,
+      message: `no pointer, no journal and nothing in the folder; the position comes from ${fromGit.from}`,
+    },
+  });
+}
+
+function withGitNote(repo: Repo, error: InputError): InputError {
+  const off = gitFallbackOff(repo);
+  return new InputError(
+    error.problems,
+    `${error.hint ?? ''}\n${off ? `(The git fallback is off: ${off}.)` : '(Git history has no readable pointer or progress commit to fall back on.)'}`.trim(),
+  );
+}
+
+function resolveConflict(repo: Repo, flows: Flow[], sides: { ours: string; theirs: string }, text: string, error: InputError): Loaded {
+  const file = displayPath(repo.pointerFile, repo.root);
+  const judged: { side: string; loaded?: Loaded; position?: Position }[] = (['ours', 'theirs'] as const).map((side) => {
+    try {
+      const pointer = parsePointer(sides[side], file);
+      const loaded = loadState(repo, flows, { pointer, broken: text, drift: { kind: 'merge-resolved', step: pointer.position.step, message: '' } });
+      return { side, loaded, position: loaded.reconciled.position };
+    } catch {
+      return { side };
+    }
+  });
+  const [ours, theirs] = judged;
+  // The same step of the same cycle on both sides: the work agrees; the branch merged into (ours) says how far inside it.
+  const same = ours!.position && theirs!.position && ours!.position.step === theirs!.position.step && ours!.position.cycle === theirs!.position.cycle;
+  const winner = same ? ours : ours!.position && !theirs!.position ? ours : theirs!.position && !ours!.position ? theirs : undefined;
+  if (winner?.loaded) {
+    const message = `the pointer holds a merge conflict; the journal and the folder put the work at ${describeTarget(winner.position!)}${same ? ' on both sides' : ` (the other side does not read)`}`;
+    const drift = winner.loaded.reconciled.drift.map((d) => (d.kind === 'merge-resolved' ? { ...d, message } : d));
+    return { ...winner.loaded, reconciled: { ...winner.loaded.reconciled, drift } };
+  }
+  const describe = (j: (typeof judged)[number]) =>
+    j.position ? describeTarget(j.position) + `, ${j.position.status}, retry ${j.position.retryCount}` : 'unreadable';
+  throw new InputError(
+    {
+      file,
+      message: 'the pointer holds a merge conflict, and the journal and the folder cannot decide between its two sides',
+      expected: 'one position',
+      received: `ours: ${describe(ours!)}; theirs: ${describe(theirs!)}`,
+    },
+    `Pick one: \`git checkout --ours -- ${file}\` (or \`--theirs\`), then \`autopilot next\`. ${error.hint ? '' : ''}`.trim(),
+  );
+}

@@ -1,0 +1,51 @@
+/**
+ * The lease on a shared git remote (agents on several machines driving one
+ * project): `refs/autopilot/lease` on that remote, taken and renewed with
+ * `git push --force-with-lease` as a compare-and-swap, so git's own server
+ * decides who wins. A push the compare-and-swap rejects is exit 4 naming the
+ * holder. A lease whose heartbeat is older than the stale threshold is taken
+ * over; a fresh one only with `--take-over`.
+ */
+import { formatAge } from '../engine/lease.js';
+import { HeldError, InputError } from '../errors.js';
+import { thisMachine } from '../io/machine.js';
+import type { Repo } from '../io/repo.js';
+import { gitFallbackOff } from './git-source.js';
+
+export interface RemoteLeaseResult {
+  remote: string;
+  sha: string;
+  taken: 'new' | 'renewed' | 'stale' | 'take-over';
+}
+
+export async function holdRemoteLease(repo: Repo, remote: string, session: string, now: Date, staleMs: number, takeOver: boolean): Promise<RemoteLeaseResult> {
+  const off = gitFallbackOff(repo);
+  const { openGit } = await import('../git/repository.js');
+  const opened = off ? { handle: undefined, reason: off } : await openGit(repo.root);
+  if (!opened.handle)
+    throw new InputError({
+      message: `the remote lease needs git: ${opened.reason}`,
+      expected: 'a git repository with the remote configured',
+      received: opened.reason,
+    });
+  const { readRemoteLease, takeRemoteLease, isLeaseStale } = await import('../git/remote-lease.js');
+  const me = thisMachine();
+  const current = await readRemoteLease(opened.handle, remote);
+  const holder = current?.lease;
+  const mine = holder && holder.session === session && holder.machine === me.machine;
+  const stale = holder ? isLeaseStale(holder, now, staleMs) : false;
+  if (current && !mine && !stale && !takeOver) throw held(remote, holder, now);
+  const lease = { session, host: me.host, machine: me.machine, taken_at: mine ? holder.taken_at : now.toISOString(), heartbeat: now.toISOString() };
+  const change = await takeRemoteLease(opened.handle, remote, lease, current?.sha);
+  if (!change.ok) throw held(remote, change.holder, now, change.reason);
+  return { remote, sha: change.sha, taken: !current ? 'new' : mine ? 'renewed' : stale ? 'stale' : 'take-over' };
+}
+
+function held(remote: string, holder: { session: string; host: string; heartbeat: string } | undefined, now: Date, reason?: string): HeldError {
+  const who = holder ? `\`${holder.session}\` on ${holder.host}, last seen ${formatAge(now.getTime() - Date.parse(holder.heartbeat))} ago` : 'another session';
+  return new HeldError({
+    message: `the lease on the remote ${remote} is held by ${who}${reason ? ` (${reason})` : ''}`,
+    hint: 'It becomes stale after a quiet spell. If that session has stopped, take over with `--take-over` (journaled).',
+    ...(holder ? { holder } : {}),
+  });
+}

@@ -1,0 +1,233 @@
+/**
+ * Git as the third source, progress commits, breadcrumbs and the remote
+ * lease, through the built CLI in real repositories made here (each with
+ * its own identity: CI has no global git configuration).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { autopilot, journal, read, write, type NextJson } from '../helpers/cli.js';
+import { ROOT } from '../helpers/engine.js';
+import { git, gitFails, identify, newRepo, tempDir } from '../helpers/git.js';
+
+const POINTER = '_docs/_autopilot_state.md';
+const BIN = join(ROOT, 'bin', 'autopilot.js');
+
+/** A git repository with a greenfield run started and committed. */
+function project(): string {
+  const dir = newRepo();
+  write(dir, 'README.md', '# project\n');
+  expect(autopilot(dir, 'init', '--flow', 'greenfield').code).toBe(0);
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-qm', 'start');
+  return dir;
+}
+
+/** Walks step 1 with progress commits: the pointer ends at step 2. */
+function finishProblem(dir: string): void {
+  autopilot(dir, 'next', '--commit');
+  write(dir, '_docs/00_problem/problem.md');
+  write(dir, '_docs/00_problem/acceptance_criteria.md');
+  expect(autopilot(dir, 'done', '--commit').code).toBe(0);
+}
+
+describe('git as the third source of the position', () => {
+  it('an unparsable pointer is recovered from the last committed one, and its bytes are kept', () => {
+    const dir = project();
+    finishProblem(dir);
+    writeFileSync(join(dir, POINTER), 'flow: greenfield\nstep: two\n');
+    const status = autopilot(dir, 'status', '--json').json<NextJson>();
+    expect(status).toMatchObject({ step: 2, source: 'git' });
+    expect(status.drift[0]!.message).toMatch(/the position comes from the pointer committed in [0-9a-f]{8}/);
+    const next = autopilot(dir, 'next');
+    expect(next.code).toBe(0);
+    expect(next.stdout).toMatch(/the unreadable pointer was kept as _docs\/_autopilot_state\.broken-[\dT.Z-]+\.md/);
+    const backup = readdirSync(join(dir, '_docs')).find((n) => n.startsWith('_autopilot_state.broken-'))!;
+    expect(read(dir, `_docs/${backup}`)).toBe('flow: greenfield\nstep: two\n');
+    expect(read(dir, POINTER)).toContain('step: 2\nname: Research');
+  });
+
+  it('`_docs/` deleted in a fresh clone: the position comes back from the progress-commit trailers alone', () => {
+    const dir = newRepo();
+    write(dir, 'src/app.ts', 'export {};\n');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'code');
+    const trailers = [
+      'Autopilot-Flow: greenfield',
+      'Autopilot-Step: 3',
+      'Autopilot-Name: Plan',
+      'Autopilot-Status: completed',
+      'Autopilot-Cycle: 1',
+      'Autopilot-Session: a',
+    ];
+    git(dir, 'commit', '--allow-empty', '-qm', `autopilot: greenfield 3/10 Plan completed\n\n${trailers.join('\n')}`);
+    const clone = tempDir();
+    git(clone, 'clone', '-q', dir, '.');
+    identify(clone);
+    expect(existsSync(join(clone, '_docs'))).toBe(false);
+    const status = autopilot(clone, 'status', '--json').json<NextJson>();
+    expect(status).toMatchObject({ flow: 'greenfield', source: 'git' });
+    expect(status.step).toBe(4); // Plan completed: the next step (UI Design, passed over by `next` when its condition fails)
+    expect(status.drift[0]!.message).toMatch(/comes from the progress commit [0-9a-f]{8}/);
+  });
+
+  it('a pointer with conflict markers after a real merge: decided by the journal and the folder, or exit 2 naming both sides', () => {
+    const dir = project();
+    git(dir, 'branch', 'other');
+    // main: step 1 done and step 2's draft written.
+    finishProblem(dir);
+    autopilot(dir, 'next', '--commit');
+    write(dir, '_docs/01_solution/solution_draft_01.md');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'draft');
+    // other: still on step 1, with a sub-step recorded.
+    git(dir, 'checkout', '-q', 'other');
+    autopilot(dir, 'next');
+    autopilot(dir, 'substep', '2 — Restrictions');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'other side');
+    git(dir, 'checkout', '-q', 'main');
+    expect(gitFails(dir, 'merge', '-q', 'other')).not.toBe(0);
+    expect(read(dir, POINTER)).toContain('<<<<<<<');
+    // The merged folder has step 1's and step 2's files: both sides come to step 2.
+    const status = autopilot(dir, 'status', '--json').json<NextJson>();
+    expect(status.step).toBe(2);
+    expect(status.drift.map((d) => d.kind)).toContain('merge-resolved');
+
+    // Take away step 2's draft: one side is at step 2, the other still finishing step 1; nothing is picked silently.
+    rmSync(join(dir, '_docs/01_solution'), { recursive: true });
+    const refused = autopilot(dir, 'next');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('cannot decide between its two sides');
+    expect(refused.stderr).toMatch(/ours: step 2 \(Research\).*theirs: step 1 \(Problem\)/s);
+    expect(refused.stderr).toContain('git checkout --ours');
+  });
+
+  it('with no `git` on PATH, commands still work and `status` and `check` say the fallback is off', () => {
+    const dir = project();
+    const bin = tempDir();
+    symlinkSync(process.execPath, join(bin, 'node'));
+    const run = (...args: string[]) => spawnSync(join(bin, 'node'), [BIN, '-C', dir, ...args], { encoding: 'utf8', env: { PATH: bin, HOME: dir } });
+    expect(run('next').status).toBe(0);
+    const status = run('status');
+    expect(status.status).toBe(0);
+    expect(status.stdout).toContain('the git fallback is off: `git` is not on PATH');
+    expect(JSON.parse(run('check', '--json').stdout)).toMatchObject({ git_fallback: { on: false, reason: '`git` is not on PATH' } });
+    const outside = newRepo();
+    rmSync(join(outside, '.git'), { recursive: true });
+    mkdirSync(join(outside, '_docs'));
+    expect(autopilot(outside, 'status').stdout).toContain('the git fallback is off: not a git repository');
+  });
+});
+
+describe('progress commits', () => {
+  it('commit exactly the pointer, the journal and the step’s files, with the message and trailers, leaving the user’s other changes alone', () => {
+    const dir = project();
+    write(dir, 'staged.txt', 'the user staged this\n');
+    git(dir, 'add', 'staged.txt');
+    write(dir, 'README.md', '# project\n\nan unstaged edit\n');
+    const before = { cached: git(dir, 'diff', '--cached', '--name-only'), unstaged: git(dir, 'diff', '--name-only') };
+    finishProblem(dir);
+    expect(git(dir, 'show', '--name-only', '--format=', 'HEAD').trim().split('\n').sort()).toEqual([
+      '_docs/00_problem/acceptance_criteria.md',
+      '_docs/00_problem/problem.md',
+      '_docs/_autopilot/journal.jsonl',
+      POINTER,
+    ]);
+    expect(git(dir, 'log', '-1', '--format=%s')).toBe('autopilot: greenfield 1/10 Problem completed\n');
+    expect(git(dir, 'log', '-1', '--format=%(trailers:only,unfold)')).toBe(
+      'Autopilot-Flow: greenfield\nAutopilot-Step: 1\nAutopilot-Name: Problem\nAutopilot-Status: completed\nAutopilot-Cycle: 1\nAutopilot-Session: local\n\n',
+    );
+    expect({ cached: git(dir, 'diff', '--cached', '--name-only'), unstaged: git(dir, 'diff', '--name-only') }).toEqual(before);
+    // `next` finishes nothing: no commit.
+    const head = git(dir, 'rev-parse', 'HEAD');
+    autopilot(dir, 'next', '--commit');
+    expect(git(dir, 'rev-parse', 'HEAD')).toBe(head);
+  });
+
+  it('are refused, with nothing written, on a detached head and in the middle of a rebase', () => {
+    const dir = project();
+    autopilot(dir, 'next');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'started');
+    git(dir, 'checkout', '-q', '--detach');
+    write(dir, '_docs/00_problem/problem.md');
+    write(dir, '_docs/00_problem/acceptance_criteria.md');
+    const journalBefore = read(dir, '_docs/_autopilot/journal.jsonl');
+    const detached = autopilot(dir, 'done', '--commit');
+    expect(detached.code).toBe(2);
+    expect(detached.stderr).toContain('HEAD is detached');
+    expect(read(dir, '_docs/_autopilot/journal.jsonl')).toBe(journalBefore);
+
+    git(dir, 'checkout', '-q', 'main');
+    git(dir, 'checkout', '-q', '-b', 'side');
+    write(dir, 'README.md', 'side\n');
+    git(dir, 'commit', '-qam', 'side');
+    git(dir, 'checkout', '-q', 'main');
+    write(dir, 'README.md', 'main\n');
+    git(dir, 'commit', '-qam', 'main');
+    expect(gitFails(dir, 'rebase', '-q', 'side')).not.toBe(0);
+    const rebasing = autopilot(dir, 'done', '--commit');
+    expect(rebasing.code).toBe(2);
+    expect(rebasing.stderr).toContain('a rebase is in progress');
+    expect(read(dir, '_docs/_autopilot/journal.jsonl')).toBe(journalBefore);
+  });
+
+  it('`commit: true` in .autopilot/config.yml asks for them without the flag; a breadcrumb says what happened and goes on the commit as a note', () => {
+    const dir = project();
+    write(dir, '.autopilot/config.yml', 'commit: true\n');
+    autopilot(dir, 'next');
+    write(dir, '_docs/00_problem/problem.md');
+    write(dir, '_docs/00_problem/acceptance_criteria.md');
+    autopilot(dir, 'done');
+    expect(git(dir, 'log', '-1', '--format=%s')).toBe('autopilot: greenfield 1/10 Problem completed\n');
+    const crumb = autopilot(dir, 'breadcrumb', '--note');
+    expect(crumb.code).toBe(0);
+    expect(crumb.stdout).toContain('**autopilot** · greenfield · step 2 of 10 (Research) · not_started');
+    expect(crumb.stdout).toContain('- step 1 Problem completed');
+    expect(git(dir, 'notes', '--ref=refs/notes/autopilot', 'show', 'HEAD')).toContain('step 1 Problem completed');
+    expect(autopilot(dir, 'breadcrumb').stdout).toContain('Since the last breadcrumb:** nothing new.');
+  });
+});
+
+describe('the lease on a shared remote', () => {
+  function machines(): { a: string; b: string } {
+    const remote = tempDir();
+    git(remote, 'init', '-q', '--bare');
+    const a = project();
+    git(a, 'remote', 'add', 'origin', remote);
+    git(a, 'push', '-q', 'origin', 'HEAD:main');
+    const b = tempDir();
+    git(b, 'clone', '-q', remote, '.');
+    identify(b);
+    return { a, b };
+  }
+  const run = (dir: string, machine: string, ...args: string[]) =>
+    new Promise<number | null>((resolve) => {
+      const child = spawn(process.execPath, [BIN, '-C', dir, ...args], { env: { ...process.env, AUTOPILOT_MACHINE_ID: machine, AUTOPILOT_SESSION: machine } });
+      child.on('close', resolve);
+    });
+
+  it('two machines race for it: exactly one wins, 5 of 5 rounds; the loser exits 4 naming the holder', async () => {
+    for (let round = 0; round < 5; round++) {
+      const { a, b } = machines();
+      const codes = await Promise.all([run(a, 'machine-a', 'lease', '--remote', 'origin'), run(b, 'machine-b', 'lease', '--remote', 'origin')]);
+      expect(codes.sort()).toEqual([0, 4]);
+    }
+  });
+
+  it('a stale lease is taken over (journaled); a fresh one only with --take-over', async () => {
+    const { a, b } = machines();
+    expect(await run(a, 'machine-a', 'lease', '--remote', 'origin')).toBe(0);
+    expect(await run(b, 'machine-b', 'lease', '--remote', 'origin')).toBe(4);
+    const stale = spawnSync(process.execPath, [BIN, '-C', b, 'lease', '--remote', 'origin', '--json'], {
+      encoding: 'utf8',
+      env: { ...process.env, AUTOPILOT_MACHINE_ID: 'machine-b', AUTOPILOT_SESSION: 'machine-b', AUTOPILOT_LEASE_STALE_MINUTES: '0.00001' },
+    });
+    expect(stale.status).toBe(0);
+    expect(JSON.parse(stale.stdout)).toMatchObject({ taken: 'stale' });
+    expect(journal(b).at(-1)).toMatchObject({ event: 'lease_taken_over', remote: 'origin', reason: 'stale' });
+    expect(await run(a, 'machine-a', 'lease', '--remote', 'origin', '--take-over')).toBe(0);
+  });
+});
