@@ -1,0 +1,241 @@
+/**
+ * Two sessions, one repository: the lease (exit 4 for the other session,
+ * `--take-over`, stale after a quiet spell on this machine, never taken
+ * silently from another machine) and the lock (a dead process's lock is
+ * broken and journaled; a live one of another machine makes a command wait,
+ * then give up naming the holder). Time is passed by editing the lease's
+ * heartbeat, never by sleeping.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { snapshot } from '../helpers/cli.js';
+import { thisMachine } from '../../src/io/machine.js';
+import { builtFlow, cli, ctxOf, entries, freshDir, inProcess, LEASE, loadApp, LOCK, walkTo, writeStepFiles } from '../helpers/faults.js';
+
+const app = await loadApp();
+const flow = builtFlow('greenfield');
+const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
+
+function editLease(dir: string, change: Record<string, unknown>): void {
+  const file = join(dir, LEASE);
+  const lease = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  writeFileSync(file, JSON.stringify({ ...lease, ...change }) + '\n');
+}
+const leaseOf = (dir: string) => JSON.parse(readFileSync(join(dir, LEASE), 'utf8')) as Record<string, unknown>;
+const takeOvers = (dir: string) => entries(dir).filter((e) => e.event === 'lease_taken_over');
+const as = (session: string, ...args: string[]) => ['--session', session, ...args, '--json'];
+const errorOf = (json: Record<string, unknown> | undefined) =>
+  (json?.error ?? {}) as { code?: string; message?: string; hint?: string; holder?: Record<string, unknown> };
+
+describe('two sessions', () => {
+  it('B is refused (exit 4, held, naming A) and writes nothing; with --take-over B proceeds, journaled', async () => {
+    const dir = freshDir();
+    expect((await cli(dir, as('A', 'next'))).code).toBe(0);
+    expect(leaseOf(dir)).toMatchObject({ session: 'A' });
+    const before = snapshot(dir);
+
+    const refused = await cli(dir, as('B', 'next'));
+    expect(refused.code).toBe(4);
+    expect(errorOf(refused.json).code).toBe('held');
+    expect(errorOf(refused.json).message).toMatch(/`A`/);
+    expect(errorOf(refused.json).holder).toMatchObject({ session: 'A' });
+    expect(snapshot(dir), 'the refused command wrote nothing').toEqual(before);
+    // Every driving command is refused the same way.
+    for (const args of [['substep', 'mine now'], ['fail', '--reason', 'x'], ['done']]) {
+      expect((await cli(dir, as('B', ...args))).code).toBe(4);
+    }
+    expect(snapshot(dir)).toEqual(before);
+
+    const taken = await cli(dir, as('B', 'next', '--take-over'));
+    expect(taken.code).toBe(0);
+    expect(takeOvers(dir)).toEqual([expect.objectContaining({ session: 'B', from: 'A', reason: 'take-over' })]);
+    expect(leaseOf(dir)).toMatchObject({ session: 'B' });
+    // Now A is the one refused.
+    expect((await cli(dir, as('A', 'next'))).code).toBe(4);
+  });
+
+  it('a lease quiet for 11 minutes on this machine is stale: B takes it without --take-over (journaled, reason stale); status says so first', async () => {
+    const dir = freshDir();
+    await cli(dir, as('A', 'next'));
+    editLease(dir, { heartbeat: minutesAgo(11) });
+
+    const status = await cli(dir, as('B', 'status'));
+    expect(status.json?.lease).toMatchObject({ session: 'A', stale: true, mine: false, age: '11 min' });
+    const text = await cli(dir, ['--session', 'B', 'status']);
+    expect(text.stdout).toMatch(/Driver +A on .*last seen 11 min ago — looks stale/);
+
+    const next = await cli(dir, as('B', 'next'));
+    expect(next.code).toBe(0);
+    expect(takeOvers(dir)).toEqual([expect.objectContaining({ session: 'B', from: 'A', reason: 'stale' })]);
+    expect(leaseOf(dir)).toMatchObject({ session: 'B' });
+  });
+
+  it('a lease quiet for 9 minutes is not stale (exit 4); AUTOPILOT_LEASE_STALE_MINUTES=5 makes it stale', async () => {
+    const dir = freshDir();
+    await cli(dir, as('A', 'next'));
+    editLease(dir, { heartbeat: minutesAgo(9) });
+    const status = await cli(dir, as('B', 'status'));
+    expect(status.json?.lease).toMatchObject({ session: 'A', stale: false });
+    expect((await cli(dir, as('B', 'next'))).code).toBe(4);
+    const next = await cli(dir, as('B', 'next'), { env: { AUTOPILOT_LEASE_STALE_MINUTES: '5' } });
+    expect(next.code).toBe(0);
+    expect(takeOvers(dir)).toEqual([expect.objectContaining({ from: 'A', reason: 'stale' })]);
+  });
+
+  it("another machine's lease, however old, is not taken without --take-over (exit 4, says another machine); --take-over takes it", async () => {
+    const dir = freshDir();
+    // The holder runs on a second machine.
+    expect((await cli(dir, as('A', 'next'), { env: { AUTOPILOT_MACHINE_ID: 'other-machine' } })).code).toBe(0);
+    expect(leaseOf(dir)).toMatchObject({ session: 'A', machine: 'other-machine' });
+    editLease(dir, { heartbeat: minutesAgo(11) });
+    const before = snapshot(dir);
+    const refused = await cli(dir, as('B', 'next'));
+    expect(refused.code).toBe(4);
+    expect(errorOf(refused.json).message).toMatch(/another machine/);
+    expect(snapshot(dir)).toEqual(before);
+    // A day old, same answer.
+    editLease(dir, { heartbeat: minutesAgo(24 * 60) });
+    expect((await cli(dir, as('B', 'next'))).code).toBe(4);
+
+    // The same, with the machine edited in the file instead.
+    const dir2 = freshDir();
+    await cli(dir2, as('A', 'next'));
+    editLease(dir2, { heartbeat: minutesAgo(11), machine: 'other-machine', host: 'elsewhere' });
+    const refused2 = await cli(dir2, as('B', 'next'));
+    expect(refused2.code).toBe(4);
+    expect(errorOf(refused2.json).message).toMatch(/another machine \(elsewhere\)/);
+
+    const taken = await cli(dir, as('B', 'next', '--take-over'));
+    expect(taken.code).toBe(0);
+    expect(takeOvers(dir)).toEqual([expect.objectContaining({ from: 'A', reason: 'take-over' })]);
+  });
+
+  // BUG (src/app/lease-view.ts, leaseStatus): `stale` is `!mine && ageMs > staleMs` without the
+  // machine check judgeLease makes, so status tells a person that another machine's lease "may be
+  // taken over by the next step command" — which the next step command then refuses (exit 4).
+  it.fails("status does not call another machine's old lease stale (it is never taken without --take-over)", async () => {
+    const dir = freshDir();
+    await cli(dir, as('A', 'next'), { env: { AUTOPILOT_MACHINE_ID: 'other-machine' } });
+    editLease(dir, { heartbeat: minutesAgo(11) });
+    expect((await cli(dir, as('B', 'next'))).code).toBe(4);
+    const status = await cli(dir, as('B', 'status'));
+    expect(status.json?.lease).toMatchObject({ session: 'A', stale: false });
+  });
+
+  it('status shows the holder (and whether it is this session)', async () => {
+    const dir = freshDir();
+    await cli(dir, as('A', 'next'));
+    expect((await cli(dir, as('A', 'status'))).json?.lease).toMatchObject({ session: 'A', mine: true, stale: false });
+    expect((await cli(dir, as('B', 'status'))).json?.lease).toMatchObject({ session: 'A', mine: false, stale: false, host: hostname() });
+    expect((await cli(dir, ['--session', 'B', 'status'])).stdout).toMatch(/Driver +A on .*last seen \d+ s ago\n/);
+  });
+
+  it("a session boundary (step 5 done) releases the lease: a new session's next needs no --take-over", async () => {
+    const dir = freshDir();
+    // Walk to step 5 as session A (in-process: fast).
+    await walkTo(app, dir, 5);
+    expect((await inProcess(app, dir, ['next', '--take-over'], 'A')).code).toBe(0); // A takes over from the walk's `local`
+    writeStepFiles(dir, flow.steps[4]!.doneWhen);
+    const done = await cli(dir, as('A', 'done'));
+    expect(done.code).toBe(3);
+    expect(done.json?.outcome).toBe('boundary');
+    expect(existsSync(join(dir, LEASE))).toBe(false);
+    const before = takeOvers(dir).length;
+    const next = await cli(dir, as('B', 'next'));
+    expect(next.code).toBe(0);
+    expect(next.json).toMatchObject({ step: 6, outcome: 'work' });
+    expect(takeOvers(dir)).toHaveLength(before);
+    expect(leaseOf(dir)).toMatchObject({ session: 'B' });
+  });
+
+  it('the default local session (no --session, no AUTOPILOT_SESSION) needs no ceremony', async () => {
+    const dir = freshDir();
+    const env = { AUTOPILOT_SESSION: undefined };
+    for (const args of [['next'], ['substep', '2 — Restrictions'], ['next']]) {
+      const r = await cli(dir, [...args, '--json'], { env });
+      expect(r.code, r.stdout).toBe(0);
+    }
+    writeStepFiles(dir, flow.steps[0]!.doneWhen);
+    expect((await cli(dir, ['done', '--json'], { env })).code).toBe(0);
+    expect((await cli(dir, ['next', '--json'], { env })).json).toMatchObject({ step: 2, outcome: 'work' });
+    expect(leaseOf(dir)).toMatchObject({ session: 'local' });
+    expect(new Set(entries(dir).map((e) => e.session))).toEqual(new Set(['local']));
+    expect(takeOvers(dir)).toEqual([]);
+  });
+
+  it('ack from another session is not refused by the lease', async () => {
+    const dir = freshDir();
+    for (let i = 1; i <= 3; i++) {
+      await cli(dir, as('A', 'next'));
+      await cli(dir, as('A', 'fail', '--reason', `attempt ${i}`));
+    }
+    expect(leaseOf(dir)).toMatchObject({ session: 'A' });
+    const ack = await cli(dir, as('person', 'ack'));
+    expect(ack.code, ack.stdout).toBe(0);
+    expect(ack.json).toMatchObject({ status: 'not_started', retry_count: 0, outcome: 'recorded' });
+    expect(entries(dir).filter((e) => e.event === 'failure_acknowledged')).toEqual([expect.objectContaining({ session: 'person' })]);
+    // The lease stays A's: the person did not take the repository over.
+    expect(leaseOf(dir)).toMatchObject({ session: 'A' });
+    expect(takeOvers(dir)).toEqual([]);
+  });
+});
+
+describe('the lock', () => {
+  const holder = (pid: number, machine: string, host: string) =>
+    JSON.stringify({ pid, host, machine, session: 'ghost', at: new Date().toISOString(), nonce: 'c0ffee' });
+
+  it('a lock left by a dead process on this machine is broken by the next command, and journaled', async () => {
+    const dir = freshDir();
+    await cli(dir, ['next', '--json']);
+    // A process that has ended: its pid is free.
+    const child = spawn(process.execPath, ['-e', '0']);
+    const pid = child.pid!;
+    await new Promise((resolve) => child.on('close', resolve));
+    writeFileSync(join(dir, LOCK), holder(pid, thisMachine().machine, hostname()));
+
+    const r = await cli(dir, ['substep', 'after the crash', '--json']);
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.ms).toBeLessThan(5_000);
+    expect(existsSync(join(dir, LOCK))).toBe(false);
+    const broken = entries(dir).filter((e) => e.event === 'lock_broken');
+    expect(broken).toEqual([expect.objectContaining({ holder: expect.objectContaining({ pid, session: 'ghost' }) })]);
+  });
+
+  it('an empty lock file (a process killed between creating and writing it) is broken once it is a moment old', async () => {
+    const dir = freshDir();
+    await cli(dir, ['next', '--json']);
+    writeFileSync(join(dir, LOCK), '');
+    const old = new Date(Date.now() - 5_000);
+    utimesSync(join(dir, LOCK), old, old);
+    const r = await cli(dir, ['substep', 'after an empty lock', '--json']);
+    expect(r.code, r.stdout).toBe(0);
+    expect(existsSync(join(dir, LOCK))).toBe(false);
+  });
+
+  it('a lock held by a live process of another machine makes a command wait, then exit 4 naming the holder; nothing written', async () => {
+    const dir = freshDir();
+    await cli(dir, ['next', '--json']);
+    // A live pid (this test's own process) — but on another machine, so it cannot be probed.
+    writeFileSync(join(dir, LOCK), holder(process.pid, 'other-machine', 'elsewhere'));
+    const before = snapshot(dir);
+    const started = Date.now();
+    let caught: unknown;
+    try {
+      await app.runStep(ctxOf(dir, 'local', 300), { event: { type: 'substep', text: 'blocked' } });
+    } catch (error) {
+      caught = error;
+    }
+    const waited = Date.now() - started;
+    expect(caught, 'the command gave up').toBeDefined();
+    expect(app.exitCodeOfError(caught)).toBe(4);
+    const json = app.errorJson(caught).error as { code: string; message: string; holder?: Record<string, unknown> };
+    expect(json.code).toBe('held');
+    expect(json.message).toMatch(new RegExp(`pid ${process.pid} on elsewhere, session ghost`));
+    expect(json.holder).toMatchObject({ pid: process.pid, host: 'elsewhere', machine: 'other-machine' });
+    expect(waited).toBeGreaterThanOrEqual(300);
+    expect(snapshot(dir), 'nothing written, the lock left to its holder').toEqual(before);
+  });
+});
