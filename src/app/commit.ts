@@ -93,6 +93,7 @@ export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writ
     mkdirSync(repo.autopilotDir, { recursive: true });
     // Not fsynced: a lease lost to a power cut is only taken again.
     writeFileAtomically(repo.leaseFile, JSON.stringify(plan.lease) + '\n', { fsync: false });
+    removeLeftovers(repo.leaseFile);
   }
   for (const file of plan.files ?? []) {
     mkdirSync(dirname(file.path), { recursive: true });
@@ -103,6 +104,7 @@ export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writ
     try {
       mkdirSync(dirname(repo.journalIndexFile), { recursive: true });
       writeFileAtomically(repo.journalIndexFile, JSON.stringify(plan.index.index), { fsync: false });
+      removeLeftovers(repo.journalIndexFile);
     } catch {
       // A cache: the next reader derives it again.
     }

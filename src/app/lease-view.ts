@@ -45,5 +45,6 @@ export function leaseStatus(repo: Repo, session: string, now: Date, staleMs: num
   if (!holder) return {};
   const ageMs = heartbeatAge(holder, now);
   const mine = holder.session === session && holder.machine === thisMachine().machine;
-  return { holder, ageMs, mine, stale: !mine && ageMs > staleMs };
+  // Only a lease of this machine goes stale: another machine's is never taken for its age.
+  return { holder, ageMs, mine, stale: !mine && holder.machine === thisMachine().machine && ageMs > staleMs };
 }

@@ -248,13 +248,19 @@ function withCycleFromHistory(pointer: ParsedPointer, flow: Flow, head: JournalH
   return cycle === pointer.position.cycle ? pointer : { ...pointer, position: { ...pointer.position, cycle } };
 }
 
-/** The position the state files give before the folder is consulted: what a step command is aimed at by default. */
+/**
+ * What a step command is aimed at by default: the position the agent was
+ * handed, i.e. the pointer as the file says (not brought up to the journal:
+ * a pointer behind it is what a command killed before its pointer write left,
+ * and a retry of that command is aimed where the first one was); with no
+ * pointer, the journal's last record.
+ */
 export function peekPosition(repo: Repo) {
   try {
     const pointer = readPointer(repo);
+    if (pointer) return pointer.position;
     const head = readJournalHead(repo.journalFile);
-    const start = checkRecord(pointer, head.record, positionHash).start;
-    return start ?? (head.record ? fromPointerRecord(head.record.pointer) : undefined);
+    return head.record ? fromPointerRecord(head.record.pointer) : undefined;
   } catch {
     // The locked read reports what is wrong.
     return undefined;

@@ -8,7 +8,7 @@ import type { Position } from '../state/position.js';
 import { commit } from './commit.js';
 import type { Context } from './context.js';
 import { readState } from './read-state.js';
-import { loadState } from './load-state.js';
+
 import { loadRepoFlows, pointerPlan, takeLock } from './step.js';
 
 export interface RepinResult {

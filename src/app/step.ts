@@ -7,9 +7,9 @@
 import { mkdirSync } from 'node:fs';
 import { evidenceFor, hasArtifacts } from '../engine/evidence.js';
 import { atStep } from '../engine/reconcile.js';
-import { entry, type JournalEntry } from '../engine/journal-entry.js';
+import { entry, type JournalEntry, type PointerRecord } from '../engine/journal-entry.js';
 import { judgeLease, type Lease, type LeaseVerdict } from '../engine/lease.js';
-import { commandKey, DECISIVE, judgeRepeat, type Target } from '../engine/repeat.js';
+import { commandKey, DECISIVE, judgeRepeat, repeatsLastCommand, type Target } from '../engine/repeat.js';
 import { followThrough, lastActionOf } from '../engine/follow-through.js';
 import { apply, exitCodeOf, type Event, type Transition } from '../engine/transitions.js';
 import { InputError } from '../errors.js';
@@ -27,7 +27,7 @@ import { commit, type Plan, type Written } from './commit.js';
 import type { Context } from './context.js';
 import { readState } from './read-state.js';
 import { heldError } from './lease-view.js';
-import { loadState, peekPosition, readPointerText, type Loaded } from './load-state.js';
+import { peekPosition, readPointerText, type Loaded } from './load-state.js';
 import { prune, snapshot } from './checkpoints.js';
 import { readSettings } from './settings.js';
 import { validateEvent } from './validate-event.js';
@@ -135,10 +135,14 @@ function aimedTarget(request: StepRequest, peeked: Position | undefined, now: Po
   return step === undefined ? undefined : { flow: base.flow, cycle: base.cycle, step };
 }
 
-function stopOrDuplicate(flow: Flow, loaded: Loaded, of: { seq: number; event: string }): Transition {
+function samePositionAsRecord(position: Position, record: PointerRecord): boolean {
+  return position.flow === record.flow && position.step === record.step && position.cycle === record.cycle && position.status === record.status;
+}
+
+function stopOrDuplicate(flow: Flow, loaded: Loaded, of: { seq: number; event: string }, session: string): Transition {
   const position = loaded.reconciled.position;
-  // Where a person must act first, say so again, as the first answer did.
-  const stop = apply(flow, position, loaded.evidence, { type: 'next' });
+  // Where a person must act first (a decision, a failure, a boundary), say so again, as the first answer did.
+  const stop = apply(flow, position, loaded.evidence, { type: 'next' }, { session, ...(loaded.boundary ? { boundary: loaded.boundary } : {}) });
   if (stop.outcome.kind === 'decision' || stop.outcome.kind === 'failed' || (stop.outcome.kind === 'boundary' && loaded.boundary))
     return { ...stop, entries: [] };
   return { position, entries: [], outcome: { kind: 'duplicate', of: of.seq, event: of.event } };
@@ -200,8 +204,13 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
       const latest = latestAbout(repo.journalFile, target, DECISIVE);
       const name = stepByNumber(flow, target.step)?.name ?? '?';
       const verdict = judgeRepeat(event, target, name, position, latest);
-      if (verdict.kind === 'duplicate') transition = stopOrDuplicate(flow, loaded, verdict.of);
+      if (verdict.kind === 'duplicate') transition = stopOrDuplicate(flow, loaded, verdict.of, ctx.session);
       if (verdict.kind === 'moved') transition = { position, entries: [], outcome: { kind: 'refused', problem: verdict.problem } };
+    }
+    // Not aimed at a step by name, and the very command this session last recorded: a retry, recorded once.
+    const last = loaded.head.record;
+    if (!transition && request.step === undefined && last && repeatsLastCommand(event, ctx.session, last) && samePositionAsRecord(position, last.pointer)) {
+      transition = stopOrDuplicate(flow, loaded, { seq: last.seq, event: last.key!.split(':')[0]! }, ctx.session);
     }
     transition ??= apply(flow, position, loaded.evidence, event, { session: ctx.session, ...(loaded.boundary ? { boundary: loaded.boundary } : {}) });
     // Re-entry: a skill that keeps its own progress file is the better judge of where inside the step the work is.
@@ -223,7 +232,7 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
     const at = target ?? { flow: flow.id, cycle: position.cycle, step: typeof position.step === 'number' ? position.step : 0 };
     const plan: Plan = {
       entries,
-      key: commandKey(event.type, at, position.retryCount + 1),
+      key: commandKey(event, at, position.retryCount + 1),
       flowHash: flow.hash,
       lease,
       ...(loaded.index ? { index: loaded.index } : {}),

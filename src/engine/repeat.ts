@@ -35,9 +35,45 @@ export const DECISIVE = new Set([
   'boundary_answered',
 ]);
 
-/** `done:greenfield/1/3:a2`: the command, where it was aimed, and the attempt. */
-export function commandKey(command: string, target: Target, attempt: number): string {
-  return `${command}:${target.flow}/${target.cycle}/${target.step}:a${attempt}`;
+/** What a command was given besides its step: the reason, the text, the option. */
+export function argumentsOf(event: Event): string {
+  switch (event.type) {
+    case 'fail':
+    case 'skip':
+      return event.reason;
+    case 'substep':
+      return event.text;
+    case 'decide':
+      return event.option.trim().toUpperCase();
+    case 'done':
+      return event.force ? `force:${event.force.reason}` : '';
+    default:
+      return '';
+  }
+}
+
+/** A short, stable digest of a command's arguments (FNV-1a), so a key says whether two commands were the same. */
+function digest(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, '0');
+}
+
+/** `done:greenfield/1/3:a2:811c9dc5`: the command, where it was aimed, the attempt, and a digest of its arguments. */
+export function commandKey(event: Event, target: Target, attempt: number): string {
+  return `${event.type}:${target.flow}/${target.cycle}/${target.step}:a${attempt}:${digest(argumentsOf(event))}`;
+}
+
+/**
+ * The last thing this session recorded was this very command, with these
+ * arguments, and the work is where it left it: running it again is a retry
+ * (after a kill, or an agent that did not see the answer). To act twice in a
+ * row on purpose, name the step with `--step N`.
+ */
+export function repeatsLastCommand(event: Event, session: string, last: { key?: string; session: string } | undefined): boolean {
+  if (!last?.key || last.session !== session || !['done', 'skip', 'fail', 'decide', 'ack'].includes(event.type)) return false;
+  const [command, , , args] = last.key.split(':');
+  return command === event.type && args === digest(argumentsOf(event));
 }
 
 /** Which command wrote an entry (from its key; for entries older than keys, from the event). */
@@ -61,6 +97,8 @@ function sameCommand(event: Event, e: StampedEntry): boolean {
   if (event.type === 'substep') return e.event === 'substep' && e.sub_step === event.text;
   if (event.type === 'decide')
     return (e.event === 'decision_answered' || e.event === 'boundary_answered') && String(e.option) === event.option.trim().toUpperCase();
+  // A second failure, or skip, for another reason is another command, not a repeat of the first.
+  if ((event.type === 'fail' || event.type === 'skip') && typeof e.reason === 'string' && e.reason !== event.reason) return false;
   const result: Record<string, string> = { done: 'step_completed', skip: 'step_skipped', fail: 'step_failed', ack: 'failure_acknowledged' };
   return e.event === result[event.type];
 }
@@ -79,7 +117,7 @@ export function judgeRepeat(event: Event, target: Target, targetName: string, po
     if (event.type === 'fail' && position.status !== 'in_progress') return { kind: 'duplicate', of: latest };
     if (event.type === 'substep' && position.subStep === event.text) return { kind: 'duplicate', of: latest };
     if (event.type === 'ack' && position.status !== 'failed') return { kind: 'duplicate', of: latest };
-    if (event.type === 'decide' && latest.event === 'boundary_answered') return { kind: 'duplicate', of: latest };
+    if (event.type === 'decide') return { kind: 'duplicate', of: latest };
   }
   if (here) return { kind: 'apply' };
   return {

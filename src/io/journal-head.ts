@@ -11,7 +11,7 @@ export interface JournalHead {
   /** The highest `seq` near the end; 0 for an empty journal or one from before sequence numbers. */
   lastSeq: number;
   /** The newest entry that carries the pointer its command left. */
-  record?: { seq: number; pointer: PointerRecord; at: string; session: string };
+  record?: { seq: number; pointer: PointerRecord; at: string; session: string; key?: string };
 }
 
 export function readJournalHead(file: string): JournalHead {
@@ -21,7 +21,7 @@ export function readJournalHead(file: string): JournalHead {
     (e: StampedEntry) => {
       if (typeof e.seq === 'number' && e.seq > head.lastSeq) head.lastSeq = e.seq;
       if (e.pointer && typeof e.seq === 'number') {
-        head.record = { seq: e.seq, pointer: e.pointer, at: e.at, session: e.session };
+        head.record = { seq: e.seq, pointer: e.pointer, at: e.at, session: e.session, ...(typeof e.key === 'string' ? { key: e.key } : {}) };
         return true;
       }
       return false;

@@ -11,6 +11,7 @@ import { closeSync, fstatSync, readFileSync, readSync } from 'node:fs';
 import type { StampedEntry } from '../engine/journal-entry.js';
 import { hashText } from './hash.js';
 import { judgeLine, openFile, scanLines } from './journal.js';
+import { oldestFirstBatches } from '../engine/batches.js';
 
 export type Waiver = 'skipped' | 'forced';
 
@@ -29,7 +30,7 @@ interface Facts {
   c: Record<string, { w?: Waiver; r?: string[] }>;
 }
 
-const FORMAT = 2;
+const FORMAT = 3;
 const KEPT_CYCLES = 8;
 /** Bytes the index may lag behind the journal before a writing command refreshes the file. */
 const REFRESH_LAG = 64 * 1024;
@@ -65,19 +66,25 @@ function record(index: JournalIndex, e: StampedEntry): void {
   if (e.event === 'decision_answered' && e.then === 'repeat' && Array.isArray(e.round_files)) change((f) => (f.r = e.round_files as string[]));
 }
 
-const MATTERS = /"(step_skipped|step_completed|decision_answered|run_started|run_repinned)"/;
+const MATTERS = /^(step_skipped|step_completed|decision_answered|run_started|run_repinned)$/;
 
-/** Folds journal lines from `start` into the index; returns the new size. */
+/** Folds the batches on record from byte `start` into the index; the index covers up to the end of the last closed batch. */
 function scanInto(index: JournalIndex, file: string, start: number): void {
   let covered = start;
+  const batches = oldestFirstBatches();
   scanLines(
     file,
     (line, _n, complete, end) => {
       if (!complete) return;
-      covered = end;
-      if (!MATTERS.test(line)) return;
+      // Cheap lines (most of them) are only parsed when they may close or break a batch.
       const verdict = judgeLine(line);
-      if ('entry' in verdict) record(index, verdict.entry);
+      if (!('entry' in verdict)) {
+        if (batches.pending().length === 0) covered = end;
+        return;
+      }
+      const { accepted } = batches.push(verdict.entry);
+      for (const e of accepted) if (MATTERS.test(e.event) || e.event === 'run_started' || e.event === 'run_repinned') record(index, e);
+      if (batches.pending().length === 0) covered = end;
     },
     start,
   );

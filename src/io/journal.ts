@@ -9,6 +9,7 @@
  * rebuild, in fixed-size chunks; every per-command read comes from the end.
  */
 import { closeSync, constants, fstatSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
+import { newestFirstFilter, oldestFirstBatches } from '../engine/batches.js';
 import { eventProblem, type StampedEntry } from '../engine/journal-entry.js';
 import { InputError, type Problem } from '../errors.js';
 import { displayPath } from './repo.js';
@@ -129,15 +130,30 @@ export interface JournalRead {
   problems: Problem[];
 }
 
-/** Every event in the file, and a problem for every line that is not one. */
+/** Every event on record, and a problem for every line that is not one (and every batch a crash cut short). */
 export function readJournal(file: string, display: string): JournalRead {
   const entries: StampedEntry[] = [];
   const problems: Problem[] = [];
+  const batches = oldestFirstBatches();
+  const lineOf = new Map<StampedEntry, number>();
+  const cut = (dropped: StampedEntry[]) => {
+    if (dropped.length === 0) return;
+    problems.push({
+      file: display,
+      line: lineOf.get(dropped[0]!)!,
+      message: `events ${dropped[0]!.seq}–${dropped.at(-1)!.seq} are a command a crash cut short (its last event never reached the file); every reader leaves them out`,
+      expected: "each command's events ending with one that carries `pointer`",
+    });
+  };
   scanLines(file, (line, lineNo, complete) => {
     if (line.trim() === '') return;
     const verdict = judgeLine(line);
-    if ('entry' in verdict) entries.push(verdict.entry);
-    else
+    if ('entry' in verdict) {
+      lineOf.set(verdict.entry, lineNo);
+      const { accepted, dropped } = batches.push(verdict.entry);
+      cut(dropped);
+      entries.push(...accepted);
+    } else
       problems.push({
         file: display,
         line: lineNo,
@@ -148,6 +164,7 @@ export function readJournal(file: string, display: string): JournalRead {
         received: line.slice(0, 80),
       });
   });
+  cut(batches.pending());
   return { entries, problems };
 }
 
@@ -159,6 +176,7 @@ export function readJournal(file: string, display: string): JournalRead {
 export function readBackwards(file: string, visit: (entry: StampedEntry) => boolean | void, maxBytes = 4 * CHUNK): void {
   const fd = openFile(file);
   if (fd === undefined) return;
+  const onRecord = newestFirstFilter();
   try {
     const size = fstatSync(fd).size;
     const chunk = 64 * 1024;
@@ -186,7 +204,7 @@ export function readBackwards(file: string, visit: (entry: StampedEntry) => bool
         const line = lines[i]!;
         if (line.trim() === '') continue;
         const verdict = judgeLine(line);
-        if ('entry' in verdict && visit(verdict.entry) === true) return;
+        if ('entry' in verdict && onRecord(verdict.entry) && visit(verdict.entry) === true) return;
       }
     }
   } finally {

@@ -116,7 +116,7 @@ describe('two sessions', () => {
   // BUG (src/app/lease-view.ts, leaseStatus): `stale` is `!mine && ageMs > staleMs` without the
   // machine check judgeLease makes, so status tells a person that another machine's lease "may be
   // taken over by the next step command" — which the next step command then refuses (exit 4).
-  it.fails("status does not call another machine's old lease stale (it is never taken without --take-over)", async () => {
+  it("status does not call another machine's old lease stale (it is never taken without --take-over)", async () => {
     const dir = freshDir();
     await cli(dir, as('A', 'next'), { env: { AUTOPILOT_MACHINE_ID: 'other-machine' } });
     editLease(dir, { heartbeat: minutesAgo(11) });

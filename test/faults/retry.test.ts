@@ -189,36 +189,6 @@ const SCENARIOS: Scenario[] = [
   },
 ];
 
-/**
- * Cases that fail because of bugs in src/ (see the report in the commit
- * message): `it.fails` keeps the suite green and turns red once fixed.
- * - Without `--step`, a retry is aimed by `peekPosition` at the step the
- *   killed command already moved the work to (src/app/step.ts, aimedTarget):
- *   `done` and `decide` are refused there (exit 2), `skip` skips the NEXT
- *   optional step as well.
- * - `decide A` (the step repeats, so the work is still "here"): judgeRepeat
- *   has no rule for a repeated `decide` at the same step; refused (exit 2).
- * - `done` at a session boundary: the retry is a plain `duplicate` (exit 0),
- *   the boundary is not said again and the lease is renewed, not released
- *   (stopOrDuplicate in src/app/step.ts only re-stops for decisions and failures).
- */
-const KNOWN_BUGS = new Set([
-  'done (step 1, the work moves on) · after-journal',
-  'done (step 1, the work moves on) · after-pointer',
-  'done (step 3, Plan; UI Design passed over) · after-journal',
-  'done (step 3, Plan; UI Design passed over) · after-pointer',
-  'done (step 5, stops at the session boundary) · after-journal',
-  'done (step 5, stops at the session boundary) · after-pointer',
-  'done (step 5, stops at the session boundary) · after-journal · --step 5',
-  'skip (optional step 8) · after-journal',
-  'skip (optional step 8) · after-pointer',
-  'decide B (go on to Plan) · after-journal',
-  'decide B (go on to Plan) · after-pointer',
-  'decide A (another research round) · after-journal',
-  'decide A (another research round) · after-pointer',
-  'decide A (another research round) · after-journal · --step 2',
-]);
-
 async function killAndRetry(s: Scenario, point: CrashAt, withStep: boolean) {
   const dir = freshDir();
   await s.setup(dir);
@@ -239,8 +209,7 @@ describe.concurrent('a command killed after its journal write, then run again, i
       // `--step N` (the agent names the step it was handed) once per command: it only changes the aim.
       for (const withStep of point === 'after-journal' ? variants : [false]) {
         const name = `${s.name} · ${point}${withStep ? ` · --step ${s.step}` : ''}`;
-        const test = KNOWN_BUGS.has(name) && !process.env.FAULT_NO_FAILS ? it.fails : it;
-        test(name, async () => {
+        it(name, async () => {
           const { dir, retry, recorded } = await killAndRetry(s, point, withStep);
           const said = `retry answered exit ${retry.code}: ${retry.stdout.slice(0, 400)}`;
           expect(recorded, `${s.kind} events recorded by the command and its retry; ${said}`).toBe(1);
@@ -319,17 +288,15 @@ describe.concurrent('a command killed half-way through its journal write, then r
     { name: 'substep (one-line batch)', scenario: 'substep' },
     { name: 'ack (one-line batch)', scenario: 'ack (after three failures)' },
     { name: 'done at step 1 (one-line batch)', scenario: 'done (step 1, the work moves on)' },
-    // BUG: a batch of several lines cut by a crash leaves its first line(s) whole, without the
-    // `pointer` record of the batch's last line. Readers take them as events (latestAbout,
-    // lastSeq, the index): the pointer still says the step is in progress, judgeRepeat finds the
-    // orphan `step_completed` "here" and applies `done` again: two step_completed for one step.
-    { name: 'done at step 2 (step_completed + decision_required)', scenario: 'done (step 2, stops at the research decision)', bug: 'orphan' },
-    { name: 'done at step 5 (step_completed + boundary_reached)', scenario: 'done (step 5, stops at the session boundary)', bug: 'orphan' },
-    { name: 'done at step 3 (step_completed + step 4 passed over)', scenario: 'done (step 3, Plan; UI Design passed over)', bug: 'orphan' },
+    // A batch of several lines cut by a crash leaves its first line(s) whole but without the batch's
+    // closing `pointer` record: no reader takes them as events (src/engine/batches.ts).
+    { name: 'done at step 2 (step_completed + decision_required)', scenario: 'done (step 2, stops at the research decision)' },
+    { name: 'done at step 5 (step_completed + boundary_reached)', scenario: 'done (step 5, stops at the session boundary)' },
+    { name: 'done at step 3 (step_completed + step 4 passed over)', scenario: 'done (step 3, Plan; UI Design passed over)' },
   ];
   for (const c of cases) {
     const s = SCENARIOS.find((x) => x.name === c.scenario)!;
-    (c.bug && !process.env.FAULT_NO_FAILS ? it.fails : it)(`${c.name} · mid-journal`, async () => {
+    it(`${c.name} · mid-journal`, async () => {
       const { retry, recorded, dir } = await killAndRetry(s, 'mid-journal', false);
       const said = `retry answered exit ${retry.code}: ${retry.stdout.slice(0, 300)}`;
       expect(recorded, said).toBe(1);
@@ -348,7 +315,7 @@ describe('a repeated fail is judged by what it says', () => {
   // reason. A second, different failure report while the step waits for its next attempt
   // (`not_started`) is answered "duplicate … Already recorded (journal event N)" and dropped —
   // event N holds another reason. (substep compares its text, decide its option.)
-  (process.env.FAULT_NO_FAILS ? it : it.fails)('a second fail with another reason is not called a duplicate of the first', async () => {
+  it('a second fail with another reason is not called a duplicate of the first', async () => {
     const dir = freshDir();
     await walkTo(app, dir, 1);
     expect((await cli(dir, ['fail', '--reason', 'the build breaks', '--json'])).json?.outcome).toBe('recorded');

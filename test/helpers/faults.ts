@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll } from 'vitest';
+import { readJournal } from '../../src/io/journal.js';
 import { parsePointer, type ParsedPointer } from '../../src/state/parse-pointer.js';
 import { ROOT } from './engine.js';
 import { write } from './cli.js';
@@ -127,7 +128,8 @@ export function journalLines(dir: string): JournalLine[] {
   });
 }
 
-export const entries = (dir: string): Entry[] => journalLines(dir).flatMap((l) => (l.entry ? [l.entry] : []));
+/** The events on record, as every reader of the engine sees them (a batch a crash cut short is not on record). */
+export const entries = (dir: string): Entry[] => readJournal(join(dir, JOURNAL), JOURNAL).entries as unknown as Entry[];
 
 /** Whether the journal file ends with a newline (or is absent / empty). */
 export function journalEndsWhole(dir: string): boolean {
@@ -152,6 +154,12 @@ export function readPointerFile(dir: string): ParsedPointer | undefined {
 export function pointerRecordOf(p: ParsedPointer): Record<string, unknown> {
   const q = p.position;
   return { flow: q.flow, step: q.step, name: q.name, status: q.status, sub_step: q.subStep, retry_count: q.retryCount, cycle: q.cycle };
+}
+
+/** A journal `pointer` record without the pinned flow's hash, to compare with `pointerRecordOf`. */
+export function positionOfRecord(record: unknown): Record<string, unknown> {
+  const { flow_hash: _hash, ...rest } = record as Record<string, unknown>;
+  return rest;
 }
 
 /** Temporary files an interrupted atomic write left, anywhere in the repository (relative paths). */
@@ -243,7 +251,7 @@ export async function walkTo(app: App, dir: string, target: number): Promise<voi
   for (let guard = 0; guard < 40; guard++) {
     const r = await app.runStep(ctxOf(dir), { event: { type: 'next' } });
     const p = r.view.position;
-    if (r.view.outcome?.kind === 'decision') {
+    if (r.view.outcome?.kind === 'decision' || r.view.outcome?.kind === 'boundary') {
       await app.runStep(ctxOf(dir), { event: { type: 'decide', option: 'B' } });
       continue;
     }

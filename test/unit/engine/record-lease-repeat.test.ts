@@ -107,7 +107,9 @@ describe('judgeRepeat: a command names its step', () => {
 
   it('recognises a `done` that already completed its step, and refuses one whose step the work left some other way', () => {
     const moved = at({ step: 4, name: 'UI Design', status: 'not_started' });
-    expect(judgeRepeat({ type: 'done' }, target, 'Plan', moved, stamped('step_completed', { key: commandKey('done', target, 1) })).kind).toBe('duplicate');
+    expect(judgeRepeat({ type: 'done' }, target, 'Plan', moved, stamped('step_completed', { key: commandKey({ type: 'done' }, target, 1) })).kind).toBe(
+      'duplicate',
+    );
     const refused = judgeRepeat({ type: 'done' }, target, 'Plan', moved, stamped('step_skipped', { by: 'agent' }));
     expect(refused).toMatchObject({ kind: 'moved', problem: { message: expect.stringContaining('step 3 (Plan)') } });
     expect(refused.kind === 'moved' && refused.problem.message).toContain('step 4 (UI Design)');

@@ -26,6 +26,8 @@ const base = (seq: number, extra: Partial<StampedEntry>): StampedEntry => ({
   index: 0,
   status: 'in_progress',
   retry_count: 0,
+  // Each entry its own command's batch: it carries the pointer that command left.
+  pointer: { flow: 'f', step: 1, name: 'Step', status: 'in_progress', sub_step: '0', retry_count: 0, cycle: 1 },
   ...extra,
 });
 
@@ -134,6 +136,18 @@ describe('reading the journal', () => {
     expect(read.problems.map((p) => p.line)).toEqual([1, 2, 3, 4, 6]);
     expect(read.problems.at(-1)!.message).toContain('torn');
     expect(lastEntries(file, 10)).toEqual([good]);
+  });
+
+  it('leaves out a batch a crash cut short (its closing event never written), but not a later one that reuses its numbers', () => {
+    const file = freshFile();
+    const open = (seq: number) => ({ ...base(seq, { event: 'step_completed' }), pointer: undefined });
+    // seq 1 closed; seqs 2–3 a cut batch (no pointer); then the retry's batch 2–3, closed.
+    writeFileSync(file, lines([base(1, {}), open(2), open(3), open(2), base(3, { event: 'decision_required' })]).replaceAll(',"pointer":undefined', ''));
+    const read = readJournal(file, 'j');
+    expect(read.entries.map((e) => e.seq)).toEqual([1, 2, 3]);
+    expect(read.entries.at(-1)!.event).toBe('decision_required');
+    expect(read.problems).toEqual([expect.objectContaining({ line: 2, message: expect.stringContaining('events 2–3 are a command a crash cut short') })]);
+    expect(lastEntries(file, 10).map((e) => e.seq)).toEqual([1, 2, 3]);
   });
 
   it('starts an append on a new line after a torn one, and writes whole lines', () => {
