@@ -8,6 +8,7 @@ import { dirname, join, relative } from 'node:path';
 import { entry } from '../../engine/journal-entry.js';
 import { atStep } from '../../engine/reconcile.js';
 import { InputError } from '../../errors.js';
+import { FLOW_ID_RULE, flowIdProblem } from '../../flow/ids.js';
 import { loopStart, type Flow } from '../../flow/model.js';
 import { writeFileAtomically } from '../../io/atomic-write.js';
 import { appendJournal, stamp } from '../../io/journal.js';
@@ -71,6 +72,13 @@ export async function runInit(options: RepoOptions, flowId: string | undefined, 
   // Validate --flow before touching anything.
   let flow: Flow | undefined;
   if (flowId !== undefined) {
+    const badId = flowIdProblem(flowId);
+    if (badId)
+      throw new InputError({
+        message: `--flow ${flowId} is not a flow id: ${badId}`,
+        expected: `a flow id like \`bug-fix\`: ${FLOW_ID_RULE}`,
+        received: flowId,
+      });
     const { flows, problems } = await loadFlows(repo, { writeCache: true });
     if (problems.length > 0) throw new InputError(problems);
     flow = flows.find((f) => f.id === flowId);
