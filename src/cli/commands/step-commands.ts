@@ -36,7 +36,6 @@ export async function runEvent(command: string, event: Event, options: RepoOptio
   const loaded = await loadState(options, { writeCache: true });
   const { position } = loaded.reconciled;
   const transition = repairedAway(loaded, event) ?? apply(loaded.flow, position, loaded.evidence, event);
-  persist(loaded, transition, writer);
   const acted = typeof position.step === 'number' ? stepByNumber(loaded.flow, position.step) : undefined;
   const reason = 'reason' in event ? event.reason : event.type === 'done' ? event.force?.reason : undefined;
   const passedOver = transition.entries
@@ -49,6 +48,8 @@ export async function runEvent(command: string, event: Event, options: RepoOptio
     ...(reason ? { reason } : {}),
     ...(passedOver.length > 0 ? { passedOver } : {}),
   });
+  // After the view: a work order naming a skill file that cannot be handed to the agent refuses the command before anything is written.
+  persist(loaded, transition, writer);
   return { view, exit: exitCodeOf(transition.outcome) };
 }
 
