@@ -24,6 +24,12 @@ export const POINTER_MAX_BYTES = 64 * KB;
 /** One line of the journal: one event, a few hundred bytes in practice. */
 export const JOURNAL_LINE_MAX_BYTES = 64 * KB;
 
+/**
+ * The repository's flow cache (`_docs/_autopilot/cache/flows.json`): a parsed
+ * flow is a few KB of JSON. A larger file is dropped and started afresh.
+ */
+export const FLOW_CACHE_MAX_BYTES = 4 * 1024 * KB;
+
 /** A flow id (the file name without `.md`, and the pointer's `flow:`). */
 export const FLOW_ID_MAX_LENGTH = 64;
 

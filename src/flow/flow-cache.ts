@@ -6,9 +6,10 @@
  * built-in flows (`dist/flows.json`, made by the build); a repository's own
  * flows are cached in `_docs/_autopilot/cache/`.
  */
-import { readFileSync } from 'node:fs';
 import type { Problem } from '../errors.js';
 import { writeFileAtomically } from '../io/atomic-write.js';
+import { readBounded } from '../io/read-bounded.js';
+import { FLOW_CACHE_MAX_BYTES } from '../limits.js';
 import type { Flow } from './model.js';
 
 /** Bump when the entry shape or the parser's reading of a file changes. 2: failed parses are cached too. */
@@ -21,18 +22,23 @@ export type CachedProblem = Omit<Problem, 'file'>;
 export type CachedParse = { flow: CachedFlow } | { problems: CachedProblem[] };
 
 export interface FlowCache {
-  entries: Map<string, CachedParse>;
+  /** Unchecked until used: see `isCachedParse`. */
+  entries: Map<string, unknown>;
   changed: boolean;
 }
 
 export const cacheKey = (id: string, hash: string) => `${id}:${hash}`;
 
+/** Entries are checked when used (`isCachedParse`): the file may have been written by anyone. */
 export function readFlowCache(file: string): FlowCache {
+  // Missing, unreadable, not a file or past the limit: a cache is only ever an optimisation, and the next write starts it afresh.
+  const read = readBounded(file, file, 'flow cache', FLOW_CACHE_MAX_BYTES);
   try {
-    const data = JSON.parse(readFileSync(file, 'utf8')) as { format?: number; entries?: Record<string, CachedParse> };
-    if (data.format === FLOW_CACHE_FORMAT && data.entries) return { entries: new Map(Object.entries(data.entries)), changed: false };
+    const data = 'text' in read ? (JSON.parse(read.text) as { format?: unknown; entries?: unknown }) : undefined;
+    if (data?.format === FLOW_CACHE_FORMAT && typeof data.entries === 'object' && data.entries !== null && !Array.isArray(data.entries))
+      return { entries: new Map(Object.entries(data.entries as Record<string, unknown>)), changed: false };
   } catch {
-    // Missing or unreadable: a cache is only ever an optimisation.
+    // Not JSON.
   }
   return { entries: new Map(), changed: false };
 }

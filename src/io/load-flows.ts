@@ -8,6 +8,7 @@
 import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Problem } from '../errors.js';
+import { isCachedParse } from '../flow/cached-shape.js';
 import { cacheKey, fromCached, readFlowCache, toCached, writeFlowCache, type FlowCache } from '../flow/flow-cache.js';
 import { FLOW_ID_RULE, flowIdProblem } from '../flow/ids.js';
 import type { Flow } from '../flow/model.js';
@@ -60,6 +61,7 @@ export async function loadFlows(repo: Repo, options: { writeCache: boolean }): P
   let repoCache: FlowCache | undefined;
   const flows: Flow[] = [];
   const problems: Problem[] = [];
+  const current = new Set<string>();
 
   for (const file of files) {
     const display = displayPath(file.path, repo.root);
@@ -79,8 +81,10 @@ export async function loadFlows(repo: Repo, options: { writeCache: boolean }): P
       continue;
     }
     const key = cacheKey(file.id, hashText(read.text));
+    if (!file.builtIn) current.add(key);
     const cache = file.builtIn ? builtInCache : (repoCache ??= readFlowCache(repo.flowCacheFile));
-    const hit = cache.entries.get(key);
+    const entry = cache.entries.get(key);
+    const hit = entry !== undefined && isCachedParse(entry, file.id) ? entry : undefined;
     // Only a flow that changed since its last parse pays for loading the Markdown parser.
     const parsed = hit ? fromCached(hit, display) : (await import('../flow/parse-flow.js')).parseFlow(read.text, display, file.id);
     problems.push(...parsed.problems);
@@ -91,6 +95,8 @@ export async function loadFlows(repo: Repo, options: { writeCache: boolean }): P
     }
   }
   if (options.writeCache && repoCache?.changed) {
+    // Keep the parses of the files as they are now: entries for older texts would only pile up.
+    for (const key of repoCache.entries.keys()) if (!current.has(key)) repoCache.entries.delete(key);
     try {
       writeFlowCache(repo.flowCacheFile, repoCache);
     } catch {
