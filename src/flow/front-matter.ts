@@ -28,7 +28,8 @@ export function readFrontMatter(source: string, file: string, firstLine: number,
   const at = (offset: number) => firstLine + lineCounter.linePos(offset).line;
   let doc: Document.Parsed | undefined;
   try {
-    doc = parseDocument(source, { lineCounter });
+    // logLevel: yaml's warnings (a collection as a key) would go to stderr; the checks below report what matters.
+    doc = parseDocument(source, { lineCounter, logLevel: 'error' });
     const problems = yamlErrors(doc, file, at);
     if (problems.length > 0) return { problems };
     const aliases = aliasProblem(doc, file, at);

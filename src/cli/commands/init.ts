@@ -72,6 +72,9 @@ export async function runInit(options: RepoOptions, flowId: string | undefined, 
   // Validate --flow before touching anything.
   let flow: Flow | undefined;
   if (flowId !== undefined) {
+    // The loader names a flow file like `My_Flow.md` first; the argument is checked by the same rule.
+    const { flows, problems } = await loadFlows(repo, { writeCache: true });
+    if (problems.length > 0) throw new InputError(problems);
     const badId = flowIdProblem(flowId);
     if (badId)
       throw new InputError({
@@ -79,8 +82,6 @@ export async function runInit(options: RepoOptions, flowId: string | undefined, 
         expected: `a flow id like \`bug-fix\`: ${FLOW_ID_RULE}`,
         received: flowId,
       });
-    const { flows, problems } = await loadFlows(repo, { writeCache: true });
-    if (problems.length > 0) throw new InputError(problems);
     flow = flows.find((f) => f.id === flowId);
     if (!flow) throw new InputError({ message: `--flow ${flowId}: no such flow`, expected: `one of ${flows.map((f) => f.id).join(', ')}`, received: flowId });
     if (readPointerText(repo) !== null) {
