@@ -1,4 +1,4 @@
-// Bundles the CLI (and the bench) with esbuild, then pre-parses the built-in
+// Bundles the CLI (and the bench and the fuzz runner) with esbuild, then pre-parses the built-in
 // flows into dist/flows.json so no command pays for the Markdown parser.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
@@ -14,6 +14,7 @@ await build({
     cli: 'src/cli/main.ts',
     'prebuild-flows': 'src/tools/prebuild-flows.ts',
     bench: 'bench/run.ts',
+    fuzz: 'test/fuzz/main.ts',
   },
   outdir: out,
   chunkNames: 'chunks/[name]-[hash]',
