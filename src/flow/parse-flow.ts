@@ -19,6 +19,7 @@ import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import type { Problem } from '../errors.js';
 import { hashText } from '../io/hash.js';
+import { FLOW_MAX_BYTES, tooLarge } from '../limits.js';
 import { readFrontMatter } from './front-matter.js';
 import { markdownShapeProblem } from './markdown-shape.js';
 import { columnKey, inlineCodes, lineOf, plainText, sectionAfter, tableRows, textOutsideCode } from './mdast.js';
@@ -44,6 +45,9 @@ const headingText = (node: Heading) => plainText(node).toLowerCase();
 export const PARSER_FAILED = 'the Markdown parser failed on this file';
 
 export function parseFlow(text: string, file: string, id: string): ParsedFlow {
+  // The loader refuses a large file before reading it; checked again here for callers that hand text in.
+  const bytes = Buffer.byteLength(text);
+  if (bytes > FLOW_MAX_BYTES) return { problems: [tooLarge(file, 'flow file', bytes, FLOW_MAX_BYTES)] };
   const shape = markdownShapeProblem(text, file);
   if (shape) return { problems: [shape] };
   try {

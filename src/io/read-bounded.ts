@@ -6,22 +6,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import type { Problem } from '../errors.js';
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
-  if (bytes < 1024 * 1024) return `${+(bytes / 1024).toFixed(1)} KB`;
-  return `${+(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
-
-/** `what` names the file in messages: `flow file`, `skill file`. */
-export function tooLarge(display: string, what: string, size: number, limit: number): Problem {
-  return {
-    file: display,
-    message: `the ${what} is ${formatBytes(size)}, over the limit of ${formatBytes(limit)}`,
-    expected: `a ${what} of at most ${formatBytes(limit)}`,
-    received: `${size} bytes`,
-  };
-}
+import { tooLarge } from '../limits.js';
 
 export function notAFile(display: string, what: string, kind: string): Problem {
   return { file: display, message: `the ${what} is not a regular file`, expected: `a ${what}`, received: kind };

@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkFile, formatBytes, readBounded } from '../../../src/io/read-bounded.js';
+import { checkFile, readBounded } from '../../../src/io/read-bounded.js';
+import { formatBytes } from '../../../src/limits.js';
 
 const base = mkdtempSync(join(tmpdir(), 'autopilot-read-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
