@@ -65,7 +65,7 @@ async function timed<I>(target: Target<I>, input: I): Promise<{ verdict: Verdict
  * taken for a slow parser: an input that costs a second costs it every time.
  * Failing inputs are saved under the OS temp dir.
  */
-export async function runTarget<I>(target: Target<I>, options: { seed: number; cases: number; first?: number; save?: boolean }): Promise<Counts> {
+export async function runTarget<I>(target: Target<I>, options: { seed: number; cases: number; first?: number }): Promise<Counts> {
   const counts = emptyCounts();
   const first = options.first ?? 0;
   let next = first;
@@ -88,7 +88,7 @@ export async function runTarget<I>(target: Target<I>, options: { seed: number; c
       } else if (verdict.kind === 'accepted') counts.accepted += 1;
       else counts.refused += 1;
       if (failure) {
-        if (options.save !== false) failure.saved = target.save(input, mkdtempSync(join(tmpdir(), `autopilot-fuzz-${target.name}-`)));
+        failure.saved = target.save(input, mkdtempSync(join(tmpdir(), `autopilot-fuzz-${target.name}-`)));
         counts.failures.push(failure);
       }
       target.dispose?.(input);
