@@ -1,4 +1,4 @@
-// Bundles the CLI (and the bench) with esbuild, then pre-parses the built-in
+// Bundles the CLI (and the bench and the fuzz runner) with esbuild, then pre-parses the built-in
 // flows into dist/flows.json so no command pays for the Markdown parser.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
@@ -15,6 +15,7 @@ await build({
     app: 'src/app/index.ts',
     'prebuild-flows': 'src/tools/prebuild-flows.ts',
     bench: 'bench/run.ts',
+    fuzz: 'test/fuzz/main.ts',
   },
   outdir: out,
   chunkNames: 'chunks/[name]-[hash]',

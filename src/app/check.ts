@@ -5,7 +5,7 @@ import { readJournalHead } from '../io/journal-head.js';
 import { readJournal } from '../io/journal.js';
 import { loadFlows } from '../io/load-flows.js';
 import { displayPath, openRepo } from '../io/repo.js';
-import { skillFile } from '../io/skills.js';
+import { skillFile, type SkillFile } from '../io/skills.js';
 import { positionHash } from '../state/serialize-pointer.js';
 import type { Context } from './context.js';
 import { flowOfPointer, loadState, readPointer } from './load-state.js';
@@ -27,11 +27,16 @@ export async function runCheck(ctx: Pick<Context, 'repo'>): Promise<CheckResult>
   const repo = openRepo(ctx.repo);
   const { flows, problems } = await loadFlows(repo, { writeCache: false });
 
-  const skills = new Set<string>();
+  const skills = new Map<string, SkillFile>();
   for (const flow of flows) {
     for (const step of flow.steps) {
-      const skill = skillFile(repo, step.skill);
-      skills.add(step.skill);
+      let skill = skills.get(step.skill);
+      if (!skill) {
+        skill = skillFile(repo, step.skill);
+        skills.set(step.skill, skill);
+        // A file too large (or not a file) is one problem, however many steps name it.
+        if (skill.problem) problems.push(skill.problem);
+      }
       if (!skill.exists) {
         problems.push({
           file: flow.file,

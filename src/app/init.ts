@@ -11,7 +11,8 @@ import { entry } from '../engine/journal-entry.js';
 import { atStep } from '../engine/reconcile.js';
 import { InputError } from '../errors.js';
 import { loopStart, type Flow } from '../flow/model.js';
-import { toCached } from '../flow/flow-cache.js';
+import { FLOW_ID_RULE, flowIdProblem } from '../flow/ids.js';
+import { pinnedCopy } from '../engine/pin.js';
 import { TEMP_MARK } from '../io/atomic-write.js';
 import { readJournalHead } from '../io/journal-head.js';
 import { gatePath, openRepo, type Repo } from '../io/repo.js';
@@ -71,7 +72,15 @@ export async function runInit(ctx: Context, flowId: string | undefined): Promise
   // Validate --flow before touching anything.
   let flow: Flow | undefined;
   if (flowId !== undefined) {
+    // The loader names a flow file like `My_Flow.md` first; the argument is checked by the same rule.
     const flows = await loadRepoFlows(repo, true);
+    const badId = flowIdProblem(flowId);
+    if (badId)
+      throw new InputError({
+        message: `--flow ${flowId} is not a flow id: ${badId}`,
+        expected: `a flow id like \`bug-fix\`: ${FLOW_ID_RULE}`,
+        received: flowId,
+      });
     flow = flows.find((f) => f.id === flowId);
     if (!flow) throw new InputError({ message: `--flow ${flowId}: no such flow`, expected: `one of ${flows.map((f) => f.id).join(', ')}`, received: flowId });
   }
@@ -109,7 +118,7 @@ export async function runInit(ctx: Context, flowId: string | undefined): Promise
     const folderExisted = existsSync(repo.autopilotDir);
     if (flow) {
       const position = atStep(flow, flow.steps[0]!, 1);
-      plan.entries.push(entry('run_started', position, { source: 'init', flow_hash: flow.hash, flow_file: flowFileRef(flow), pinned: toCached(flow) }));
+      plan.entries.push(entry('run_started', position, { source: 'init', flow_hash: flow.hash, flow_file: flowFileRef(flow), pinned: pinnedCopy(flow) }));
       plan.flowHash = flow.hash;
       plan.key = `init:${flow.id}`;
       plan.pointer = { position, extras: { loops: loopStart(flow) !== undefined } };

@@ -10,6 +10,7 @@ import { locate, type Drift, type Reconciled } from '../engine/reconcile.js';
 import { InputError } from '../errors.js';
 import { loopStart, stepByNumber, type Flow } from '../flow/model.js';
 import type { CachedFlow } from '../flow/flow-cache.js';
+import { isCachedParse } from '../flow/cached-shape.js';
 import { flowChanges } from '../engine/pin.js';
 import { detectFlow, diskCycle, gatherEvidence } from '../io/gather-evidence.js';
 import { latestOf, readJournalHead, type JournalHead } from '../io/journal-head.js';
@@ -58,8 +59,10 @@ function pinnedFlow(flows: Flow[], id: string, head: JournalHead, journalIndex: 
   const current = flows.find((f) => f.id === id);
   const hash = head.record?.pointer.flow === id ? head.record.pointer.flow_hash : undefined;
   if (!hash || current?.hash === hash) return current ? { flow: current } : undefined;
-  const pinned = journalIndex().index.pins?.[id] as CachedFlow | undefined;
-  if (!pinned || pinned.hash !== hash || !Array.isArray(pinned.steps)) return current ? { flow: current } : undefined;
+  // The journal is a repository's file like any other: a pinned copy is used only when it has a flow's shape.
+  const candidate = journalIndex().index.pins?.[id];
+  const pinned = isCachedParse({ flow: candidate }, id) ? (candidate as CachedFlow) : undefined;
+  if (!pinned || pinned.hash !== hash) return current ? { flow: current } : undefined;
   const flow: Flow = { ...pinned, file: current?.file ?? `${id} (pinned)` };
   return { flow, change: current ? { current, changes: flowChanges(flow, current) } : { changes: [`the flow file of ${id} is gone`] } };
 }

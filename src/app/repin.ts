@@ -2,7 +2,7 @@
 import { entry } from '../engine/journal-entry.js';
 import { repinProblem } from '../engine/pin.js';
 import { InputError } from '../errors.js';
-import { toCached } from '../flow/flow-cache.js';
+import { pinnedCopy } from '../engine/pin.js';
 import { openRepo } from '../io/repo.js';
 import type { Position } from '../state/position.js';
 import { commit } from './commit.js';
@@ -45,7 +45,7 @@ export async function runRepin(ctx: Context): Promise<RepinResult> {
     const current = change.current;
     const step = typeof position.step === 'number' ? current.steps[position.step - 1] : undefined;
     const moved: Position = step ? { ...position, name: step.name } : position;
-    const details = { from_hash: loaded.flow.hash, flow_hash: current.hash, changed: change.changes, pinned: toCached(current) };
+    const details = { from_hash: loaded.flow.hash, flow_hash: current.hash, changed: change.changes, pinned: pinnedCopy(current) };
     commit(
       repo,
       lock,

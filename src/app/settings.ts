@@ -46,6 +46,7 @@ export async function readSettings(repo: Repo): Promise<Settings> {
   const file = join(repo.root, '.autopilot', 'config.yml');
   if (!existsSync(file)) return { staleMs: fromEnv ?? DEFAULT_STALE_MS, commit: false };
   const display = '.autopilot/config.yml';
+  if (!statSync(file).isFile()) throw new InputError({ file: display, message: 'the settings are not a regular file', expected: 'a YAML file' });
   if (statSync(file).size > CONFIG_MAX_BYTES) {
     throw new InputError({
       file: display,

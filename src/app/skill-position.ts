@@ -24,7 +24,7 @@ function head(path: string, bytes = 4096): string {
 
 export async function skillPosition(repo: Repo, step: Step, cycle: number): Promise<SkillPosition> {
   const skill = skillFile(repo, step.skill);
-  if (!skill.exists) return undefined;
+  if (!skill.exists || skill.problem) return undefined;
   const text = head(skill.path);
   const end = text.startsWith('---') ? text.indexOf('\n---', 3) : -1;
   if (end < 0 || !/^state\s*:/m.test(text.slice(0, end))) return undefined;

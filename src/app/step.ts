@@ -14,7 +14,7 @@ import { followThrough, lastActionOf } from '../engine/follow-through.js';
 import { apply, exitCodeOf, type Event, type Transition } from '../engine/transitions.js';
 import { InputError } from '../errors.js';
 import { loopStart, stepByNumber, type Flow } from '../flow/model.js';
-import { toCached } from '../flow/flow-cache.js';
+import { pinnedCopy } from '../engine/pin.js';
 import { crashPoint } from '../io/crash-point.js';
 import { latestAbout } from '../io/journal-head.js';
 import { loadFlows } from '../io/load-flows.js';
@@ -22,6 +22,7 @@ import { acquireLock, type Lock } from '../io/lock.js';
 import { readLease } from '../io/lease-file.js';
 import { thisMachine } from '../io/machine.js';
 import { displayPath, gatePath, openRepo, type Repo } from '../io/repo.js';
+import { skillFile } from '../io/skills.js';
 import { samePosition, type Position } from '../state/position.js';
 import { commit, type Plan, type Written } from './commit.js';
 import type { Context } from './context.js';
@@ -97,7 +98,7 @@ export function reconciliationEntries(loaded: Loaded): JournalEntry[] {
   const entries: JournalEntry[] = [];
   if (!pointer && !record.start) {
     entries.push(
-      entry('run_started', reconciled.position, { source: reconciled.source, flow_hash: flow.hash, flow_file: flowFileRef(flow), pinned: toCached(flow) }),
+      entry('run_started', reconciled.position, { source: reconciled.source, flow_hash: flow.hash, flow_file: flowFileRef(flow), pinned: pinnedCopy(flow) }),
     );
   }
   // Work the folder shows done that the journal never heard of: record each completion, so history matches the files.
@@ -246,6 +247,11 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
     const lastAction = lastActionOf(event, acted, transition.outcome, transition.position, ctx.now()) ?? loaded.pointer?.lastAction;
     const moved = !loaded.pointer || !samePosition(loaded.pointer.position, transition.position);
     if (plan.entries.length > 0 || moved) plan.pointer = pointerPlan(loaded, transition.position, lastAction);
+    // A skill file the agent must not be handed (too large, not a file) refuses the work order before anything is written.
+    if (transition.outcome.kind === 'work' && typeof transition.position.step === 'number') {
+      const skill = skillFile(repo, stepByNumber(flow, transition.position.step)!.skill);
+      if (skill.problem) throw new InputError(skill.problem);
+    }
     // A pointer that did not parse is kept, byte for byte, before it is rewritten.
     if (loaded.brokenPointer !== undefined && plan.pointer) {
       const backup = repo.pointerFile.replace(/\.md$/, `.broken-${ctx.now().toISOString().replaceAll(':', '')}.md`);

@@ -5,6 +5,7 @@
 import type { Evidence } from '../engine/evidence.js';
 import type { Drift, Source } from '../engine/reconcile.js';
 import type { Outcome } from '../engine/transitions.js';
+import { InputError } from '../errors.js';
 import { stepByNumber, withCycle, type Flow, type Step } from '../flow/model.js';
 import { displayPath, type Repo } from '../io/repo.js';
 import { skillFile } from '../io/skills.js';
@@ -68,8 +69,10 @@ export function doneWhenPaths(repo: Repo, step: Step, cycle: number): string[] {
   return step.doneWhen.map((p) => `${repo.docsName}/${withCycle(p, cycle)}`);
 }
 
+/** Refuses (exit 2) a skill file the agent should not be handed: not a regular file, or over the size limit. */
 export function workOrder(repo: Repo, step: Step, cycle: number): WorkOrder {
   const skill = skillFile(repo, step.skill);
+  if (skill.problem) throw new InputError(skill.problem);
   return { skill: displayPath(skill.path, repo.root), skillExists: skill.exists, doneWhen: doneWhenPaths(repo, step, cycle) };
 }
 

@@ -7,6 +7,12 @@
 import type { Flow, Step } from '../flow/model.js';
 import type { Position } from '../state/position.js';
 
+/** The flow as the journal keeps it with a run: everything but where the file was. */
+export function pinnedCopy(flow: Flow): Omit<Flow, 'file'> {
+  const { file: _file, ...rest } = flow;
+  return rest;
+}
+
 /** What a step is, for comparing two versions of a flow. */
 const shape = (s: Step) => JSON.stringify([s.name, s.skill, s.doneWhen, s.runs, s.then]);
 

@@ -1,6 +1,12 @@
-/** Reads a flow's YAML front matter: id, title, scan order, detection rules. */
-import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
+/**
+ * Reads a flow's YAML front matter: id, title, scan order, detection rules.
+ * The YAML is untrusted: whatever yaml reports or throws (alias bombs,
+ * aliases to no anchor, nesting past the stack) becomes a problem naming the
+ * line, never an exception.
+ */
+import { isAlias, isMap, isScalar, LineCounter, parseDocument, visit, type Alias, type Document } from 'yaml';
 import type { Problem } from '../errors.js';
+import { YAML_MAX_ALIASES } from '../limits.js';
 import type { Detection } from './model.js';
 import { patternProblem } from './patterns.js';
 
@@ -19,10 +25,37 @@ const EXAMPLE = 'front matter like `id: greenfield`, `title: Greenfield project`
  */
 export function readFrontMatter(source: string, file: string, firstLine: number, expectedId: string): { value?: FrontMatter; problems: Problem[] } {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(source, { lineCounter });
   const at = (offset: number) => firstLine + lineCounter.linePos(offset).line;
+  let doc: Document.Parsed | undefined;
+  try {
+    // logLevel: yaml's warnings (a collection as a key) would go to stderr; the checks below report what matters.
+    doc = parseDocument(source, { lineCounter, logLevel: 'error' });
+    const problems = yamlErrors(doc, file, at);
+    if (problems.length > 0) return { problems };
+    const aliases = aliasProblem(doc, file, at);
+    if (aliases) return { problems: [aliases] };
+    return readValues(doc, source, file, firstLine, expectedId, at);
+  } catch (error) {
+    // Whatever yaml throws (an alias bomb expanding past the limit, anything else): a problem, at the first alias if there is one.
+    const message = error instanceof Error ? error.message : String(error);
+    const alias = doc ? firstAlias(doc) : undefined;
+    return {
+      problems: [
+        {
+          file,
+          line: alias?.range ? at(alias.range[0]) : firstLine,
+          message: /alias/i.test(message) ? `the front matter's YAML aliases cannot be expanded: ${message}` : `the front matter could not be read: ${message}`,
+          expected: EXAMPLE,
+          received: clip(source.trim()),
+        },
+      ],
+    };
+  }
+}
+
+function yamlErrors(doc: Document.Parsed, file: string, at: (offset: number) => number): Problem[] {
   // yaml's messages end with its own " at line N, column M:" (counted inside the front matter); the file line replaces it.
-  const problems: Problem[] = doc.errors.map((e) => ({
+  return doc.errors.map((e) => ({
     file,
     line: at(e.pos[0]),
     message: `the front matter is not valid YAML: ${e.message
@@ -31,10 +64,84 @@ export function readFrontMatter(source: string, file: string, firstLine: number,
       .replace(/:$/, '')}`,
     expected: EXAMPLE,
   }));
-  if (problems.length > 0) return { problems };
+}
+
+function firstAlias(doc: Document.Parsed): Alias | undefined {
+  let found: Alias | undefined;
+  visit(doc, {
+    Alias: (_key, node) => {
+      found = node;
+      return visit.BREAK;
+    },
+  });
+  return found;
+}
+
+/**
+ * Aliases are checked before yaml expands them: yaml resolves each alias by
+ * scanning the document, and throws on one whose anchor comes later or not at all.
+ */
+function aliasProblem(doc: Document.Parsed, file: string, at: (offset: number) => number): Problem | undefined {
+  const anchors = new Set<string>();
+  let count = 0;
+  let problem: Problem | undefined;
+  visit(doc, {
+    Node: (_key, node) => {
+      if (isAlias(node)) {
+        count += 1;
+        const line = node.range ? at(node.range[0]) : undefined;
+        if (count > YAML_MAX_ALIASES)
+          problem = {
+            file,
+            line,
+            message: `the front matter uses more than ${YAML_MAX_ALIASES} YAML aliases`,
+            expected: 'values written out; a flow needs no anchors (`&a`) or aliases (`*a`)',
+            received: `${count} aliases by this line`,
+          };
+        else if (!anchors.has(node.source))
+          problem = {
+            file,
+            line,
+            message: `the YAML alias \`*${clip(node.source)}\` names no anchor defined before it`,
+            expected: `an anchor \`&${clip(node.source)}\` earlier in the front matter, or the value written out`,
+            received: `*${clip(node.source)}`,
+          };
+        return problem ? visit.BREAK : undefined;
+      }
+      if (node.anchor) anchors.add(node.anchor);
+      return undefined;
+    },
+  });
+  return problem;
+}
+
+/** A value as a message shows it: one line, short. */
+function clip(text: string, max = 80): string {
+  const line = text.replace(/\s+/g, ' ');
+  return line.length > max ? `${line.slice(0, max)}…` : line;
+}
+
+/** A value as JSON, safe for the circular data a self-referencing alias makes. */
+function asJson(value: unknown): string {
+  try {
+    return clip(JSON.stringify(value) ?? String(value));
+  } catch {
+    return clip(String(value));
+  }
+}
+
+function readValues(
+  doc: Document.Parsed,
+  source: string,
+  file: string,
+  firstLine: number,
+  expectedId: string,
+  at: (offset: number) => number,
+): { value?: FrontMatter; problems: Problem[] } {
+  const problems: Problem[] = [];
   if (!isMap(doc.contents))
     return {
-      problems: [{ file, line: firstLine, message: 'the front matter is not a YAML mapping', expected: EXAMPLE, received: source.trim().slice(0, 60) }],
+      problems: [{ file, line: firstLine, message: 'the front matter is not a YAML mapping', expected: EXAMPLE, received: clip(source.trim(), 60) }],
     };
 
   const lineOfKey = (key: string): number => {
@@ -42,11 +149,17 @@ export function readFrontMatter(source: string, file: string, firstLine: number,
     const range = pair && isScalar(pair.key) ? pair.key.range : undefined;
     return range ? at(range[0]) : firstLine;
   };
-  const data = doc.toJS() as Record<string, unknown>;
+  const data = doc.toJS({ maxAliasCount: YAML_MAX_ALIASES }) as Record<string, unknown>;
   const known = new Set(['id', 'title', 'scan_order', 'detect', 'description']);
   for (const key of Object.keys(data)) {
     if (!known.has(key))
-      problems.push({ file, line: lineOfKey(key), message: `unknown front matter key \`${key}\``, expected: `one of ${[...known].join(', ')}`, received: key });
+      problems.push({
+        file,
+        line: lineOfKey(key),
+        message: `unknown front matter key \`${clip(key)}\``,
+        expected: `one of ${[...known].join(', ')}`,
+        received: clip(key),
+      });
   }
 
   const id = data.id;
@@ -56,7 +169,7 @@ export function readFrontMatter(source: string, file: string, firstLine: number,
       line: lineOfKey('id'),
       message: 'the flow id must match the file name',
       expected: `\`id: ${expectedId}\` in ${expectedId}.md`,
-      received: id === undefined ? 'no id' : `id: ${String(id)}`,
+      received: id === undefined ? 'no id' : `id: ${clip(String(id))}`,
     });
   }
   const title = data.title;
@@ -66,7 +179,7 @@ export function readFrontMatter(source: string, file: string, firstLine: number,
       line: lineOfKey('title'),
       message: 'the flow has no title',
       expected: '`title: Greenfield project`',
-      received: String(title ?? 'nothing'),
+      received: clip(String(title ?? 'nothing')),
     });
   const scanOrder = data.scan_order;
   if (typeof scanOrder !== 'number' || !Number.isInteger(scanOrder)) {
@@ -75,7 +188,7 @@ export function readFrontMatter(source: string, file: string, firstLine: number,
       line: lineOfKey('scan_order'),
       message: 'scan_order must be a whole number (folder scans try flows in ascending order)',
       expected: '`scan_order: 1`',
-      received: String(scanOrder ?? 'nothing'),
+      received: clip(String(scanOrder ?? 'nothing')),
     });
   }
 
@@ -89,7 +202,7 @@ export function readFrontMatter(source: string, file: string, firstLine: number,
         line,
         message: '`detect` must be a mapping with `any` and/or `none` lists',
         expected: 'detect: { any: [package.json], none: ["{docs}/00_problem"] }',
-        received: JSON.stringify(raw),
+        received: asJson(raw),
       });
     } else {
       for (const [key, list] of Object.entries(raw as Record<string, unknown>)) {
@@ -99,7 +212,7 @@ export function readFrontMatter(source: string, file: string, firstLine: number,
             line,
             message: `\`detect.${key}\` is not a list of path patterns`,
             expected: '`any:` or `none:` with a list like [package.json, "{docs}/02_document"]',
-            received: JSON.stringify(list),
+            received: asJson(list),
           });
           continue;
         }
@@ -109,9 +222,9 @@ export function readFrontMatter(source: string, file: string, firstLine: number,
             problems.push({
               file,
               line,
-              message: `the detection pattern \`${pattern}\` is not usable: ${problem}`,
+              message: `the detection pattern \`${clip(pattern)}\` is not usable: ${problem}`,
               expected: 'a path relative to the repository, e.g. `package.json` or `{docs}/00_problem`',
-              received: pattern,
+              received: clip(pattern),
             });
         }
         detect[key] = list as string[];

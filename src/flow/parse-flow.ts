@@ -5,6 +5,10 @@
  * function, and checked together by `validateFlow`. Every problem found is
  * returned, each with its file and line.
  *
+ * A flow file is untrusted input: `markdownShapeProblem` refuses, in one
+ * linear pass, the shapes that would make remark overflow the stack or slow
+ * down, and anything remark or a tree reader still throws becomes a problem.
+ *
  * This module is heavy (it loads the Markdown parser), so the shell imports it
  * only when no cached parse of the file exists.
  */
@@ -15,7 +19,9 @@ import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import type { Problem } from '../errors.js';
 import { hashText } from '../io/hash.js';
+import { FLOW_MAX_BYTES, tooLarge } from '../limits.js';
 import { readFrontMatter } from './front-matter.js';
+import { markdownShapeProblem } from './markdown-shape.js';
 import { columnKey, inlineCodes, lineOf, plainText, sectionAfter, tableRows, textOutsideCode } from './mdast.js';
 import type { Decision, DecisionEffect, Flow, Step } from './model.js';
 import { readDoneWhen, readName, readRuns, readSkill, readStepNumber, readThen, type CellResult } from './step-cells.js';
@@ -35,7 +41,32 @@ export interface ParsedFlow {
 
 const headingText = (node: Heading) => plainText(node).toLowerCase();
 
+/** Starts the message of the problem made from an exception the shape limits should have prevented (the fuzz suite counts these). */
+export const PARSER_FAILED = 'the Markdown parser failed on this file';
+
 export function parseFlow(text: string, file: string, id: string): ParsedFlow {
+  // The loader refuses a large file before reading it; checked again here for callers that hand text in.
+  const bytes = Buffer.byteLength(text);
+  if (bytes > FLOW_MAX_BYTES) return { problems: [tooLarge(file, 'flow file', bytes, FLOW_MAX_BYTES)] };
+  const shape = markdownShapeProblem(text, file);
+  if (shape) return { problems: [shape] };
+  try {
+    return readFlow(text, file, id);
+  } catch (error) {
+    return {
+      problems: [
+        {
+          file,
+          message: `${PARSER_FAILED}: ${error instanceof Error ? error.message : String(error)}`,
+          expected: 'a flow shaped like the built-in ones (see docs/flow-format.md)',
+          received: error instanceof Error ? error.name : typeof error,
+        },
+      ],
+    };
+  }
+}
+
+function readFlow(text: string, file: string, id: string): ParsedFlow {
   const tree = processor.parse(text) as Root;
   const problems: Problem[] = [];
 

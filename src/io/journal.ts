@@ -53,8 +53,10 @@ function byteAt(fd: number, position: number): number | undefined {
 
 /** Opens for reading; undefined when the file does not exist. Any other failure is an error the caller reports. */
 export function openFile(file: string): number | undefined {
+  let fd: number;
   try {
-    return openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    // O_NONBLOCK: a named pipe planted here must not hang the command (it is refused below).
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
@@ -72,6 +74,14 @@ export function openFile(file: string): number | undefined {
     }
     throw error;
   }
+  if (!fstatSync(fd).isFile()) {
+    closeSync(fd);
+    throw new InputError(
+      { file: displayPath(file), message: 'this is not a regular file; autopilot reads only its own files', expected: 'a plain file', received: 'a folder, pipe or device' },
+      'Move it aside; autopilot writes a new one.',
+    );
+  }
+  return fd;
 }
 
 export type LineVerdict = { entry: StampedEntry } | { problem: string };

@@ -2,14 +2,20 @@
  * Finds the flows a repository can use — the package's built-in ones, then the
  * repository's `.autopilot/flows/*.md`, which replace built-ins of the same
  * name — and returns them parsed, from the cache when the text is unchanged.
+ * A file whose name is not a flow id, or that is over the size limit, is a
+ * problem naming it, and is never read or parsed.
  */
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Problem } from '../errors.js';
-import { cacheKey, readFlowCache, toCached, writeFlowCache, type FlowCache } from '../flow/flow-cache.js';
+import { isCachedParse } from '../flow/cached-shape.js';
+import { cacheKey, fromCached, readFlowCache, toCached, writeFlowCache, type FlowCache } from '../flow/flow-cache.js';
+import { FLOW_ID_RULE, flowIdProblem } from '../flow/ids.js';
 import type { Flow } from '../flow/model.js';
+import { FLOW_MAX_BYTES } from '../limits.js';
 import { hashText } from './hash.js';
 import { packageRoot } from './package-root.js';
+import { readBounded } from './read-bounded.js';
 import { displayPath, gatePath, type Repo } from './repo.js';
 
 export interface FlowFile {
@@ -55,30 +61,42 @@ export async function loadFlows(repo: Repo, options: { writeCache: boolean }): P
   let repoCache: FlowCache | undefined;
   const flows: Flow[] = [];
   const problems: Problem[] = [];
+  const current = new Set<string>();
 
   for (const file of files) {
-    const text = readFileSync(file.path, 'utf8');
-    const key = cacheKey(file.id, hashText(text));
     const display = displayPath(file.path, repo.root);
-    const cache = file.builtIn ? builtInCache : (repoCache ??= readFlowCache(repo.flowCacheFile));
-    const hit = cache.entries.get(key);
-    if (hit) {
-      flows.push({ ...hit, file: display });
+    const badId = flowIdProblem(file.id);
+    if (badId) {
+      problems.push({
+        file: display,
+        message: `the file name is not a flow id: ${badId}`,
+        expected: `a file name like \`bug-fix.md\`: ${FLOW_ID_RULE}`,
+        received: basename(file.path),
+      });
       continue;
     }
+    const read = readBounded(file.path, display, 'flow file', FLOW_MAX_BYTES);
+    if ('problem' in read) {
+      problems.push(read.problem);
+      continue;
+    }
+    const key = cacheKey(file.id, hashText(read.text));
+    if (!file.builtIn) current.add(key);
+    const cache = file.builtIn ? builtInCache : (repoCache ??= readFlowCache(repo.flowCacheFile));
+    const entry = cache.entries.get(key);
+    const hit = entry !== undefined && isCachedParse(entry, file.id) ? entry : undefined;
     // Only a flow that changed since its last parse pays for loading the Markdown parser.
-    const { parseFlow } = await import('../flow/parse-flow.js');
-    const parsed = parseFlow(text, display, file.id);
+    const parsed = hit ? fromCached(hit, display) : (await import('../flow/parse-flow.js')).parseFlow(read.text, display, file.id);
     problems.push(...parsed.problems);
-    if (parsed.flow) {
-      flows.push(parsed.flow);
-      if (!file.builtIn) {
-        cache.entries.set(key, toCached(parsed.flow));
-        cache.changed = true;
-      }
+    if (parsed.flow) flows.push(parsed.flow);
+    if (!hit && !file.builtIn) {
+      cache.entries.set(key, toCached(parsed));
+      cache.changed = true;
     }
   }
   if (options.writeCache && repoCache?.changed) {
+    // Keep the parses of the files as they are now: entries for older texts would only pile up.
+    for (const key of repoCache.entries.keys()) if (!current.has(key)) repoCache.entries.delete(key);
     try {
       gatePath(repo, repo.flowCacheFile);
       mkdirSync(dirname(repo.flowCacheFile), { recursive: true });

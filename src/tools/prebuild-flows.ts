@@ -16,7 +16,7 @@ for (const name of readdirSync(dir).filter((n) => n.endsWith('.md'))) {
   const id = basename(name, '.md');
   const parsed = parseFlow(text, `flows/${name}`, id);
   for (const problem of parsed.problems) console.error(formatProblem(problem));
-  if (parsed.flow) cache.entries.set(cacheKey(id, hashText(text)), toCached(parsed.flow));
+  if (parsed.flow) cache.entries.set(cacheKey(id, hashText(text)), toCached(parsed));
   else failed = true;
 }
 if (failed) process.exit(1);

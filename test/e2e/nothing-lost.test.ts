@@ -215,8 +215,8 @@ describe('nothing lost: history at scale and `log`', () => {
 
   it('a skipped optional step still counts after 5,000 later events, through the journal index a writing command keeps', () => {
     const dir = greenfield();
-    const flows = JSON.parse(readFileSync(join(ROOT, 'dist/flows.json'), 'utf8')) as { entries: Record<string, { steps: { doneWhen: string[] }[] }> };
-    const gf = Object.entries(flows.entries).find(([k]) => k.startsWith('greenfield:'))![1];
+    const flows = JSON.parse(readFileSync(join(ROOT, 'dist/flows.json'), 'utf8')) as { entries: Record<string, { flow: { steps: { doneWhen: string[] }[] } }> };
+    const gf = Object.entries(flows.entries).find(([k]) => k.startsWith('greenfield:'))![1].flow;
     for (let step = 1; step <= 7; step++) {
       if (step === 4) continue;
       for (const p of gf.steps[step - 1]!.doneWhen) write(dir, `_docs/${p.replace('*', '01')}`);

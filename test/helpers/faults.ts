@@ -202,13 +202,18 @@ export function replayRetries(list: Entry[]): { retries: Map<string, number>; at
 }
 
 interface FlowJson {
-  entries: Record<string, { id: string; steps: { number: number; name: string; doneWhen: string[]; runs: { kind: string }; then: { kind: string } }[] }>;
+  entries: Record<
+    string,
+    { flow?: { id: string; steps: { number: number; name: string; doneWhen: string[]; runs: { kind: string }; then: { kind: string } }[] } }
+  >;
 }
 
 /** The built-in flow as `dist/flows.json` holds it. */
 export function builtFlow(id: 'greenfield' | 'existing-code') {
   const data = JSON.parse(readFileSync(join(ROOT, 'dist', 'flows.json'), 'utf8')) as FlowJson;
-  const flow = Object.values(data.entries).find((f) => f.id === id);
+  const flow = Object.values(data.entries)
+    .map((e) => e.flow)
+    .find((f) => f?.id === id);
   if (!flow) throw new Error(`dist/flows.json has no ${id}`);
   return flow;
 }

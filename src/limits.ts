@@ -1,0 +1,86 @@
+/**
+ * How much of a repository's input autopilot will read. A repository is
+ * untrusted input: each limit sits far above real use, and low enough that
+ * the work a file can cause stays within a fraction of a second.
+ * docs/flow-format.md shows what happens at each.
+ */
+
+import type { Problem } from './errors.js';
+
+const KB = 1024;
+
+/**
+ * A flow file. The built-in flows are about 4 KB. remark is slow on any
+ * Markdown (a megabyte of plain prose takes it 2.4 s on a 2-core machine), so
+ * this also bounds the parse: within the shape limits below, the costliest
+ * 32 KB takes it under half a second, plain prose 0.15 s.
+ */
+export const FLOW_MAX_BYTES = 32 * KB;
+
+/** A skill file (SKILL.md). autopilot only names it, but the agent reads it whole at every step. */
+export const SKILL_MAX_BYTES = 256 * KB;
+
+/** The state pointer, `_docs/_autopilot_state.md`: six lines and whatever a person adds. */
+export const POINTER_MAX_BYTES = 64 * KB;
+
+/** One line of the journal: one event, a few hundred bytes in practice. */
+export const JOURNAL_LINE_MAX_BYTES = 64 * KB;
+
+/**
+ * The repository's flow cache (`_docs/_autopilot/cache/flows.json`): a parsed
+ * flow is a few KB of JSON. A larger file is dropped and started afresh.
+ */
+export const FLOW_CACHE_MAX_BYTES = 4 * 1024 * KB;
+
+/** A flow id (the file name without `.md`, and the pointer's `flow:`). */
+export const FLOW_ID_MAX_LENGTH = 64;
+
+/**
+ * The shape of a flow's Markdown, checked in one linear pass before remark
+ * sees it. Nesting costs remark stack depth (10,000 nested quotes overflow it)
+ * and time on every line inside it; emphasis and link markers are matched by
+ * walking back over the markers before them; each list item, link, table
+ * cell or code span costs it 0.02 to 0.3 ms. The built-in flows, for scale:
+ * under 50 lines, lines under 250 characters, no nesting, no list items,
+ * 30 emphasis markers, 4 brackets, 130 table pipes, 70 backticks.
+ */
+export const MARKDOWN_LIMITS = {
+  lines: 1_000,
+  /** Characters in one line. */
+  lineLength: 4_000,
+  /** `>` markers at the start of a line. */
+  quoteDepth: 8,
+  /** Columns of indentation, `>` and list markers at the start of a line: each nested list adds at least two. */
+  indentColumns: 32,
+  /** One run of `*`, `_` or `~`: each pair in a run nests one more emphasis. */
+  markerRun: 100,
+  /** List markers and `>` at the starts of lines, in the whole file. */
+  containers: 200,
+  /** `*`, `~` and `_` (but `_` inside a word, as in `00_problem`) in the whole file. */
+  emphasisMarkers: 500,
+  /** `[` and `]` in the whole file: links and images. */
+  brackets: 300,
+  /** `|` in the whole file: table cells. */
+  pipes: 1_000,
+  /** `` ` ``, `<`, `&`, `\`, `@`, `www.` and `://` in the whole file: code spans, HTML, entities, escapes, addresses. */
+  inlineMarkup: 1_000,
+} as const;
+
+/** YAML aliases (`*name`) in a flow's front matter, and yaml's `maxAliasCount`: yaml resolves each alias by scanning the document. */
+export const YAML_MAX_ALIASES = 100;
+
+export function formatBytes(bytes: number): string {
+  if (bytes < KB) return `${bytes} bytes`;
+  if (bytes < KB * KB) return `${+(bytes / KB).toFixed(1)} KB`;
+  return `${+(bytes / (KB * KB)).toFixed(1)} MB`;
+}
+
+/** A file over its size limit, as a problem naming the file, the limit and the size. `what`: `flow file`, `skill file`. */
+export function tooLarge(file: string, what: string, size: number, limit: number): Problem {
+  return {
+    file,
+    message: `the ${what} is ${formatBytes(size)}, over the limit of ${formatBytes(limit)}`,
+    expected: `a ${what} of at most ${formatBytes(limit)}`,
+    received: `${size} bytes`,
+  };
+}

@@ -1,0 +1,56 @@
+/** Hostile YAML in a flow's front matter: every case is a problem with the file and a line, never an exception. */
+import { describe, expect, it } from 'vitest';
+import { readFrontMatter } from '../../../src/flow/front-matter.js';
+import { YAML_MAX_ALIASES } from '../../../src/limits.js';
+
+const FILE = 'flows/demo.md';
+const BASE = 'id: demo\ntitle: Demo\nscan_order: 1\n';
+/** The front matter starts at line 1 (the `---`), so its first YAML line is line 2. */
+const read = (yaml: string) => readFrontMatter(yaml, FILE, 1, 'demo');
+
+describe('YAML aliases', () => {
+  it('an alias bomb is refused at its first alias, before anything expands', () => {
+    const levels = ['a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]'];
+    for (const [name, previous] of ['ba', 'cb', 'dc', 'ed', 'fe', 'gf', 'hg']) levels.push(`${name}: &${name} [${`*${previous}, `.repeat(8)}*${previous}]`);
+    const { value, problems } = read(`${BASE}${levels.join('\n')}\n`);
+    expect(value).toBeUndefined();
+    expect(problems).toEqual([expect.objectContaining({ file: FILE, line: 6, message: expect.stringContaining('aliases cannot be expanded') })]);
+  });
+
+  it('an alias to an anchor that does not exist, or comes later, names its line', () => {
+    expect(read(`${BASE}x: *a\n`).problems).toEqual([
+      expect.objectContaining({ file: FILE, line: 5, message: 'the YAML alias `*a` names no anchor defined before it', received: '*a' }),
+    ]);
+    expect(read(`${BASE}x: *a\ny: &a 1\n`).problems[0]).toMatchObject({ line: 5 });
+  });
+
+  it(`more than ${YAML_MAX_ALIASES} aliases are refused at the first one too many`, () => {
+    const aliases = Array.from({ length: YAML_MAX_ALIASES + 1 }, (_, i) => `r${i}: *a`).join('\n');
+    expect(read(`${BASE}a: &a 1\n${aliases}\n`).problems).toEqual([
+      expect.objectContaining({ line: 6 + YAML_MAX_ALIASES, message: `the front matter uses more than ${YAML_MAX_ALIASES} YAML aliases` }),
+    ]);
+  });
+
+  it('an alias inside its own anchor (circular data) is a problem, not a crash', () => {
+    const { problems } = read(`${BASE}detect: &d { any: *d }\n`);
+    expect(problems).toEqual([expect.objectContaining({ line: 5, message: '`detect.any` is not a list of path patterns' })]);
+    expect(read(`id: &i [*i]\ntitle: Demo\nscan_order: 1\n`).problems[0]).toMatchObject({ line: 2, message: 'the flow id must match the file name' });
+  });
+
+  it('a few plain aliases still work', () => {
+    expect(read(`id: demo\ntitle: &t Demo\nscan_order: 1\ndescription: *t\n`).value).toMatchObject({ id: 'demo', title: 'Demo' });
+  });
+});
+
+describe('other YAML the reader must survive', () => {
+  it('nesting past the stack is a problem at its line', () => {
+    const { problems } = read(`${BASE}deep: ${'['.repeat(20_000)}${']'.repeat(20_000)}\n`);
+    expect(problems[0]).toMatchObject({ file: FILE, line: 5, message: expect.stringMatching(/^the front matter is not valid YAML: /) });
+  });
+
+  it('long values are shortened in messages', () => {
+    const { problems } = read(`id: demo\ntitle: ${'x'.repeat(10_000)}\nscan_order: [${'1, '.repeat(1_000)}1]\n`);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]!.received!.length).toBeLessThan(100);
+  });
+});
