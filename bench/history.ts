@@ -48,6 +48,8 @@ export function walkToStep9(cli: string, dir: string): void {
     run('next');
     files.forEach(write);
     run('done');
+    // The session boundary after Decompose: go on in this session.
+    if (files.includes('02_tasks/_index.md')) run('decide', 'B');
   }
   run('next'); // step 8
   run('skip', '--reason', 'no audit in the bench');

@@ -32,7 +32,7 @@ export async function readState(repo: Repo, flows: Flow[]): Promise<Loaded> {
     if (!aboutPointer(repo, error)) throw error;
     const text = readPointerText(repo) ?? '';
     const sides = conflictSides(text);
-    if (sides) return resolveConflict(repo, flows, sides, text, error as InputError);
+    if (sides) return resolveConflict(repo, flows, sides, text);
     const fromGit = await positionFromGit(repo, flows);
     if (!fromGit) throw withGitNote(repo, error as InputError);
     return loadState(repo, flows, {
@@ -64,7 +64,7 @@ function withGitNote(repo: Repo, error: InputError): InputError {
   );
 }
 
-function resolveConflict(repo: Repo, flows: Flow[], sides: { ours: string; theirs: string }, text: string, error: InputError): Loaded {
+function resolveConflict(repo: Repo, flows: Flow[], sides: { ours: string; theirs: string }, text: string): Loaded {
   const file = displayPath(repo.pointerFile, repo.root);
   const judged: { side: string; loaded?: Loaded; position?: Position }[] = (['ours', 'theirs'] as const).map((side) => {
     try {
@@ -93,6 +93,6 @@ function resolveConflict(repo: Repo, flows: Flow[], sides: { ours: string; their
       expected: 'one position',
       received: `ours: ${describe(ours!)}; theirs: ${describe(theirs!)}`,
     },
-    `Pick one: \`git checkout --ours -- ${file}\` (or \`--theirs\`), then \`autopilot next\`. ${error.hint ? '' : ''}`.trim(),
+    `Pick one: keep one side's lines in ${file} (while the merge is in progress, \`git checkout --ours -- ${file}\` or \`--theirs\`), then \`autopilot next\`.`,
   );
 }

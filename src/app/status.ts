@@ -5,7 +5,7 @@ import type { Context } from './context.js';
 import { readState } from './read-state.js';
 import { gitFallbackOff } from './git-source.js';
 import { leaseStatus } from './lease-view.js';
-import { type Loaded } from './load-state.js';
+import type { Loaded } from './load-state.js';
 import { followThrough } from '../engine/follow-through.js';
 import { stepByNumber } from '../flow/model.js';
 import { disagreement, skillPosition } from './skill-position.js';

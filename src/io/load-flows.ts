@@ -16,7 +16,7 @@ import { FLOW_MAX_BYTES } from '../limits.js';
 import { hashText } from './hash.js';
 import { packageRoot } from './package-root.js';
 import { readBounded } from './read-bounded.js';
-import { displayPath, gatePath, type Repo } from './repo.js';
+import { displayPath, gatePath, isInside, realOrSelf, type Repo } from './repo.js';
 
 export interface FlowFile {
   id: string;
@@ -72,6 +72,16 @@ export async function loadFlows(repo: Repo, options: { writeCache: boolean }): P
         message: `the file name is not a flow id: ${badId}`,
         expected: `a file name like \`bug-fix.md\`: ${FLOW_ID_RULE}`,
         received: basename(file.path),
+      });
+      continue;
+    }
+    // A repository's flow decides where the work stands: one behind a link out of the repository is not read.
+    if (!file.builtIn && !isInside(repo.root, realOrSelf(file.path))) {
+      problems.push({
+        file: display,
+        message: 'this flow file leads outside the repository (through a symlink); it is not read',
+        expected: 'a flow file inside the repository',
+        received: realOrSelf(file.path),
       });
       continue;
     }

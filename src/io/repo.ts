@@ -132,7 +132,7 @@ function readlinkQuietly(path: string): string {
 }
 
 /** The real path of `path`, or `path` itself when it does not exist yet. */
-function realOrSelf(path: string): string {
+export function realOrSelf(path: string): string {
   try {
     return realpathSync(path);
   } catch {

@@ -130,6 +130,17 @@ describe('no write outside the repository, through any link', () => {
     }
   });
 
+  it('a flow file behind a link out of the repository is not read', () => {
+    const dir = tempRepo();
+    const elsewhere = tempRepo();
+    writeFileSync(join(elsewhere, 'secret.md'), read(ROOT, 'flows/greenfield.md').replace('id: greenfield', 'id: mine'));
+    mkdirSync(join(dir, '.autopilot/flows'), { recursive: true });
+    symlinkSync(join(elsewhere, 'secret.md'), join(dir, '.autopilot/flows/mine.md'));
+    const check = autopilot(dir, 'check');
+    expect(check.code).toBe(2);
+    expect(check.stdout).toContain('.autopilot/flows/mine.md: this flow file leads outside the repository');
+  });
+
   it('evidence behind a link out of the repository does not count, and `done` says so', () => {
     const dir = started();
     autopilot(dir, 'next');
