@@ -13,7 +13,8 @@ import { openRepo } from '../io/repo.js';
 import { commit } from './commit.js';
 import type { Context } from './context.js';
 import { readState } from './read-state.js';
-import { loadRepoFlows, pointerPlan, takeLock } from './step.js';
+import { pointerPlan, takeLock } from './step.js';
+import { loadRepoFlows } from './flows.js';
 import { InputError } from '../errors.js';
 import { gitFallbackOff } from './git-source.js';
 

@@ -9,7 +9,7 @@ import { skillFile, type SkillFile } from '../io/skills.js';
 import { positionHash } from '../state/serialize-pointer.js';
 import type { Context } from './context.js';
 import { flowOfPointer, loadState, readPointer } from './load-state.js';
-import { flowChangeNotice } from './step.js';
+import { flowChangeNotice } from './flows.js';
 import { guardProblems } from './status.js';
 import { gitFallbackOff } from './git-source.js';
 

@@ -20,7 +20,8 @@ import { commit } from './commit.js';
 import type { Context } from './context.js';
 import { readState } from './read-state.js';
 import { readPointerText } from './load-state.js';
-import { loadRepoFlows, pointerPlan, takeLock } from './step.js';
+import { pointerPlan, takeLock } from './step.js';
+import { loadRepoFlows } from './flows.js';
 
 export interface Checkpoint {
   id: string;

@@ -20,7 +20,8 @@ import { AGENTS_BEGIN, AGENTS_END, AGENTS_SECTION, AUTOPILOT_COMMAND, CLAUDE_COM
 import { commit, type Plan, type Written } from './commit.js';
 import type { Context } from './context.js';
 import { readPointerText } from './load-state.js';
-import { flowFileRef, loadRepoFlows, takeLock } from './step.js';
+import { flowFileRef, takeLock } from './step.js';
+import { loadRepoFlows } from './flows.js';
 
 export interface InitResult {
   created: string[];

@@ -7,7 +7,8 @@ import type { Context } from './context.js';
 import { readState } from './read-state.js';
 import { holdRemoteLease, type RemoteLeaseResult } from './remote-lease.js';
 import { readSettings } from './settings.js';
-import { loadRepoFlows, pointerPlan, takeLock } from './step.js';
+import { pointerPlan, takeLock } from './step.js';
+import { loadRepoFlows } from './flows.js';
 
 export async function runLease(ctx: Context, remote: string | undefined, takeOver: boolean): Promise<RemoteLeaseResult> {
   const repo = openRepo(ctx.repo);

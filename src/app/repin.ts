@@ -9,7 +9,8 @@ import { commit } from './commit.js';
 import type { Context } from './context.js';
 import { readState } from './read-state.js';
 
-import { loadRepoFlows, pointerPlan, takeLock } from './step.js';
+import { pointerPlan, takeLock } from './step.js';
+import { loadRepoFlows } from './flows.js';
 
 export interface RepinResult {
   /** The steps that changed; empty when the run already used the file as it is. */

@@ -11,7 +11,7 @@ import { stepByNumber } from '../flow/model.js';
 import { disagreement, skillPosition } from './skill-position.js';
 import { formatAge } from '../engine/lease.js';
 import { readSettings } from './settings.js';
-import { flowChangeNotice, loadRepoFlows } from './step.js';
+import { flowChangeNotice, loadRepoFlows } from './flows.js';
 import { buildView, type View } from './view.js';
 import { displayPath, type Repo } from '../io/repo.js';
 

@@ -17,7 +17,6 @@ import { loopStart, stepByNumber, type Flow } from '../flow/model.js';
 import { pinnedCopy } from '../engine/pin.js';
 import { crashPoint } from '../io/crash-point.js';
 import { latestAbout } from '../io/journal-head.js';
-import { loadFlows } from '../io/load-flows.js';
 import { acquireLock, type Lock } from '../io/lock.js';
 import { readLease } from '../io/lease-file.js';
 import { thisMachine } from '../io/machine.js';
@@ -27,6 +26,7 @@ import { samePosition, type Position } from '../state/position.js';
 import { commit, type Plan, type Written } from './commit.js';
 import type { Context } from './context.js';
 import { readState } from './read-state.js';
+import { flowChangeNotice, loadRepoFlows } from './flows.js';
 import { heldError } from './lease-view.js';
 import { peekPosition, readPointerText, type Loaded } from './load-state.js';
 import { prune, snapshot } from './checkpoints.js';
@@ -58,12 +58,6 @@ export interface StepResult {
 const AIMED = new Set<Event['type']>(['done', 'fail', 'skip', 'substep', 'decide', 'ack']);
 /** `ack` is a person's word on a failed step, not driving: it needs no lease. */
 const DRIVES = (event: Event) => event.type !== 'ack';
-
-export async function loadRepoFlows(repo: Repo, writeCache: boolean): Promise<Flow[]> {
-  const { flows, problems } = await loadFlows(repo, { writeCache });
-  if (problems.length > 0) throw new InputError(problems, 'Fix the flow file(s) named above; `autopilot check` lists every problem.');
-  return flows;
-}
 
 export async function takeLock(repo: Repo, session: string, waitMs: number): Promise<Lock> {
   gatePath(repo, repo.lockFile);
@@ -116,12 +110,6 @@ export function reconciliationEntries(loaded: Loaded): JournalEntry[] {
     entries.push(entry('pointer_edited', reconciled.position, { ...(record.edited ? { edited: record.edited } : {}), message: edits[0]!.message }));
   if (repairs.length > 0) entries.push(entry('position_repaired', reconciled.position, { source: reconciled.source, drift: repairs.map((d) => d.message) }));
   return entries;
-}
-
-/** What a changed flow file means for the run, in one sentence. */
-export function flowChangeNotice(loaded: Loaded): string {
-  const change = loaded.flowChange!;
-  return `${loaded.flow.file} changed since this run started (${change.changes.join('; ') || 'no step changed'}): the run goes on with the steps it started with; \`autopilot repin\` adopts the new file`;
 }
 
 /** A flow file as the journal names it: a path inside the repository, or `builtin:<id>`; never a path of this machine. */

@@ -4,22 +4,27 @@
  * object, errors included; without it, text for a person, errors on stderr.
  */
 import { Command, CommanderError } from 'commander';
-import { runCheck } from '../app/check.js';
-import { listCheckpoints, runCheckpoint, runRestore } from '../app/checkpoints.js';
 import { sessionOf, type Context } from '../app/context.js';
-import { runInit } from '../app/init.js';
-import { viewJson } from '../app/json.js';
-import { runLog } from '../app/log.js';
-import { runStatus } from '../app/status.js';
-import { runRepin } from '../app/repin.js';
-import { runBreadcrumb } from '../app/breadcrumb.js';
-import { runLease } from '../app/lease-command.js';
-import { runStep } from '../app/step.js';
-import { parseStepOption } from '../app/validate-event.js';
 import type { View } from '../app/view.js';
 import type { Event } from '../engine/transitions.js';
 import { EXIT, errorJson, exitCodeOfError, formatProblem, InputError } from '../errors.js';
 import { errorText, logLine, outcomeText, safe, statusText } from './render/text.js';
+
+// Each command loads its part of the command layer when it runs: `--version`
+// or `status` does not pay for `init`, git or checkpoints (start-up matters).
+const app = {
+  check: () => import('../app/check.js'),
+  checkpoints: () => import('../app/checkpoints.js'),
+  init: () => import('../app/init.js'),
+  json: () => import('../app/json.js'),
+  log: () => import('../app/log.js'),
+  status: () => import('../app/status.js'),
+  repin: () => import('../app/repin.js'),
+  breadcrumb: () => import('../app/breadcrumb.js'),
+  lease: () => import('../app/lease-command.js'),
+  step: () => import('../app/step.js'),
+  validate: () => import('../app/validate-event.js'),
+};
 
 declare const AUTOPILOT_VERSION: string | undefined;
 const VERSION = typeof AUTOPILOT_VERSION === 'string' ? AUTOPILOT_VERSION : '0.0.0-dev';
@@ -43,7 +48,8 @@ const contextOf = (g: Globals): Context => ({
   now: () => new Date(),
 });
 
-function fromView({ view, exit }: { view: View; exit: number }): Printable {
+async function fromView({ view, exit }: { view: View; exit: number }): Promise<Printable> {
+  const { viewJson } = await app.json();
   return { json: viewJson(view), text: view.command === 'status' ? statusText(view) : outcomeText(view), exit };
 }
 
@@ -70,13 +76,14 @@ function buildProgram(done: (result: Printable) => void): Command {
       .action(async (...params: unknown[]) => {
         const cmd = params[params.length - 1] as Command;
         const opts = cmd.opts<Options>();
+        const [{ runStep }, { parseStepOption }] = await Promise.all([app.step(), app.validate()]);
         const result = await runStep(contextOf(globals(cmd)), {
           event: toEvent(cmd.args, opts),
           ...(opts.step !== undefined ? { step: parseStepOption(opts.step) } : {}),
           ...(opts.takeOver ? { takeOver: true } : {}),
           ...(opts.commit ? { commit: true } : {}),
         });
-        done(fromView(result));
+        done(await fromView(result));
       });
     if (aimed) command.option('--step <n>', 'the step this is for (default: the current one); refused if the work has moved on');
     return command;
@@ -85,7 +92,7 @@ function buildProgram(done: (result: Printable) => void): Command {
   program
     .command('status')
     .description('where the work stands (never writes)')
-    .action(async (_opts, cmd: Command) => done(fromView(await runStatus(contextOf(globals(cmd))))));
+    .action(async (_opts, cmd: Command) => done(await fromView(await (await app.status()).runStatus(contextOf(globals(cmd))))));
 
   event('next', 'reconcile, then say what to do now and mark it in progress', () => ({ type: 'next' }), false);
   event('substep', 'record progress inside the current step', (args) => ({ type: 'substep', text: args.join(' ') })).argument(
@@ -113,7 +120,7 @@ function buildProgram(done: (result: Printable) => void): Command {
     .description('set a repository up: folders, git lines, the /autopilot command for agents')
     .option('--flow <id>', 'also start this flow at step 1')
     .action(async (opts: { flow?: string }, cmd: Command) => {
-      const result = await runInit(contextOf(globals(cmd)), opts.flow);
+      const result = await (await app.init()).runInit(contextOf(globals(cmd)), opts.flow);
       const text = [
         ...result.created.map((f) => `+ ${f}`),
         ...result.kept.map((f) => `= ${f} (already set up)`),
@@ -130,7 +137,7 @@ function buildProgram(done: (result: Printable) => void): Command {
     .description('a short Markdown progress block for an issue or a pull request')
     .option('--note', 'also store it as a git note on the last progress commit')
     .action(async (opts: { note?: boolean }, cmd: Command) => {
-      const r = await runBreadcrumb(contextOf(globals(cmd)), opts.note === true);
+      const r = await (await app.breadcrumb()).runBreadcrumb(contextOf(globals(cmd)), opts.note === true);
       done({ json: { markdown: r.markdown, ...(r.noted ? { noted: r.noted } : {}) }, text: r.markdown, exit: EXIT.ok });
     });
 
@@ -140,7 +147,7 @@ function buildProgram(done: (result: Printable) => void): Command {
     .option('--remote <name>', 'the git remote (default: lease.remote in .autopilot/config.yml)')
     .option('--take-over', 'take it from another session even if it is fresh (journaled)')
     .action(async (opts: { remote?: string; takeOver?: boolean }, cmd: Command) => {
-      const r = await runLease(contextOf(globals(cmd)), opts.remote, opts.takeOver === true);
+      const r = await (await app.lease()).runLease(contextOf(globals(cmd)), opts.remote, opts.takeOver === true);
       done({ json: r, text: `✓ Holding the lease on ${r.remote} (refs/autopilot/lease, ${r.taken}).`, exit: EXIT.ok });
     });
 
@@ -148,7 +155,7 @@ function buildProgram(done: (result: Printable) => void): Command {
     .command('repin')
     .description('adopt the flow file as it is now for the run under way (journaled)')
     .action(async (_opts, cmd: Command) => {
-      const r = await runRepin(contextOf(globals(cmd)));
+      const r = await (await app.repin()).runRepin(contextOf(globals(cmd)));
       const text =
         r.changes.length === 0
           ? 'Nothing to repin: the run already uses the flow file as it is.'
@@ -161,7 +168,7 @@ function buildProgram(done: (result: Printable) => void): Command {
     .description('snapshot the state now (kept: the 24 newest, then one a day for 30 days)')
     .option('--note <text>', 'what this checkpoint is for')
     .action(async (opts: { note?: string }, cmd: Command) => {
-      const r = await runCheckpoint(contextOf(globals(cmd)), opts.note ?? '');
+      const r = await (await app.checkpoints()).runCheckpoint(contextOf(globals(cmd)), opts.note ?? '');
       done({
         json: r,
         text: `✓ Checkpoint ${r.id}${r.pruned.length ? ` (pruned ${r.pruned.length} old ones)` : ''}. Return to it with \`autopilot restore ${r.id}\`.`,
@@ -173,7 +180,7 @@ function buildProgram(done: (result: Printable) => void): Command {
     .command('checkpoints')
     .description('list the checkpoints, newest first')
     .action(async (_opts, cmd: Command) => {
-      const list = listCheckpoints(contextOf(globals(cmd)));
+      const list = (await app.checkpoints()).listCheckpoints(contextOf(globals(cmd)));
       const text =
         list.length === 0
           ? 'No checkpoints yet.'
@@ -186,7 +193,7 @@ function buildProgram(done: (result: Printable) => void): Command {
     .description('return the pointer to a checkpoint (journaled; no history is deleted)')
     .argument('<id>', 'a checkpoint id from `autopilot checkpoints`')
     .action(async (id: string, _opts, cmd: Command) => {
-      const r = await runRestore(contextOf(globals(cmd)), id);
+      const r = await (await app.checkpoints()).runRestore(contextOf(globals(cmd)), id);
       const at = r.position.step === 'done' ? 'done' : `step ${r.position.step} (${r.position.name}), ${r.position.status}`;
       done({
         json: { restored: r.id, step: r.position.step, name: r.position.name, status: r.position.status },
@@ -199,7 +206,7 @@ function buildProgram(done: (result: Printable) => void): Command {
     .command('check')
     .description('validate flows, skills, the pointer and the journal; report every problem')
     .action(async (_opts, cmd: Command) => {
-      const r = await runCheck(contextOf(globals(cmd)));
+      const r = await (await app.check()).runCheck(contextOf(globals(cmd)));
       const summary = `Checked ${r.flows.length} flows (${r.flows.join(', ')}), ${r.skills} skills, the pointer (${r.pointer}) and ${r.journalEvents} journal events`;
       const text =
         r.problems.length === 0
@@ -229,7 +236,7 @@ function buildProgram(done: (result: Printable) => void): Command {
       if (limit !== undefined && Number.isNaN(limit)) {
         throw new InputError({ message: `--limit ${opts.limit} is not a count`, expected: 'a whole number, e.g. `--limit 20`', received: String(opts.limit) });
       }
-      const r = runLog(contextOf(globals(cmd)), limit);
+      const r = (await app.log()).runLog(contextOf(globals(cmd)), limit);
       const lines = [...r.entries.map(logLine), ...r.problems.map((p) => `! ${safe(formatProblem(p))}`)];
       const text = lines.length > 0 ? lines.join('\n') : limit === 0 ? '' : 'The journal is empty.';
       done({ json: { events: r.entries, problems: r.problems }, text, exit: EXIT.ok });
