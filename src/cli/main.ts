@@ -10,6 +10,7 @@ import { sessionOf, type Context } from '../app/context.js';
 import { runInit } from '../app/init.js';
 import { viewJson } from '../app/json.js';
 import { runLog } from '../app/log.js';
+import { checkJson, logJson } from '../app/report-json.js';
 import { runStatus } from '../app/status.js';
 import { runRepin } from '../app/repin.js';
 import { runBreadcrumb } from '../app/breadcrumb.js';
@@ -18,8 +19,8 @@ import { runStep } from '../app/step.js';
 import { parseStepOption } from '../app/validate-event.js';
 import type { View } from '../app/view.js';
 import type { Event } from '../engine/transitions.js';
-import { EXIT, errorJson, exitCodeOfError, formatProblem, InputError } from '../errors.js';
-import { errorText, logLine, outcomeText, safe, statusText } from './render/text.js';
+import { EXIT, errorJson, exitCodeOfError, InputError } from '../errors.js';
+import { checkText, errorText, logText, outcomeText, safe, statusText } from './render/text.js';
 
 declare const AUTOPILOT_VERSION: string | undefined;
 const VERSION = typeof AUTOPILOT_VERSION === 'string' ? AUTOPILOT_VERSION : '0.0.0-dev';
@@ -107,6 +108,16 @@ function buildProgram(done: (result: Printable) => void): Command {
   );
   event('decide', 'answer the pending decision', (args) => ({ type: 'decide', option: args[0] ?? '' })).argument('<option>', 'the option letter, A to D');
   event('ack', 'a person has seen the failed step: allow another three attempts', () => ({ type: 'ack' }));
+
+  program
+    .command('mcp')
+    .description('serve the same operations as an MCP server over stdio, until the client closes it')
+    .action(async (_opts, cmd: Command) => {
+      // Loaded here only, so no other command pays for the MCP SDK at start-up.
+      const { serveMcp } = await import('../mcp/server.js');
+      await serveMcp(contextOf(globals(cmd)));
+      done({ json: { closed: true }, text: '', exit: EXIT.ok });
+    });
 
   program
     .command('init')
@@ -200,22 +211,9 @@ function buildProgram(done: (result: Printable) => void): Command {
     .description('validate flows, skills, the pointer and the journal; report every problem')
     .action(async (_opts, cmd: Command) => {
       const r = await runCheck(contextOf(globals(cmd)));
-      const summary = `Checked ${r.flows.length} flows (${r.flows.join(', ')}), ${r.skills} skills, the pointer (${r.pointer}) and ${r.journalEvents} journal events`;
-      const text =
-        r.problems.length === 0
-          ? `✓ ${summary}: no problems.`
-          : [...r.problems.map((p) => safe(formatProblem(p))), `✗ ${summary}: ${r.problems.length} problem(s).`].join('\n');
       done({
-        json: {
-          ok: r.problems.length === 0,
-          problems: r.problems,
-          flows: r.flows,
-          skills: r.skills,
-          pointer: r.pointer,
-          journal_events: r.journalEvents,
-          git_fallback: r.gitOff ? { on: false, reason: r.gitOff } : { on: true },
-        },
-        text,
+        json: checkJson(r),
+        text: checkText(r),
         exit: r.problems.length === 0 ? EXIT.ok : EXIT.badInput,
       });
     });
@@ -230,9 +228,7 @@ function buildProgram(done: (result: Printable) => void): Command {
         throw new InputError({ message: `--limit ${opts.limit} is not a count`, expected: 'a whole number, e.g. `--limit 20`', received: String(opts.limit) });
       }
       const r = runLog(contextOf(globals(cmd)), limit);
-      const lines = [...r.entries.map(logLine), ...r.problems.map((p) => `! ${safe(formatProblem(p))}`)];
-      const text = lines.length > 0 ? lines.join('\n') : limit === 0 ? '' : 'The journal is empty.';
-      done({ json: { events: r.entries, problems: r.problems }, text, exit: EXIT.ok });
+      done({ json: logJson(r), text: logText(r, limit), exit: EXIT.ok });
     });
 
   return program;
