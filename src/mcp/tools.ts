@@ -33,17 +33,13 @@ export interface Tool {
   run: (ctx: Context, args: Record<string, unknown>) => Promise<ToolResult>;
 }
 
-const step = z.number().describe('step from next').optional();
+const step = z.number().optional();
 const reason = z.string().min(1);
-const error = z.looseObject({ code: z.string(), message: z.string() }).optional();
-/** What every position-bearing answer carries; the rest of the CLI's object passes through. */
-const position = z.looseObject({
-  flow: z.string().optional(),
-  step: z.union([z.number(), z.literal('done')]).optional(),
-  status: z.string().optional(),
-  outcome: z.string().optional(),
-  error,
-});
+/**
+ * The keys every position-bearing answer carries; the rest of the CLI's
+ * object passes through, and an error (`{ error }`) fits every output schema.
+ */
+const position = z.looseObject({ step: z.union([z.number(), z.string()]).optional(), status: z.string().optional(), outcome: z.string().optional() });
 
 const fromView = ({ view, exit }: { view: View; exit: number }): ToolResult => ({
   json: viewJson(view),
@@ -89,7 +85,7 @@ export const TOOLS: Tool[] = [
     name: 'log',
     description: 'The journal, newest last.',
     input: z.object({ limit: z.number().optional() }),
-    output: z.looseObject({ events: z.array(z.looseObject({})).optional(), error }),
+    output: z.looseObject({ events: z.array(z.unknown()).optional() }),
     run: async (ctx, a) => {
       const limit = typeof a.limit === 'number' ? Math.max(0, Math.floor(a.limit)) : undefined;
       const r = runLog(ctx, limit);
@@ -100,7 +96,7 @@ export const TOOLS: Tool[] = [
     name: 'check',
     description: 'Validate flows, skills, pointer, journal.',
     input: none,
-    output: z.looseObject({ ok: z.boolean().optional(), error }),
+    output: z.looseObject({ ok: z.boolean().optional() }),
     run: async (ctx) => {
       const r = await runCheck(ctx);
       return { json: checkJson(r), text: checkText(r), exit: r.problems.length === 0 ? EXIT.ok : EXIT.badInput };
