@@ -120,11 +120,22 @@ function buildProgram(done: (result: Printable) => void): Command {
     });
 
   program
+    .command('hook')
+    .description("for an agent's hooks; `session-start`: Claude Code's SessionStart (always exits 0)")
+    .argument('<event>', 'session-start')
+    .action(async (event: string, _opts, cmd: Command) => {
+      if (event !== 'session-start') throw new InputError({ message: `no hook ${event}`, expected: 'session-start', received: event });
+      const { sessionStartHook } = await import('./session-start-hook.js');
+      done({ json: {}, text: await sessionStartHook(contextOf(globals(cmd))), exit: EXIT.ok });
+    });
+
+  program
     .command('init')
     .description('set a repository up: folders, git lines, the /autopilot command for agents')
     .option('--flow <id>', 'also start this flow at step 1')
-    .action(async (opts: { flow?: string }, cmd: Command) => {
-      const result = await runInit(contextOf(globals(cmd)), opts.flow);
+    .option('--hooks', "also add Claude Code's SessionStart hook (.claude/settings.json)")
+    .action(async (opts: { flow?: string; hooks?: boolean }, cmd: Command) => {
+      const result = await runInit(contextOf(globals(cmd)), opts.flow, { hooks: opts.hooks === true });
       const text = [
         ...result.created.map((f) => `+ ${f}`),
         ...result.kept.map((f) => `= ${f} (already set up)`),
