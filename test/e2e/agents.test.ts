@@ -14,7 +14,7 @@ import { ROOT } from '../helpers/engine.js';
 const BIN = join(ROOT, 'bin', 'autopilot.js');
 
 function hook(dir: string, stdin: string, envFile: string | undefined) {
-  const env = { ...process.env, AUTOPILOT_SESSION: '' };
+  const env: NodeJS.ProcessEnv = { ...process.env, AUTOPILOT_SESSION: '' };
   delete env.CLAUDE_ENV_FILE;
   const started = Date.now();
   const run = spawnSync(process.execPath, [BIN, 'hook', 'session-start'], {
