@@ -70,7 +70,10 @@ export function withSessionStartHook(text: string | undefined, file: string, lau
   const start = hooks.SessionStart === undefined ? [] : hooks.SessionStart;
   if (!Array.isArray(start)) throw new InputError({ file, message: '`hooks.SessionStart` is not a list', expected: '"SessionStart": [ … ]' });
   const present = start.some(
-    (group) => isObject(group) && Array.isArray(group.hooks) && group.hooks.some((h) => isObject(h) && typeof h.command === 'string' && h.command.includes('hook session-start')),
+    (group) =>
+      isObject(group) &&
+      Array.isArray(group.hooks) &&
+      group.hooks.some((h) => isObject(h) && typeof h.command === 'string' && h.command.includes('hook session-start')),
   );
   if (present) return undefined;
   const ours = { hooks: [{ type: 'command', command: hookCommand(launch), timeout: 10 }] };

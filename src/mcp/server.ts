@@ -35,7 +35,12 @@ const failure = (error: unknown): CallToolResult => ({
 
 export function createServer(ctx: Context): Server {
   const server = new Server({ name: 'autopilot', version: VERSION }, { capabilities: { tools: {}, resources: {} } });
-  const list = TOOLS.map((t) => ({ name: t.name, description: t.description, inputSchema: jsonSchema(t.input, 'input'), outputSchema: jsonSchema(t.output, 'output') }));
+  const list = TOOLS.map((t) => ({
+    name: t.name,
+    description: t.description,
+    inputSchema: jsonSchema(t.input, 'input'),
+    outputSchema: jsonSchema(t.output, 'output'),
+  }));
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: list }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {

@@ -69,9 +69,14 @@ const aimed = (extra: z.ZodRawShape = {}) => z.object({ step, ...extra });
 
 export const TOOLS: Tool[] = [
   { name: 'status', description: 'Where the work stands. Never writes.', input: none, output: position, run: async (ctx) => fromView(await runStatus(ctx)) },
-  stepTool('next', 'What to do now: skill file, done_when; or a decision/boundary to show the person.', z.object({ take_over: z.boolean().optional() }), () => ({
-    type: 'next',
-  })),
+  stepTool(
+    'next',
+    'What to do now: skill file, done_when; or a decision/boundary to show the person.',
+    z.object({ take_over: z.boolean().optional() }),
+    () => ({
+      type: 'next',
+    }),
+  ),
   stepTool('substep', 'Record progress inside the step.', aimed({ text: reason }), (a) => ({ type: 'substep', text: String(a.text) })),
   stepTool('done', 'The step succeeded; its done_when files must exist.', aimed(), () => ({ type: 'done' })),
   stepTool('fail', 'The attempt failed (3 → failed).', aimed({ reason }), (a) => ({ type: 'fail', reason: String(a.reason) })),

@@ -64,7 +64,11 @@ describe('init for agents', () => {
   it('registers the MCP server beside the servers already there, and adds the hook once, keeping the user keys', () => {
     const dir = tempRepo();
     write(dir, '.mcp.json', JSON.stringify({ mcpServers: { other: { command: 'other-server', args: ['--x'] } }, extra: true }));
-    write(dir, '.claude/settings.json', JSON.stringify({ permissions: { allow: ['Bash(ls)'] }, hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo bye' }] }] } }));
+    write(
+      dir,
+      '.claude/settings.json',
+      JSON.stringify({ permissions: { allow: ['Bash(ls)'] }, hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo bye' }] }] } }),
+    );
     const first = autopilot(dir, 'init', '--hooks', '--json');
     expect(first.code, first.stdout).toBe(0);
     expect(first.json<{ created: string[] }>().created).toEqual(expect.arrayContaining(['.mcp.json', '.cursor/mcp.json', '.claude/settings.json']));
