@@ -25,6 +25,7 @@ import {
   table,
   timed,
   under,
+  type Probe,
   type RunnableScenario,
   type Row,
 } from './harness.js';
@@ -68,6 +69,42 @@ const scenarios: RunnableScenario[] = [
         ...RUNS.startup,
       }),
     ],
+  }),
+
+  scenario({
+    id: 'mcp',
+    title: 'MCP: a `status` tool call to one long-lived `autopilot mcp` (SDK client, stdio), against `status --json` as a process',
+    target: 'for information: what a long-lived server saves per call',
+    setup: async (bench, folder) => {
+      const dir = bench.copyExample(`${folder}/repo`);
+      // Loaded here only: the other scenarios never pay for the SDK.
+      const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+      const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+      const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
+      const client = new Client({ name: 'autopilot-bench', version: '1' });
+      await client.connect(
+        new StdioClientTransport({ command: process.execPath, args: [bench.cli, '-C', dir, 'mcp'], env: { ...env, AUTOPILOT_SESSION: 'bench' } }),
+      );
+      return { dir, client };
+    },
+    // setup is synchronous in the harness: the connection is awaited here, before the timed pairs.
+    measure: async (m, connecting) => {
+      const { dir, client } = await connecting;
+      const call: Probe = {
+        label: 'MCP tool call: status',
+        sample: async () => {
+          const start = process.hrtime.bigint();
+          const r = await client.callTool({ name: 'status', arguments: {} });
+          if (r.isError) throw new BenchFailure(`mcp status: ${JSON.stringify(r.content)}`);
+          return Number(process.hrtime.bigint() - start) / 1e6;
+        },
+      };
+      try {
+        return [await m.compare({ subject: call, baseline: timed(m.bench.autopilot(dir, ['status', '--json'])), unit: 'ms', ...RUNS.startup })];
+      } finally {
+        await client.close();
+      }
+    },
   }),
 
   scenario({

@@ -1,6 +1,7 @@
 /**
  * `init`: folders, the git lines the journal and lease need, the `/autopilot`
- * command for agents, and with `--flow` the first pointer. Safe to run again:
+ * command for agents, the MCP server in the agents' configs, with `--hooks`
+ * Claude Code's SessionStart hook, and with `--flow` the first pointer. Safe to run again:
  * it adds what is missing and keeps what a person wrote. Every file goes
  * through the one locked write path, so a link out of the repository is
  * refused before anything is written.
@@ -17,6 +18,7 @@ import { TEMP_MARK } from '../io/atomic-write.js';
 import { readJournalHead } from '../io/journal-head.js';
 import { gatePath, openRepo, type Repo } from '../io/repo.js';
 import { AGENTS_BEGIN, AGENTS_END, AGENTS_SECTION, AUTOPILOT_COMMAND, CLAUDE_COMMAND } from '../cli/agent-instructions.js';
+import { launchOf, withMcpServer, withSessionStartHook } from './agent-config.js';
 import { commit, type Plan, type Written } from './commit.js';
 import type { Context } from './context.js';
 import { readPointerText } from './load-state.js';
@@ -67,7 +69,7 @@ function withAgentsSection(text: string | undefined): string | undefined {
   return updated === text ? undefined : updated;
 }
 
-export async function runInit(ctx: Context, flowId: string | undefined): Promise<InitResult> {
+export async function runInit(ctx: Context, flowId: string | undefined, options: { hooks?: boolean } = {}): Promise<InitResult> {
   const repo = openRepo(ctx.repo);
 
   // Validate --flow before touching anything.
@@ -114,6 +116,9 @@ export async function runInit(ctx: Context, flowId: string | undefined): Promise
     add(join(repo.root, '.claude/commands/autopilot.md'), (t) => (t === undefined ? CLAUDE_COMMAND : undefined));
     add(join(repo.root, '.cursor/commands/autopilot.md'), (t) => (t === undefined ? AUTOPILOT_COMMAND : undefined));
     add(join(repo.root, 'AGENTS.md'), withAgentsSection);
+    const launch = launchOf(repo.root);
+    for (const file of ['.mcp.json', '.cursor/mcp.json']) add(join(repo.root, file), (t) => withMcpServer(t, file, launch));
+    if (options.hooks) add(join(repo.root, '.claude/settings.json'), (t) => withSessionStartHook(t, '.claude/settings.json', launch));
 
     const plan: Plan = { entries: [], files: setup.filter((f): f is { path: string; text: string } => f.text !== undefined) };
     const folderExisted = existsSync(repo.autopilotDir);

@@ -7,8 +7,8 @@ import type { Drift, Source } from '../engine/reconcile.js';
 import type { Outcome } from '../engine/transitions.js';
 import { InputError } from '../errors.js';
 import { stepByNumber, withCycle, type Flow, type Step } from '../flow/model.js';
-import { displayPath, type Repo } from '../io/repo.js';
-import { skillFile } from '../io/skills.js';
+import type { Repo } from '../io/repo.js';
+import { skillDisplayPath, skillFile } from '../io/skills.js';
 import type { Position } from '../state/position.js';
 import type { LeaseStatus } from './lease-view.js';
 import type { Loaded } from './load-state.js';
@@ -73,7 +73,7 @@ export function doneWhenPaths(repo: Repo, step: Step, cycle: number): string[] {
 export function workOrder(repo: Repo, step: Step, cycle: number): WorkOrder {
   const skill = skillFile(repo, step.skill);
   if (skill.problem) throw new InputError(skill.problem);
-  return { skill: displayPath(skill.path, repo.root), skillExists: skill.exists, doneWhen: doneWhenPaths(repo, step, cycle) };
+  return { skill: skillDisplayPath(repo, skill.path), skillExists: skill.exists, doneWhen: doneWhenPaths(repo, step, cycle) };
 }
 
 export function buildView(command: string, loaded: Loaded, position: Position, outcome?: Outcome, extra: Partial<View> = {}): View {

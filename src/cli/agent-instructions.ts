@@ -1,24 +1,27 @@
-/** The `/autopilot` command `autopilot init` installs for agents: how to drive the engine, in a dozen lines. */
+/** The `/autopilot` command `autopilot init` installs for agents: how to drive the engine, in twenty lines (under 2 KB, tested). */
 
 export const AUTOPILOT_COMMAND = `Drive this repository's autopilot workflow. The engine keeps the position; you do the work.
+Use the \`autopilot\` MCP tools (next, done, fail, decide, …) when you have them: same JSON,
+an error as \`isError\`. Else run \`npx autopilot next --json\` (every command takes --json:
+one JSON object on stdout) and act on the exit code.
 
-1. Run \`npx autopilot next --json\` and act on its exit code:
-   - 0 with \`action\` start, resume or retry: read the file in \`skill\` and do that step.
-     Resume where \`resume\` says. Record progress inside the step with
-     \`npx autopilot substep "<n — name>"\`. The step is done when the files in
-     \`done_when\` exist; then run \`npx autopilot done\`.
-   - 3: stop and show the person the block it printed (a decision, a session
-     boundary, or a step that failed three times). Never answer a decision
-     yourself; run \`npx autopilot decide <letter>\` with the person's answer.
-   - 2: read the message; it names the file and line to fix.
-   - 4: another session drives this repository; stop and show the person the message.
-   Pass the \`step\` that \`next\` gave you to \`done\`, \`fail\` and \`substep\` as \`--step N\`;
-   after a crash, simply run the same command again: a repeat is recorded once.
-2. If an attempt fails, run \`npx autopilot fail --reason "<why>"\`, then \`next\` again.
-3. After \`done\` exits 0, run \`next\` again in the same session. After a session
-   boundary, stop: the next step belongs to a new conversation.
+1. \`next\`:
+   - 0, \`action\` start, resume or retry: read the file in \`skill\` (a repository path), do
+     that step from \`resume\` on. Record progress with \`substep "<n — name>"\`. When the
+     files in \`done_when\` exist, run \`done\`. Pass next's \`step\` to \`done\`, \`fail\`,
+     \`skip\` and \`substep\` as \`--step N\`; after a crash, repeat the same command.
+   - 3: stop for the person. With --json nothing is drawn: show \`decision.question\`
+     (or \`boundary.decision.question\` with \`boundary.summary\`), each option's letter
+     and choice, and \`recommendation\` with its reason. Never choose yourself; after the
+     person answers, run \`decide <letter>\`. A \`failed\` outcome waits for a person's \`ack\`.
+   - 2: fix what \`error\` names (file, line), or do what it says is missing.
+   - 4: another session drives this repository: stop and show \`error.message\`.
+   - 1: an internal error: stop and show it.
+2. An attempt failed: \`fail --reason "<why>"\`, then \`next\`.
+3. After \`done\` exits 0, \`next\` again. After a boundary answered A, stop: the next
+   step belongs to a new conversation.
 
-\`npx autopilot status\` shows where the work stands at any time.
+\`status\` shows where the work stands at any time.
 `;
 
 export const CLAUDE_COMMAND = `---

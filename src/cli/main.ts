@@ -7,8 +7,8 @@ import { Command, CommanderError } from 'commander';
 import { sessionOf, type Context } from '../app/context.js';
 import type { View } from '../app/view.js';
 import type { Event } from '../engine/transitions.js';
-import { EXIT, errorJson, exitCodeOfError, formatProblem, InputError } from '../errors.js';
-import { errorText, logLine, outcomeText, safe, statusText } from './render/text.js';
+import { EXIT, errorJson, exitCodeOfError, InputError } from '../errors.js';
+import { checkText, errorText, logText, outcomeText, safe, statusText } from './render/text.js';
 
 // Each command loads its part of the command layer when it runs: `--version`
 // or `status` does not pay for `init`, git or checkpoints (start-up matters).
@@ -24,6 +24,7 @@ const app = {
   lease: () => import('../app/lease-command.js'),
   step: () => import('../app/step.js'),
   validate: () => import('../app/validate-event.js'),
+  reportJson: () => import('../app/report-json.js'),
 };
 
 declare const AUTOPILOT_VERSION: string | undefined;
@@ -116,11 +117,32 @@ function buildProgram(done: (result: Printable) => void): Command {
   event('ack', 'a person has seen the failed step: allow another three attempts', () => ({ type: 'ack' }));
 
   program
+    .command('mcp')
+    .description('serve the same operations as an MCP server over stdio, until the client closes it')
+    .action(async (_opts, cmd: Command) => {
+      // Loaded here only, so no other command pays for the MCP SDK at start-up.
+      const { serveMcp } = await import('../mcp/server.js');
+      await serveMcp(contextOf(globals(cmd)));
+      done({ json: { closed: true }, text: '', exit: EXIT.ok });
+    });
+
+  program
+    .command('hook')
+    .description("for an agent's hooks; `session-start`: Claude Code's SessionStart (always exits 0)")
+    .argument('<event>', 'session-start')
+    .action(async (event: string, _opts, cmd: Command) => {
+      if (event !== 'session-start') throw new InputError({ message: `no hook ${event}`, expected: 'session-start', received: event });
+      const { sessionStartHook } = await import('./session-start-hook.js');
+      done({ json: {}, text: await sessionStartHook(contextOf(globals(cmd))), exit: EXIT.ok });
+    });
+
+  program
     .command('init')
     .description('set a repository up: folders, git lines, the /autopilot command for agents')
     .option('--flow <id>', 'also start this flow at step 1')
-    .action(async (opts: { flow?: string }, cmd: Command) => {
-      const result = await (await app.init()).runInit(contextOf(globals(cmd)), opts.flow);
+    .option('--hooks', "also add Claude Code's SessionStart hook (.claude/settings.json)")
+    .action(async (opts: { flow?: string; hooks?: boolean }, cmd: Command) => {
+      const result = await (await app.init()).runInit(contextOf(globals(cmd)), opts.flow, { hooks: opts.hooks === true });
       const text = [
         ...result.created.map((f) => `+ ${f}`),
         ...result.kept.map((f) => `= ${f} (already set up)`),
@@ -207,22 +229,10 @@ function buildProgram(done: (result: Printable) => void): Command {
     .description('validate flows, skills, the pointer and the journal; report every problem')
     .action(async (_opts, cmd: Command) => {
       const r = await (await app.check()).runCheck(contextOf(globals(cmd)));
-      const summary = `Checked ${r.flows.length} flows (${r.flows.join(', ')}), ${r.skills} skills, the pointer (${r.pointer}) and ${r.journalEvents} journal events`;
-      const text =
-        r.problems.length === 0
-          ? `✓ ${summary}: no problems.`
-          : [...r.problems.map((p) => safe(formatProblem(p))), `✗ ${summary}: ${r.problems.length} problem(s).`].join('\n');
+      const { checkJson } = await app.reportJson();
       done({
-        json: {
-          ok: r.problems.length === 0,
-          problems: r.problems,
-          flows: r.flows,
-          skills: r.skills,
-          pointer: r.pointer,
-          journal_events: r.journalEvents,
-          git_fallback: r.gitOff ? { on: false, reason: r.gitOff } : { on: true },
-        },
-        text,
+        json: checkJson(r),
+        text: checkText(r),
         exit: r.problems.length === 0 ? EXIT.ok : EXIT.badInput,
       });
     });
@@ -237,9 +247,8 @@ function buildProgram(done: (result: Printable) => void): Command {
         throw new InputError({ message: `--limit ${opts.limit} is not a count`, expected: 'a whole number, e.g. `--limit 20`', received: String(opts.limit) });
       }
       const r = (await app.log()).runLog(contextOf(globals(cmd)), limit);
-      const lines = [...r.entries.map(logLine), ...r.problems.map((p) => `! ${safe(formatProblem(p))}`)];
-      const text = lines.length > 0 ? lines.join('\n') : limit === 0 ? '' : 'The journal is empty.';
-      done({ json: { events: r.entries, problems: r.problems }, text, exit: EXIT.ok });
+      const { logJson } = await app.reportJson();
+      done({ json: logJson(r), text: logText(r, limit), exit: EXIT.ok });
     });
 
   return program;

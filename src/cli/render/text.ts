@@ -1,6 +1,7 @@
 /** Text for a person or an agent reading every turn: short, and the next command always spelled out. */
 import { evidenceFor, hasArtifacts, isSettled } from '../../engine/evidence.js';
-import { formatProblem, HeldError, InputError } from '../../errors.js';
+import { formatProblem, HeldError, InputError, type Problem } from '../../errors.js';
+import type { CheckResult } from '../../app/check.js';
 import type { StampedEntry } from '../../engine/journal-entry.js';
 import { formatAge } from '../../engine/lease.js';
 import { boundaryDecision } from '../../engine/boundary.js';
@@ -259,4 +260,16 @@ export function errorText(error: unknown): string {
   if (error instanceof InputError) return safe([error.problems.map(formatProblem).join('\n'), ...(error.hint ? [error.hint] : [])].join('\n'));
   if (error instanceof HeldError) return safe([`${error.file ? `${error.file}: ` : ''}${error.message}`, error.hint].join('\n'));
   return `autopilot: internal error: ${safe(error instanceof Error ? error.message : String(error))}`;
+}
+
+export function checkText(r: CheckResult): string {
+  const summary = `Checked ${r.flows.length} flows (${r.flows.join(', ')}), ${r.skills} skills, the pointer (${r.pointer}) and ${r.journalEvents} journal events`;
+  return r.problems.length === 0
+    ? `✓ ${summary}: no problems.`
+    : [...r.problems.map((p) => safe(formatProblem(p))), `✗ ${summary}: ${r.problems.length} problem(s).`].join('\n');
+}
+
+export function logText(r: { entries: StampedEntry[]; problems: Problem[] }, limit: number | undefined): string {
+  const lines = [...r.entries.map(logLine), ...r.problems.map((p) => `! ${safe(formatProblem(p))}`)];
+  return lines.length > 0 ? lines.join('\n') : limit === 0 ? '' : 'The journal is empty.';
 }

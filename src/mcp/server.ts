@@ -1,0 +1,95 @@
+/**
+ * `autopilot mcp`: the command layer as an MCP server over stdio, one
+ * long-lived process. A front end like the CLI: it calls `src/app/`, answers
+ * with the CLI's `--json` object as structured content and a short text, and
+ * reports errors as tool errors in the one JSON error shape. Loaded only by
+ * `autopilot mcp`, so no other command pays for the SDK.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Context } from '../app/context.js';
+import { runStatus } from '../app/status.js';
+import { EXIT, errorJson, InputError } from '../errors.js';
+import { errorText, statusText } from '../cli/render/text.js';
+import { jsonSchema, TOOLS } from './tools.js';
+
+export const STATUS_URI = 'autopilot://status';
+
+declare const AUTOPILOT_VERSION: string | undefined;
+const VERSION = typeof AUTOPILOT_VERSION === 'string' ? AUTOPILOT_VERSION : '0.0.0-dev';
+
+const failure = (error: unknown): CallToolResult => ({
+  content: [{ type: 'text', text: errorText(error) }],
+  structuredContent: errorJson(error),
+  isError: true,
+});
+
+export function createServer(ctx: Context): Server {
+  const server = new Server({ name: 'autopilot', version: VERSION }, { capabilities: { tools: {}, resources: {} } });
+  const list = TOOLS.map((t) => ({
+    name: t.name,
+    description: t.description,
+    inputSchema: jsonSchema(t.input, 'input'),
+    outputSchema: jsonSchema(t.output, 'output'),
+  }));
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: list }));
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const tool = TOOLS.find((t) => t.name === request.params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `no tool ${request.params.name}`);
+    const args = tool.input.safeParse(request.params.arguments ?? {});
+    if (!args.success) {
+      const issue = args.error.issues[0];
+      return failure(
+        new InputError({
+          message: `${tool.name}: ${issue?.path.join('.') || 'arguments'}: ${issue?.message ?? 'invalid'}`,
+          expected: JSON.stringify(list.find((t) => t.name === tool.name)?.inputSchema),
+          received: JSON.stringify(request.params.arguments ?? {}),
+        }),
+      );
+    }
+    try {
+      const r = await tool.run(ctx, args.data);
+      const ok = r.exit === EXIT.ok || r.exit === EXIT.stoppedForPerson;
+      return { content: [{ type: 'text', text: r.text }], structuredContent: r.json, ...(ok ? {} : { isError: true }) };
+    } catch (error) {
+      return failure(error);
+    }
+  });
+
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({
+    resources: [{ uri: STATUS_URI, name: 'status', description: 'Where the work stands', mimeType: 'text/plain' }],
+  }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    if (request.params.uri !== STATUS_URI) throw new McpError(ErrorCode.InvalidParams, `no resource ${request.params.uri}`);
+    let text: string;
+    try {
+      text = statusText((await runStatus(ctx)).view);
+    } catch (error) {
+      text = errorText(error);
+    }
+    return { contents: [{ uri: STATUS_URI, mimeType: 'text/plain', text }] };
+  });
+  return server;
+}
+
+/** Serves on stdin/stdout until the client closes the stream. */
+export async function serveMcp(ctx: Context): Promise<void> {
+  const server = createServer(ctx);
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = resolve;
+    process.stdin.once('end', resolve);
+  });
+  await server.connect(new StdioServerTransport());
+  await closed;
+  await server.close();
+}

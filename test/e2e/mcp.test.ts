@@ -1,0 +1,130 @@
+/**
+ * `autopilot mcp`, the real built process, driven through the MCP SDK's own
+ * client: the whole greenfield flow with its decision, its session boundary
+ * and the retry rule. The client validates every structured result against
+ * the tool's declared output schema, so a call that returns is a call that
+ * matched it.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { autopilot, tempRepo, write, writeArtifacts, type NextJson } from '../helpers/cli.js';
+import { ROOT } from '../helpers/engine.js';
+
+const clients: Client[] = [];
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close();
+});
+
+async function connect(dir: string, session = 'mcp-test'): Promise<Client> {
+  const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(ROOT, 'bin', 'autopilot.js'), '-C', dir, 'mcp'],
+    env: { ...env, AUTOPILOT_SESSION: session },
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'autopilot-test', version: '1.0.0' });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+interface Answer {
+  json: NextJson & Record<string, unknown>;
+  isError: boolean;
+  text: string;
+}
+
+async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<Answer> {
+  const r = await client.callTool({ name, arguments: args });
+  const content = r.content as { type: string; text: string }[];
+  return { json: r.structuredContent as Answer['json'], isError: r.isError === true, text: content[0]!.text };
+}
+
+describe('autopilot mcp', () => {
+  it('lists ten tools, each with input and output schemas, in under 3 KB', async () => {
+    const client = await connect(tempRepo());
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['status', 'next', 'substep', 'done', 'fail', 'skip', 'decide', 'ack', 'log', 'check']);
+    for (const tool of tools) expect(tool.outputSchema, tool.name).toBeDefined();
+    const size = Buffer.byteLength(JSON.stringify(tools));
+    expect(size).toBeLessThan(3072);
+  });
+
+  it('walks greenfield: a decision, the session boundary, three failures and ack; answers equal the CLI', async () => {
+    const dir = tempRepo();
+    const client = await connect(dir);
+
+    const work = async (step: number, name: string) => {
+      const n = await call(client, 'next');
+      expect(n.json).toMatchObject({ step, name, outcome: 'work' });
+      expect(n.text).toContain(name);
+      writeArtifacts(dir, n.json.done_when!);
+      return call(client, 'done', { step });
+    };
+
+    // 1 Problem: done without the files is a tool error in the CLI's shape.
+    const first = await call(client, 'next');
+    expect(first.json).toMatchObject({ flow: 'greenfield', step: 1, action: 'start', skill: 'skills/problem/SKILL.md' });
+    const early = await call(client, 'done');
+    expect(early.isError).toBe(true);
+    expect(early.json).toMatchObject({ outcome: 'refused', error: { code: 'refused' } });
+    writeArtifacts(dir, first.json.done_when!);
+    expect((await call(client, 'done')).json).toMatchObject({ outcome: 'advanced', step: 2 });
+
+    // 2 Research: the decision, answered B.
+    const research = await work(2, 'Research');
+    expect(research.isError).toBe(false);
+    expect(research.json.decision).toMatchObject({ id: 'research-round', recommendation: { option: 'B' } });
+    expect((await call(client, 'decide', { option: 'B' })).json).toMatchObject({ outcome: 'advanced', step: 3 });
+
+    // 3 Plan (4 passed over), 5 Decompose: the boundary, answered B.
+    expect((await work(3, 'Plan')).json).toMatchObject({ step: 5 });
+    const decompose = await work(5, 'Decompose');
+    expect(decompose.json).toMatchObject({ outcome: 'boundary', boundary: { after: { step: 5 }, decision: { recommendation: { option: 'A' } } } });
+    expect((await call(client, 'decide', { option: 'B' })).json).toMatchObject({ outcome: 'advanced', step: 6 });
+    expect((await work(6, 'Implement')).json).toMatchObject({ step: 7 });
+
+    // 7 Run Tests: failed three times, then a person's ack.
+    expect((await call(client, 'next')).json.step).toBe(7);
+    for (const retries of [1, 2]) {
+      expect((await call(client, 'fail', { reason: 'red', step: 7 })).json).toMatchObject({ retry_count: retries });
+      expect((await call(client, 'next')).json).toMatchObject({ action: 'retry' });
+    }
+    const third = await call(client, 'fail', { reason: 'still red', step: 7 });
+    expect(third).toMatchObject({ isError: false, json: { outcome: 'failed', status: 'failed', retry_count: 3 } });
+    expect((await call(client, 'next')).json.outcome).toBe('failed');
+    expect((await call(client, 'ack')).json).toMatchObject({ status: 'not_started', retry_count: 0 });
+
+    // Bad arguments: a tool error with the CLI's error shape.
+    const bad = await call(client, 'fail', {});
+    expect(bad.isError).toBe(true);
+    expect(bad.json).toMatchObject({ error: { code: 'bad_input' } });
+    expect(bad.json.error!.message).toContain('reason');
+
+    // The same call through the CLI gives the same object (the lease's age aside, a clock reading).
+    const viaMcp = (await call(client, 'status')).json as { lease?: { age?: string } };
+    const viaCli = autopilot(dir, 'status', '--json', '--session', 'mcp-test').json<{ lease?: { age?: string } }>();
+    delete viaMcp.lease?.age;
+    delete viaCli.lease?.age;
+    expect(viaMcp).toEqual(viaCli);
+    expect((await call(client, 'log')).json).toEqual(autopilot(dir, 'log', '--json').json());
+    expect((await call(client, 'check')).json).toEqual(autopilot(dir, 'check', '--json').json());
+
+    // The status summary as a resource.
+    const resource = await client.readResource({ uri: 'autopilot://status' });
+    expect((resource.contents[0] as { text: string }).text).toContain('Run Tests');
+  });
+
+  it('another session holding the repository is a tool error with code held', async () => {
+    const dir = tempRepo();
+    write(dir, '_docs/00_problem/problem.md');
+    const mine = await connect(dir, 'one');
+    expect((await call(mine, 'next')).isError).toBe(false);
+    const theirs = await connect(dir, 'two');
+    const held = await call(theirs, 'next');
+    expect(held).toMatchObject({ isError: true, json: { error: { code: 'held' } } });
+  });
+});
