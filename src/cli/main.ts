@@ -13,6 +13,7 @@ import { runLog } from '../app/log.js';
 import { runStatus } from '../app/status.js';
 import { runRepin } from '../app/repin.js';
 import { runBreadcrumb } from '../app/breadcrumb.js';
+import { runReport } from '../app/report.js';
 import { runLease } from '../app/lease-command.js';
 import { runStep } from '../app/step.js';
 import { parseStepOption } from '../app/validate-event.js';
@@ -132,6 +133,15 @@ function buildProgram(done: (result: Printable) => void): Command {
     .action(async (opts: { note?: boolean }, cmd: Command) => {
       const r = await runBreadcrumb(contextOf(globals(cmd)), opts.note === true);
       done({ json: { markdown: r.markdown, ...(r.noted ? { noted: r.noted } : {}) }, text: r.markdown, exit: EXIT.ok });
+    });
+
+  program
+    .command('report')
+    .description('the run for people: _docs/_autopilot_report.md with a Mermaid diagram; --html also one self-contained page')
+    .option('--html', 'also write _docs/_autopilot_report.html (inline SVG and CSS, no network)')
+    .action(async (opts: { html?: boolean }, cmd: Command) => {
+      const r = await runReport(contextOf(globals(cmd)), opts.html === true);
+      done({ json: r, text: [`✓ Wrote ${r.file}`, ...(r.html ? [`✓ Wrote ${r.html}`] : [])].join('\n'), exit: EXIT.ok });
     });
 
   program
