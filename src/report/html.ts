@@ -101,7 +101,7 @@ h1 { font-size: 1.5rem; margin-bottom: .2rem; } h2 { font-size: 1.15rem; margin-
 .diagram { overflow-x: auto; }
 table { border-collapse: collapse; width: 100%; } th, td { text-align: left; padding: .3rem .5rem; border-bottom: 1px solid #eceff1; vertical-align: top; }
 th { background: #f5f7f8; } tr.current td { background: #fff8e1; }
-.badge { display: inline-block; padding: 0 .45rem; border-radius: .6rem; font-size: .8rem; border: 1px solid; }
+.badge { display: inline-block; white-space: nowrap; padding: 0 .45rem; border-radius: .6rem; font-size: .8rem; border: 1px solid; }
 code { background: #f5f7f8; padding: 0 .2rem; border-radius: 3px; }
 ol.events { padding-left: 1.2rem; } ol.events li { margin: .15rem 0; }
 `;
@@ -122,7 +122,7 @@ export function renderHtml(model: ReportModel): string {
     : '<p>None.</p>';
   const events = model.lastEvents.map(
     (e) =>
-      `<li><code>#${e.seq}</code> ${esc(shortTime(e.at))} · <strong>${esc(e.event)}</strong> · ${esc(e.where)} · ${esc(e.session)}${e.detail ? ` — ${esc(e.detail)}` : ''}</li>`,
+      `<li>${e.seq ? `<code>#${e.seq}</code> ` : ''}${esc(shortTime(e.at))} · <strong>${esc(e.event)}</strong> · ${esc(e.where)} · ${esc(e.session)}${e.detail ? ` — ${esc(e.detail)}` : ''}</li>`,
   );
   const legend = (Object.keys(STATE_LABEL) as StepState[])
     .map((s) => `<span><i style="background:${STATE_COLOUR[s].fill}"></i>${STATE_LABEL[s]}</span>`)

@@ -31,7 +31,8 @@ export function renderMarkdown(model: ReportModel): string {
   );
   const decision = model.openDecision;
   const events = model.lastEvents.map(
-    (e) => `- \`#${e.seq}\` ${shortTime(e.at)} · **${mdText(e.event)}** · ${mdText(e.where)} · ${mdText(e.session)}${e.detail ? ` — ${mdText(e.detail)}` : ''}`,
+    (e) =>
+      `- ${e.seq ? `\`#${e.seq}\` ` : ''}${shortTime(e.at)} · **${mdText(e.event)}** · ${mdText(e.where)} · ${mdText(e.session)}${e.detail ? ` — ${mdText(e.detail)}` : ''}`,
   );
   return [
     `# Autopilot report: ${mdText(model.flow.title || model.flow.id)}`,

@@ -52,7 +52,8 @@ export interface ReportEdge {
 }
 
 export interface ReportEvent {
-  seq: number;
+  /** Absent on events from an older autopilot. */
+  seq?: number;
   at: string;
   session: string;
   event: string;
@@ -135,7 +136,8 @@ function detailOf(e: StampedEntry): string {
   const parts: string[] = [];
   for (const key of ['reason', 'sub_step', 'option', 'choice', 'message', 'by'] as const) {
     const value = e[key];
-    if (typeof value === 'string' && value !== '') parts.push(key === 'option' ? `${value})` : value);
+    if (typeof value !== 'string' || value === '' || (key === 'by' && parts.length > 0)) continue;
+    parts.push(key === 'option' ? `${value})` : value);
   }
   if (e.forced === true) parts.unshift('forced');
   return parts.join(' ').slice(0, 200);
@@ -170,7 +172,7 @@ export function buildReport(input: ReportInput): ReportModel {
   });
   const decision = input.openDecision;
   const lastEvents = entries.slice(-(input.lastCount ?? 10)).map((e) => ({
-    seq: e.seq,
+    ...(typeof e.seq === 'number' ? { seq: e.seq } : {}),
     at: e.at,
     session: e.session,
     event: e.event,
