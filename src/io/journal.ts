@@ -77,7 +77,12 @@ export function openFile(file: string): number | undefined {
   if (!fstatSync(fd).isFile()) {
     closeSync(fd);
     throw new InputError(
-      { file: displayPath(file), message: 'this is not a regular file; autopilot reads only its own files', expected: 'a plain file', received: 'a folder, pipe or device' },
+      {
+        file: displayPath(file),
+        message: 'this is not a regular file; autopilot reads only its own files',
+        expected: 'a plain file',
+        received: 'a folder, pipe or device',
+      },
       'Move it aside; autopilot writes a new one.',
     );
   }
