@@ -67,7 +67,8 @@ export function renderSvg(model: ReportModel): string {
     const c = STATE_COLOUR[s.state];
     const y = top(s.number - 1);
     const label = `${s.number} · ${s.name}`;
-    const sub = [STATE_LABEL[s.state], s.runs].filter(Boolean).join(' · ');
+    const retries = s.current && model.position.retryCount > 0 ? `${model.position.retryCount} of 3 attempts failed` : '';
+    const sub = [STATE_LABEL[s.state], retries, s.runs].filter(Boolean).join(' · ');
     return [
       `<g class="step${s.current ? ' current' : ''}" data-step="${s.number}" data-status="${s.state}">`,
       `<title>${esc(`${label} — ${sub}`)}</title>`,
