@@ -12,3 +12,4 @@ export { runStep, type StepRequest, type StepResult } from './step.js';
 export { errorJson, exitCodeOfError } from '../errors.js';
 export { listCheckpoints, runCheckpoint, runRestore } from './checkpoints.js';
 export { runRepin } from './repin.js';
+export { runReport } from './report.js';

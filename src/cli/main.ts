@@ -25,6 +25,7 @@ const app = {
   step: () => import('../app/step.js'),
   validate: () => import('../app/validate-event.js'),
   reportJson: () => import('../app/report-json.js'),
+  report: () => import('../app/report.js'),
 };
 
 declare const AUTOPILOT_VERSION: string | undefined;
@@ -161,6 +162,15 @@ function buildProgram(done: (result: Printable) => void): Command {
     .action(async (opts: { note?: boolean }, cmd: Command) => {
       const r = await (await app.breadcrumb()).runBreadcrumb(contextOf(globals(cmd)), opts.note === true);
       done({ json: { markdown: r.markdown, ...(r.noted ? { noted: r.noted } : {}) }, text: r.markdown, exit: EXIT.ok });
+    });
+
+  program
+    .command('report')
+    .description('the run for people: _docs/_autopilot_report.md with a Mermaid diagram; --html also one self-contained page')
+    .option('--html', 'also write _docs/_autopilot_report.html (inline SVG and CSS, no network)')
+    .action(async (opts: { html?: boolean }, cmd: Command) => {
+      const r = await (await app.report()).runReport(contextOf(globals(cmd)), opts.html === true);
+      done({ json: r, text: [`✓ Wrote ${r.file}`, ...(r.html ? [`✓ Wrote ${r.html}`] : [])].join('\n'), exit: EXIT.ok });
     });
 
   program

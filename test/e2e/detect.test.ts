@@ -5,7 +5,7 @@ import { autopilot, tempRepo, write, type NextJson } from '../helpers/cli.js';
 describe('choosing the flow of a new repository', () => {
   it('a package.json alone is not code: greenfield', () => {
     const dir = tempRepo();
-    write(dir, 'package.json', '{"name":"fresh","devDependencies":{"autopilot":"^0.1.0"}}\n');
+    write(dir, 'package.json', '{"name":"fresh","devDependencies":{"md-autopilot":"^0.1.0"}}\n');
     write(dir, 'package-lock.json', '{"lockfileVersion":3}\n');
     expect(autopilot(dir, 'status', '--json').json<NextJson>()).toMatchObject({ flow: 'greenfield', step: 1, source: 'folder' });
     const next = autopilot(dir, 'next', '--json');

@@ -28,8 +28,14 @@ function detected(files: string[], docs?: string): string | undefined {
   return detectFlow(openRepo(docs ? { dir, docs } : { dir }), flows)?.id;
 }
 
-/** What `npm install --save-dev autopilot` leaves in an empty folder. */
-const NPM_INSTALL = ['package.json', 'package-lock.json', 'node_modules/.package-lock.json', 'node_modules/autopilot/bin/autopilot.js', 'node_modules/.bin/'];
+/** What `npm install --save-dev md-autopilot` leaves in an empty folder. */
+const NPM_INSTALL = [
+  'package.json',
+  'package-lock.json',
+  'node_modules/.package-lock.json',
+  'node_modules/md-autopilot/bin/autopilot.js',
+  'node_modules/.bin/',
+];
 
 describe('detectFlow with the built-in flows', () => {
   it.each([

@@ -1,0 +1,74 @@
+/** The report as Markdown: `_docs/_autopilot_report.md`, for an editor, a pull request or GitHub's Mermaid rendering. */
+import { oneLine } from './one-line.js';
+import { renderMermaid } from './mermaid.js';
+import { STATE_LABEL, type ReportModel } from './report-model.js';
+
+/** One safe table cell (or inline text): one line, no pipe that splits the row, no HTML a renderer would run. */
+export function mdText(text: string): string {
+  return oneLine(text)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/([\\|`*_[\]])/g, '\\$1')
+    .trim();
+}
+
+/** `2026-11-26T10:02:44.000Z` → `2026-11-26 10:02:44Z`; blank when absent. */
+export const shortTime = (at: string | undefined) => (at ? at.replace('T', ' ').replace(/\.\d+Z$/, 'Z') : '');
+
+export function where(model: ReportModel): string {
+  const p = model.position;
+  if (p.step === 'done') return `${model.flow.id}: done`;
+  const sub = p.subStep && p.subStep !== '0' ? ` · sub-step ${p.subStep}` : '';
+  const cycle = p.cycle > 1 ? ` · cycle ${p.cycle}` : '';
+  return `step ${p.step} of ${model.steps.length} (${p.name}) · ${STATE_LABEL[p.status as keyof typeof STATE_LABEL] ?? p.status}${sub} · retries ${p.retryCount} of 3${cycle}`;
+}
+
+export function renderMarkdown(model: ReportModel): string {
+  const rows = model.steps.map(
+    (s) =>
+      `| ${s.number} | ${mdText(s.name)}${s.runs ? ` _(${mdText(s.runs)})_` : ''} | ${s.current ? '▶ ' : ''}${STATE_LABEL[s.state]} | ${shortTime(s.started)} | ${shortTime(s.finished)} | ${s.attempts || ''} | ${s.sessions.map(mdText).join(', ')} |`,
+  );
+  const decision = model.openDecision;
+  const events = model.lastEvents.map(
+    (e) =>
+      `- ${e.seq ? `\`#${e.seq}\` ` : ''}${shortTime(e.at)} · **${mdText(e.event)}** · ${mdText(e.where)} · ${mdText(e.session)}${e.detail ? ` — ${mdText(e.detail)}` : ''}`,
+  );
+  return [
+    `# Autopilot report: ${mdText(model.flow.title || model.flow.id)}`,
+    '',
+    `**Where:** ${mdText(where(model))}  `,
+    `**Generated:** ${shortTime(model.generatedAt)} by \`autopilot report\` (regenerate it; edits are overwritten)`,
+    '',
+    '## Flow',
+    '',
+    '```mermaid',
+    renderMermaid(model).trimEnd(),
+    '```',
+    '',
+    'Green: done · grey: skipped · blue: in progress · red: failed · white: not started. Dotted: a session boundary or the next cycle.',
+    '',
+    '## Steps',
+    '',
+    '| # | step | status | started | finished | attempts | by |',
+    '|---|---|---|---|---|---|---|',
+    ...rows,
+    '',
+    '## Open decisions',
+    '',
+    ...(decision
+      ? [
+          `**${mdText(decision.question)}**`,
+          '',
+          ...decision.options.map((o) => `- ${mdText(o.letter)}) ${mdText(o.choice)}`),
+          '',
+          `Recommended: ${mdText(decision.recommendation)}. Answer with \`autopilot decide <letter>\`.`,
+        ]
+      : ['None.']),
+    '',
+    '## Last actions',
+    '',
+    ...(events.length > 0 ? events : ['The journal is empty.']),
+    '',
+  ].join('\n');
+}

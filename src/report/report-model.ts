@@ -1,0 +1,207 @@
+/**
+ * What `autopilot report` shows, as plain data: each step of the run with its
+ * status, when it started and finished, its attempts and who worked on it;
+ * the decision, boundary and loop edges; the open decision; the last events.
+ * Pure: the journal, the flow and the position come in, a model comes out.
+ */
+import type { StampedEntry } from '../engine/journal-entry.js';
+import { loopStart, type Decision, type Flow, type Then } from '../flow/model.js';
+import type { Position } from '../state/position.js';
+
+export type StepState = 'done' | 'skipped' | 'in_progress' | 'failed' | 'not_started';
+
+export const STATE_LABEL: Record<StepState, string> = {
+  done: 'done',
+  skipped: 'skipped',
+  in_progress: 'in progress',
+  failed: 'failed',
+  not_started: 'not started',
+};
+
+/** One colour per state, shared by the Mermaid classes and the SVG. */
+export const STATE_COLOUR: Record<StepState, { fill: string; stroke: string; text: string }> = {
+  done: { fill: '#2e7d32', stroke: '#1b5e20', text: '#ffffff' },
+  skipped: { fill: '#b0bec5', stroke: '#78909c', text: '#263238' },
+  in_progress: { fill: '#1565c0', stroke: '#0d47a1', text: '#ffffff' },
+  failed: { fill: '#c62828', stroke: '#8e0000', text: '#ffffff' },
+  not_started: { fill: '#ffffff', stroke: '#90a4ae', text: '#37474f' },
+};
+
+export interface ReportStep {
+  number: number;
+  name: string;
+  /** `optional`, or the condition of an `if` step; empty for a step that always runs. */
+  runs: string;
+  state: StepState;
+  current: boolean;
+  started?: string;
+  finished?: string;
+  attempts: number;
+  /** The sessions that recorded events for it, first seen first. */
+  sessions: string[];
+}
+
+export type EdgeKind = 'next' | 'boundary' | 'decision' | 'repeat' | 'loop' | 'end';
+
+export interface ReportEdge {
+  from: number;
+  /** A step number, or `end` for the flow's finish. */
+  to: number | 'end';
+  kind: EdgeKind;
+  label: string;
+}
+
+export interface ReportEvent {
+  /** Absent on events from an older autopilot. */
+  seq?: number;
+  at: string;
+  session: string;
+  event: string;
+  where: string;
+  detail: string;
+}
+
+export interface ReportModel {
+  flow: { id: string; title: string };
+  position: { step: number | 'done'; name: string; status: string; subStep: string; retryCount: number; cycle: number };
+  steps: ReportStep[];
+  edges: ReportEdge[];
+  /** Whether the flow has a finish node (it does not loop forever). */
+  ends: boolean;
+  openDecision?: { question: string; options: { letter: string; choice: string }[]; recommendation: string };
+  lastEvents: ReportEvent[];
+  generatedAt: string;
+}
+
+export interface ReportInput {
+  flow: Flow;
+  position: Position;
+  /** The journal, oldest first (every event on record). */
+  entries: StampedEntry[];
+  openDecision?: Decision;
+  now: Date;
+  /** How many of the last events to show. */
+  lastCount?: number;
+}
+
+const STEP_EVENTS = new Set(['step_started', 'substep', 'step_completed', 'step_skipped', 'step_failed', 'failure_acknowledged']);
+
+function stateOf(step: number, position: Position, lastEnd: StampedEntry | undefined): StepState {
+  const current = position.step === 'done' ? Infinity : position.step;
+  if (step < current) return lastEnd?.event === 'step_skipped' ? 'skipped' : 'done';
+  if (step > current) return 'not_started';
+  switch (position.status) {
+    case 'completed':
+      return 'done';
+    case 'skipped':
+      return 'skipped';
+    case 'in_progress':
+      return 'in_progress';
+    case 'failed':
+      return 'failed';
+    default:
+      return 'not_started';
+  }
+}
+
+function runsText(flow: Flow, n: number): string {
+  const runs = flow.steps[n - 1]!.runs;
+  return runs.kind === 'optional' ? 'optional' : runs.kind === 'if' ? `if ${runs.pattern} exists` : '';
+}
+
+function edgesOf(flow: Flow): ReportEdge[] {
+  const edges: ReportEdge[] = [];
+  const last = flow.steps.length;
+  const onward = (n: number): number | 'end' => (n < last ? n + 1 : 'end');
+  for (const step of flow.steps) {
+    const then: Then = step.then;
+    const n = step.number;
+    if (then.kind === 'next') edges.push({ from: n, to: onward(n), kind: n < last ? 'next' : 'end', label: '' });
+    else if (then.kind === 'end') edges.push({ from: n, to: 'end', kind: 'end', label: '' });
+    else if (then.kind === 'boundary') edges.push({ from: n, to: onward(n), kind: 'boundary', label: 'session boundary' });
+    else if (then.kind === 'loop') edges.push({ from: n, to: then.to, kind: 'loop', label: 'next cycle' });
+    else {
+      const decision = flow.decisions[then.id];
+      for (const option of decision?.options ?? []) {
+        const label = `${option.letter}) ${option.choice}`;
+        edges.push(option.then === 'repeat' ? { from: n, to: n, kind: 'repeat', label } : { from: n, to: onward(n), kind: 'decision', label });
+      }
+      if (!decision) edges.push({ from: n, to: onward(n), kind: 'decision', label: then.id });
+    }
+  }
+  return edges;
+}
+
+function detailOf(e: StampedEntry): string {
+  const parts: string[] = [];
+  for (const key of ['reason', 'sub_step', 'option', 'choice', 'message', 'by'] as const) {
+    const value = e[key];
+    if (typeof value !== 'string' || value === '' || (key === 'by' && parts.length > 0)) continue;
+    parts.push(key === 'option' ? `${value})` : value);
+  }
+  if (e.forced === true) parts.unshift('forced');
+  return parts.join(' ').slice(0, 200);
+}
+
+export function buildReport(input: ReportInput): ReportModel {
+  const { flow, position, entries } = input;
+  const loop = loopStart(flow);
+  // Steps inside a loop count the current cycle's events; steps before it, every cycle's.
+  const relevant = (e: StampedEntry, n: number) => e.flow === flow.id && e.step === n && (loop === undefined || n < loop || e.cycle === position.cycle);
+  const steps = flow.steps.map((s): ReportStep => {
+    const mine = entries.filter((e) => STEP_EVENTS.has(e.event) && relevant(e, s.number));
+    const started = mine.find((e) => e.event === 'step_started');
+    const ends = mine.filter((e) => e.event === 'step_completed' || e.event === 'step_skipped');
+    const lastEnd = ends.at(-1);
+    const failures = mine.filter((e) => e.event === 'step_failed').length;
+    const lastFailure = mine.findLastIndex((e) => e.event === 'step_failed');
+    const triedSince = mine.slice(lastFailure + 1).some((e) => e.event === 'step_started' || e.event === 'step_completed');
+    const sessions = [...new Set(mine.filter((e) => !(e.event === 'step_skipped' && e.by === 'condition')).map((e) => e.session))];
+    const state = stateOf(s.number, position, lastEnd);
+    return {
+      number: s.number,
+      name: s.name,
+      runs: runsText(flow, s.number),
+      state,
+      current: position.step === s.number,
+      ...(started ? { started: started.at } : {}),
+      ...(lastEnd && (state === 'done' || state === 'skipped') ? { finished: lastEnd.at } : {}),
+      attempts: failures + (triedSince ? 1 : 0),
+      sessions,
+    };
+  });
+  const decision = input.openDecision;
+  const lastEvents = entries.slice(-(input.lastCount ?? 10)).map((e) => ({
+    ...(typeof e.seq === 'number' ? { seq: e.seq } : {}),
+    at: e.at,
+    session: e.session,
+    event: e.event,
+    where: e.step === 'done' ? `${e.flow}: done` : `step ${e.step} ${e.name}`,
+    detail: detailOf(e),
+  }));
+  return {
+    flow: { id: flow.id, title: flow.title },
+    position: {
+      step: position.step,
+      name: position.name,
+      status: position.status,
+      subStep: position.subStep,
+      retryCount: position.retryCount,
+      cycle: position.cycle,
+    },
+    steps,
+    edges: edgesOf(flow),
+    ends: flow.steps.some((s) => s.then.kind === 'end') || flow.steps.at(-1)?.then.kind === 'next',
+    ...(decision
+      ? {
+          openDecision: {
+            question: decision.question,
+            options: decision.options.map((o) => ({ letter: o.letter, choice: o.choice })),
+            recommendation: `${decision.recommendation.letter}: ${decision.recommendation.reason}`,
+          },
+        }
+      : {}),
+    lastEvents,
+    generatedAt: input.now.toISOString(),
+  };
+}
