@@ -2,7 +2,7 @@
 
 export const AUTOPILOT_COMMAND = `Drive this repository's autopilot workflow. The engine keeps the position; you do the work.
 Use the \`autopilot\` MCP tools (next, done, fail, decide, …) when you have them: same JSON,
-an error as \`isError\`. Else run \`npx autopilot next --json\` (every command takes --json:
+an error as \`isError\`. Else run \`npx --no autopilot next --json\` (every command takes --json:
 one JSON object on stdout) and act on the exit code.
 
 1. \`next\`:

@@ -95,13 +95,13 @@ describe('init for agents', () => {
   it('without --hooks, no settings file; an installed autopilot is named by its repository path', () => {
     const dir = tempRepo();
     mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
-    symlinkSync(ROOT, join(dir, 'node_modules', 'autopilot'));
-    symlinkSync('../autopilot/bin/autopilot.js', join(dir, 'node_modules', '.bin', 'autopilot'));
+    symlinkSync(ROOT, join(dir, 'node_modules', 'md-autopilot'));
+    symlinkSync('../md-autopilot/bin/autopilot.js', join(dir, 'node_modules', '.bin', 'autopilot'));
     expect(autopilot(dir, 'init').code).toBe(0);
     expect(() => read(dir, '.claude/settings.json')).toThrow();
     expect(JSON.parse(read(dir, '.mcp.json'))).toEqual({ mcpServers: { autopilot: { command: 'node_modules/.bin/autopilot', args: ['mcp'] } } });
     // The skill the agent is told to read: short, relative, stable, even through the link.
-    expect(autopilot(dir, 'next', '--json').json<NextJson>().skill).toBe('node_modules/autopilot/skills/problem/SKILL.md');
+    expect(autopilot(dir, 'next', '--json').json<NextJson>().skill).toBe('node_modules/md-autopilot/skills/problem/SKILL.md');
   });
 
   it('refuses a config that is not JSON, naming it, and writes nothing', () => {

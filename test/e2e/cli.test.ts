@@ -254,7 +254,7 @@ describe('init', () => {
       'node_modules/\n\n# autopilot: files local to one machine\n/_docs/_autopilot/cache/\n/_docs/_autopilot/lease*\n/_docs/_autopilot/lock*\n/_docs/_autopilot/checkpoints/\n/_docs/*.autopilot-tmp-*\n',
     );
     expect(read(dir, '.gitattributes')).toContain('/_docs/_autopilot/journal.jsonl merge=union');
-    expect(read(dir, '.claude/commands/autopilot.md')).toContain('npx autopilot next --json');
+    expect(read(dir, '.claude/commands/autopilot.md')).toContain('npx --no autopilot next --json');
     const before = snapshot(dir);
     expect(autopilot(dir, 'init', '--json').json<{ created: string[] }>().created).toEqual([]);
     expect(snapshot(dir)).toEqual(before);
