@@ -78,6 +78,13 @@ export interface Confinement {
   empty?: (rel: string) => void;
 }
 
+/**
+ * Folders of other people's code that a glob never descends into when it
+ * looks for a project's own files: `npm install` fills `node_modules/` with
+ * `*.js` in an otherwise empty repository, which is not the project's code.
+ */
+export const DEPENDENCY_FOLDERS = new Set(['node_modules', 'bower_components', 'vendor', 'venv', '__pycache__', 'site-packages']);
+
 function confined(abs: string, rel: string, within: Confinement | undefined): boolean {
   if (!within) return true;
   let real: string;
@@ -96,7 +103,7 @@ function confined(abs: string, rel: string, within: Confinement | undefined): bo
  * A trailing `/` asks for folders only. With `within`, a match whose real
  * path lies outside that folder (a symlink out of the repository) does not count.
  */
-export function findMatches(base: string, pattern: string, limit = 3, within?: Confinement): string[] {
+export function findMatches(base: string, pattern: string, limit = 3, within?: Confinement, skip?: ReadonlySet<string>): string[] {
   const wantFolder = pattern.endsWith('/');
   const segments = pattern.replace(/\/+$/, '').split('/');
   let candidates = [''];
@@ -106,7 +113,7 @@ export function findMatches(base: string, pattern: string, limit = 3, within?: C
     for (const dir of candidates) {
       const matches = matcherFor(segment);
       // Called with the name only: picomatch reads a second argument as "return an object", which is always truthy.
-      const names = GLOB.test(segment) ? listFolder(join(base, dir)).filter((name) => matches(name)) : [segment];
+      const names = GLOB.test(segment) ? listFolder(join(base, dir)).filter((name) => matches(name) && !skip?.has(name)) : [segment];
       for (const name of names) {
         const rel = dir ? `${dir}/${name}` : name;
         const abs = join(base, rel);

@@ -2,7 +2,7 @@
 import type { Evidence, StepEvidence } from '../engine/evidence.js';
 import { hasArtifacts } from '../engine/evidence.js';
 import { DOCS_PLACEHOLDER, isPerCycle, loopStart, stepByNumber, withCycle, type Flow, type Step } from '../flow/model.js';
-import { findMatches } from './find-matches.js';
+import { DEPENDENCY_FOLDERS, findMatches } from './find-matches.js';
 import type { JournalEvidence } from './journal-index.js';
 import type { Repo } from './repo.js';
 
@@ -82,6 +82,7 @@ export function diskCycle(repo: Repo, flow: Flow): number {
 
 /** Rule 2: the first flow, in scan order, whose detection rules match the folder. */
 export function detectFlow(repo: Repo, flows: Flow[]): Flow | undefined {
-  const exists = (pattern: string) => findMatches(repo.root, pattern.replace(DOCS_PLACEHOLDER, repo.docsName), 1).length > 0;
+  // A dependency folder is not the project's code: `*/*.js` must not find it in node_modules/.
+  const exists = (pattern: string) => findMatches(repo.root, pattern.replace(DOCS_PLACEHOLDER, repo.docsName), 1, undefined, DEPENDENCY_FOLDERS).length > 0;
   return flows.find((flow) => (flow.detect.any.length === 0 || flow.detect.any.some(exists)) && !flow.detect.none.some(exists));
 }

@@ -13,6 +13,15 @@ describe('choosing the flow of a new repository', () => {
     expect(next.json<NextJson>()).toMatchObject({ flow: 'greenfield', step: 1, name: 'Problem' });
   });
 
+  it('a package.json with node_modules/ full of *.js (what `npm install -D` leaves) is still greenfield', () => {
+    const dir = tempRepo();
+    write(dir, 'package.json', '{"name":"fresh","devDependencies":{"md-autopilot":"^0.1.0"}}\n');
+    write(dir, 'node_modules/md-autopilot/index.js', 'export {};\n');
+    write(dir, 'node_modules/commander/index.js', 'module.exports = {};\n');
+    write(dir, 'vendor/lib.py', 'x = 1\n');
+    expect(autopilot(dir, 'status', '--json').json<NextJson>()).toMatchObject({ flow: 'greenfield', step: 1 });
+  });
+
   it('a package.json and src/index.js: existing-code', () => {
     const dir = tempRepo();
     write(dir, 'package.json', '{"name":"legacy"}\n');
