@@ -4,27 +4,40 @@
  * object, errors included; without it, text for a person, errors on stderr.
  */
 import { Command, CommanderError } from 'commander';
+import * as appBreadcrumb from '../app/breadcrumb.js';
+import * as appCheck from '../app/check.js';
+import * as appCheckpoints from '../app/checkpoints.js';
 import { sessionOf, type Context } from '../app/context.js';
+import * as appInit from '../app/init.js';
+import * as appJson from '../app/json.js';
+import * as appLease from '../app/lease-command.js';
+import * as appLog from '../app/log.js';
+import * as appRepin from '../app/repin.js';
+import * as appReportJson from '../app/report-json.js';
+import * as appStatus from '../app/status.js';
+import * as appStep from '../app/step.js';
+import * as appValidate from '../app/validate-event.js';
 import type { View } from '../app/view.js';
 import type { Event } from '../engine/transitions.js';
 import { EXIT, errorJson, exitCodeOfError, InputError } from '../errors.js';
 import { checkText, errorText, logText, outcomeText, safe, statusText } from './render/text.js';
 
-// Each command loads its part of the command layer when it runs: `--version`
-// or `status` does not pay for `init`, git or checkpoints (start-up matters).
+// The command layer is one static graph (one file once bundled: each module file is a cost at
+// start-up); only what is heavy and rare loads on demand: the Markdown and YAML parsers, git,
+// the MCP server, the report.
 const app = {
-  check: () => import('../app/check.js'),
-  checkpoints: () => import('../app/checkpoints.js'),
-  init: () => import('../app/init.js'),
-  json: () => import('../app/json.js'),
-  log: () => import('../app/log.js'),
-  status: () => import('../app/status.js'),
-  repin: () => import('../app/repin.js'),
-  breadcrumb: () => import('../app/breadcrumb.js'),
-  lease: () => import('../app/lease-command.js'),
-  step: () => import('../app/step.js'),
-  validate: () => import('../app/validate-event.js'),
-  reportJson: () => import('../app/report-json.js'),
+  check: async () => appCheck,
+  checkpoints: async () => appCheckpoints,
+  init: async () => appInit,
+  json: async () => appJson,
+  log: async () => appLog,
+  status: async () => appStatus,
+  repin: async () => appRepin,
+  breadcrumb: async () => appBreadcrumb,
+  lease: async () => appLease,
+  step: async () => appStep,
+  validate: async () => appValidate,
+  reportJson: async () => appReportJson,
   report: () => import('../app/report.js'),
 };
 
