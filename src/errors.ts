@@ -34,8 +34,25 @@ export type ErrorCode =
   | 'held'
   | 'internal';
 
+/**
+ * The CLI loads rare parts (the Markdown parser, git, the MCP server) from
+ * bundles of their own, each with its own copy of this module: a brand, not
+ * the class object, says what an error is, so `instanceof` holds across them.
+ */
+const INPUT_ERROR = Symbol.for('autopilot.InputError');
+const HELD_ERROR = Symbol.for('autopilot.HeldError');
+
+function branded(cls: object, base: object, brand: symbol, value: unknown): boolean {
+  if (cls !== base) return Function.prototype[Symbol.hasInstance].call(cls, value);
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true;
+}
+
 /** Bad usage or bad input: exit 2. Carries one problem or several (`check`). */
 export class InputError extends Error {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return branded(this, InputError, INPUT_ERROR, value);
+  }
+  readonly [INPUT_ERROR] = true;
   readonly problems: Problem[];
   readonly hint: string | undefined;
   readonly code: ErrorCode;
@@ -51,6 +68,10 @@ export class InputError extends Error {
 
 /** Another session (or a lock that was not freed in time) holds the repository: exit 4. */
 export class HeldError extends Error {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return branded(this, HeldError, HELD_ERROR, value);
+  }
+  readonly [HELD_ERROR] = true;
   readonly code = 'held' as const;
   readonly file: string | undefined;
   readonly hint: string;

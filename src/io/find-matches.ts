@@ -13,10 +13,33 @@ import { displayPath } from './repo.js';
 const GLOB = /[*?[\]{}!]/;
 const matchers = new Map<string, (name: string) => boolean>();
 
+/** Only `*` wildcards (`solution_draft_*.md`): most patterns, matched without compiling a glob. */
+const STARS_ONLY = /^[^*?[\]{}!()+@\\]*(\*[^*?[\]{}!()+@\\]+|\*$)+$/;
+
+/** `*` matches any run of characters but `/`, and, as in picomatch with `dot: false`, never a leading dot. */
+function starMatcher(segment: string): (name: string) => boolean {
+  const parts = segment.split('*');
+  const [first, ...rest] = parts as [string, ...string[]];
+  const last = rest.pop()!;
+  return (name) => {
+    if (name === '' || name === '.' || name === '..' || !name.startsWith(first) || (first === '' && name.startsWith('.'))) return false;
+    let at = first.length;
+    for (const part of rest) {
+      const found = name.indexOf(part, at);
+      if (found < 0) return false;
+      at = found + part.length;
+    }
+    return name.length - last.length >= at && name.endsWith(last);
+  };
+}
+
+/** For the test that holds the fast path to picomatch's answers. */
+export const matcherForTest = (segment: string) => matcherFor(segment);
+
 function matcherFor(segment: string): (name: string) => boolean {
   let matcher = matchers.get(segment);
   if (!matcher) {
-    matcher = picomatch(segment, { dot: false });
+    matcher = STARS_ONLY.test(segment) && !segment.includes('**') ? starMatcher(segment) : picomatch(segment, { dot: false });
     matchers.set(segment, matcher);
   }
   return matcher;

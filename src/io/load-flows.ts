@@ -9,7 +9,7 @@ import { mkdirSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Problem } from '../errors.js';
 import { isCachedParse } from '../flow/cached-shape.js';
-import { cacheKey, fromCached, readFlowCache, toCached, writeFlowCache, type FlowCache } from '../flow/flow-cache.js';
+import { cacheKey, fromCached, readFlowCache, toCached, writeFlowCache, type CachedParse, type FlowCache } from '../flow/flow-cache.js';
 import { FLOW_ID_RULE, flowIdProblem } from '../flow/ids.js';
 import type { Flow } from '../flow/model.js';
 import { FLOW_MAX_BYTES } from '../limits.js';
@@ -94,7 +94,8 @@ export async function loadFlows(repo: Repo, options: { writeCache: boolean }): P
     if (!file.builtIn) current.add(key);
     const cache = file.builtIn ? builtInCache : (repoCache ??= readFlowCache(repo.flowCacheFile));
     const entry = cache.entries.get(key);
-    const hit = entry !== undefined && isCachedParse(entry, file.id) ? entry : undefined;
+    // The package's own cache (built with it) is trusted; a repository's is checked before use.
+    const hit = entry !== undefined && (file.builtIn || isCachedParse(entry, file.id)) ? (entry as CachedParse) : undefined;
     // Only a flow that changed since its last parse pays for loading the Markdown parser.
     const parsed = hit ? fromCached(hit, display) : (await import('../flow/parse-flow.js')).parseFlow(read.text, display, file.id);
     problems.push(...parsed.problems);

@@ -58,3 +58,19 @@ describe('findMatches', () => {
     expect(findMatches(base, 'nowhere/*/x.md')).toEqual([]);
   });
 });
+
+describe('the `*`-only fast path agrees with picomatch', () => {
+  it('on 2,000 random names and patterns', async () => {
+    const { default: picomatch } = await import('picomatch');
+    const fc = (await import('fast-check')).default;
+    const { matcherForTest } = await import('../../../src/io/find-matches.js');
+    const piece = fc.stringMatching(/^[a-z._-]{0,4}$/);
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 2, maxLength: 4 }), fc.stringMatching(/^\.?[a-z._-]{0,12}$/), (parts, name) => {
+        const pattern = parts.join('*');
+        expect(matcherForTest(pattern)(name)).toBe(picomatch(pattern, { dot: false })(name));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
