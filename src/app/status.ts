@@ -65,11 +65,12 @@ export async function runStatus(ctx: Context): Promise<{ view: View; exit: numbe
     staleStep(loaded, now, settings.staleMs),
     skill,
   ].filter((n): n is string => n !== undefined);
+  const gitOff = gitFallbackOff(repo);
   const view = buildView('status', loaded, position, undefined, {
     ...(notices.length > 0 ? { notices } : {}),
     lease: leaseStatus(repo, ctx.session, ctx.now(), settings.staleMs),
     guards: guardProblems(repo),
-    ...(gitFallbackOff(repo) ? { gitOff: gitFallbackOff(repo)! } : {}),
+    ...(gitOff ? { gitOff } : {}),
     journalSeq: Math.max(loaded.head.lastSeq, loaded.pointer?.record?.seq ?? 0),
   });
   return { view, exit: 0 };

@@ -6,12 +6,19 @@
  */
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
-import picomatch from 'picomatch';
+import { createRequire } from 'node:module';
+import type picomatchType from 'picomatch';
 import { InputError } from '../errors.js';
 import { displayPath } from './repo.js';
 
 const GLOB = /[*?[\]{}!]/;
 const matchers = new Map<string, (name: string) => boolean>();
+
+// picomatch is loaded from node_modules the first time a glob other than `*` needs it, not bundled
+// into the CLI: most calls never match such a glob, and start-up pays for every module it evaluates.
+const load = createRequire(import.meta.url);
+let picomatchModule: typeof picomatchType | undefined;
+const picomatch = (glob: string, options: picomatchType.PicomatchOptions) => (picomatchModule ??= load('picomatch') as typeof picomatchType)(glob, options);
 
 /** Only `*` wildcards (`solution_draft_*.md`): most patterns, matched without compiling a glob. */
 const STARS_ONLY = /^[^*?[\]{}!()+@\\]*(\*[^*?[\]{}!()+@\\]+|\*$)+$/;
@@ -134,9 +141,10 @@ export function findMatches(base: string, pattern: string, limit = 3, within?: C
     const last = i === segments.length - 1;
     const next: string[] = [];
     for (const dir of candidates) {
-      const matches = matcherFor(segment);
-      // Called with the name only: picomatch reads a second argument as "return an object", which is always truthy.
-      const names = GLOB.test(segment) ? listFolder(join(base, dir)).filter((name) => matches(name) && !skip?.has(name)) : [segment];
+      // A literal segment is one stat; only a glob is matched (called with the name only: picomatch reads
+      // a second argument as "return an object", which is always truthy).
+      const glob = GLOB.test(segment) ? matcherFor(segment) : undefined;
+      const names = glob ? listFolder(join(base, dir)).filter((name) => glob(name) && !skip?.has(name)) : [segment];
       for (const name of names) {
         const rel = dir ? `${dir}/${name}` : name;
         const abs = join(base, rel);
