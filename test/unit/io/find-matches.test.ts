@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findMatches } from '../../../src/io/find-matches.js';
+import fc from 'fast-check';
+import { findMatches, matcherForTest } from '../../../src/io/find-matches.js';
 
 const base = mkdtempSync(join(tmpdir(), 'autopilot-find-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -62,8 +63,6 @@ describe('findMatches', () => {
 describe('the `*`-only fast path agrees with picomatch', () => {
   it('on 2,000 random names and patterns', async () => {
     const { default: picomatch } = await import('picomatch');
-    const fc = (await import('fast-check')).default;
-    const { matcherForTest } = await import('../../../src/io/find-matches.js');
     const piece = fc.stringMatching(/^[a-z._-]{0,4}$/);
     fc.assert(
       fc.property(fc.array(piece, { minLength: 2, maxLength: 4 }), fc.stringMatching(/^\.?[a-z._-]{0,12}$/), (parts, name) => {
