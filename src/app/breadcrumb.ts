@@ -85,7 +85,7 @@ export async function runBreadcrumb(ctx: Context, note: boolean): Promise<{ mark
       `**Next:** ${position.status === 'failed' ? `${describeTarget(position)} failed three times; a person runs \`autopilot ack\`` : describeTarget(position)}`,
       `**Open decisions:** ${open ? `${open.question} (${open.options.map((o) => `${o.letter}) ${o.choice}`).join('; ')})` : 'none'}`,
     ].join('\n');
-    const lastSeq = Math.max(loaded.head.lastSeq, loaded.pointer?.record?.seq ?? 0);
+    const { lastSeq } = loaded;
     commit(
       repo,
       lock,

@@ -124,11 +124,11 @@ export async function runCheckpoint(ctx: Context, note: string): Promise<{ id: s
     if (pointerText === null) throw new InputError({ message: 'there is no pointer to snapshot yet', expected: 'a run under way: `autopilot next` first' });
     const flows = await loadRepoFlows(repo, false);
     const loaded = await readState(repo, flows);
-    const shot = snapshot(note || 'checkpoint', note, ctx.now(), Math.max(loaded.head.lastSeq, loaded.pointer?.record?.seq ?? 0), pointerText);
+    const shot = snapshot(note || 'checkpoint', note, ctx.now(), loaded.lastSeq, pointerText);
     commit(
       repo,
       lock,
-      loaded.head.lastSeq,
+      loaded.lastSeq,
       { entries: [], files: [{ path: shot.path(repo), text: JSON.stringify(shot.body, null, 2) + '\n' }] },
       { session: ctx.session, now: ctx.now },
     );
@@ -160,7 +160,7 @@ export async function runRestore(ctx: Context, id: string): Promise<{ id: string
         expected: 'a checkpoint of this run',
       });
     }
-    const lastSeq = Math.max(loaded.head.lastSeq, loaded.pointer?.record?.seq ?? 0);
+    const { lastSeq } = loaded;
     const plan = pointerPlan({ ...loaded, pointer: { ...restored, lastAction: loaded.pointer?.lastAction } as typeof restored }, position);
     commit(
       repo,

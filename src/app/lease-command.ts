@@ -29,7 +29,7 @@ export async function runLease(ctx: Context, remote: string | undefined, takeOve
       commit(
         repo,
         lock,
-        Math.max(loaded.head.lastSeq, loaded.pointer?.record?.seq ?? 0),
+        loaded.lastSeq,
         {
           entries: [entry('lease_taken_over', position, { remote: name, reason: result.taken })],
           pointer: pointerPlan(loaded, position),

@@ -31,6 +31,8 @@ export interface Loaded {
   pointer: ParsedPointer | null;
   /** The end of the journal: its last sequence number and the last pointer a command left. */
   head: JournalHead;
+  /** The sequence number the next event follows: the journal's last, or the pointer's when the journal lost events. */
+  lastSeq: number;
   /** How the pointer compares with the journal (rule 7). */
   record: RecordVerdict;
   evidence: Evidence;
@@ -229,6 +231,7 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride)
     flow,
     pointer,
     head,
+    lastSeq: Math.max(head.lastSeq, pointer?.record?.seq ?? 0),
     record,
     evidence,
     reconciled,

@@ -9,6 +9,7 @@
  * - no pointer, no journal, nothing in the folder (a fresh clone without
  *   `_docs/`, the folder deleted by mistake): the same.
  */
+import { statSync } from 'node:fs';
 import { InputError } from '../errors.js';
 import type { Flow } from '../flow/model.js';
 import { displayPath, type Repo } from '../io/repo.js';
@@ -16,20 +17,21 @@ import { parsePointer } from '../state/parse-pointer.js';
 import type { Position } from '../state/position.js';
 import { isTouched } from '../engine/evidence.js';
 import { conflictSides, gitFallbackOff, positionFromGit } from './git-source.js';
-import { loadState, readPointerText, type Loaded } from './load-state.js';
+import { loadState, POINTER_MAX_BYTES, readPointerText, type Loaded } from './load-state.js';
 import { describeTarget } from '../engine/follow-through.js';
 
-const aboutPointer = (repo: Repo, error: unknown) =>
+/** The pointer did not read. One past the size limit is refused as it is: it is never read, not even to keep a copy. */
+const unreadablePointer = (repo: Repo, error: unknown) =>
   error instanceof InputError &&
   error.problems.some((p) => p.file === displayPath(repo.pointerFile, repo.root)) &&
-  !error.problems.some((p) => /bytes, far more/.test(p.message));
+  (statSync(repo.pointerFile, { throwIfNoEntry: false })?.size ?? 0) <= POINTER_MAX_BYTES;
 
 export async function readState(repo: Repo, flows: Flow[]): Promise<Loaded> {
   let loaded: Loaded;
   try {
     loaded = loadState(repo, flows);
   } catch (error) {
-    if (!aboutPointer(repo, error)) throw error;
+    if (!unreadablePointer(repo, error)) throw error;
     const text = readPointerText(repo) ?? '';
     const sides = conflictSides(text);
     if (sides) return resolveConflict(repo, flows, sides, text);

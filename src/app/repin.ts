@@ -50,7 +50,7 @@ export async function runRepin(ctx: Context): Promise<RepinResult> {
     commit(
       repo,
       lock,
-      Math.max(loaded.head.lastSeq, loaded.pointer?.record?.seq ?? 0),
+      loaded.lastSeq,
       {
         entries: [entry('run_repinned', moved, details)],
         pointer: pointerPlan({ ...loaded, flow: current }, moved),

@@ -51,7 +51,7 @@ export async function runReport(ctx: Context, html: boolean): Promise<{ file: st
     const md = join(repo.docs, REPORT_MD);
     const page = join(repo.docs, REPORT_HTML);
     const files = [{ path: md, text: renderMarkdown(model) }, ...(html ? [{ path: page, text: renderHtml(model) }] : [])];
-    commit(repo, lock, loaded.head.lastSeq, { entries: [], files }, { session: ctx.session, now: ctx.now });
+    commit(repo, lock, loaded.lastSeq, { entries: [], files }, { session: ctx.session, now: ctx.now });
     return { file: displayPath(md, repo.root), ...(html ? { html: displayPath(page, repo.root) } : {}) };
   } finally {
     lock.release();

@@ -1,5 +1,6 @@
 /** `status`: where the work stands, who drives, and any guard that is off. Never writes, never takes the lock. */
 import { accessSync, constants, existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { openRepo } from '../io/repo.js';
 import type { Context } from './context.js';
 import { readState } from './read-state.js';
@@ -20,7 +21,7 @@ export function guardProblems(repo: Repo): string[] {
   const problems: string[] = [];
   // The lock, the lease and the journal live in the autopilot folder, or, before the first write, wherever it will be made.
   let folder = repo.autopilotDir;
-  while (!existsSync(folder) && folder !== repo.root) folder = folder.slice(0, folder.lastIndexOf('/')) || '/';
+  while (!existsSync(folder) && folder !== repo.root) folder = dirname(folder);
   try {
     accessSync(folder, constants.W_OK);
   } catch (error) {
@@ -71,7 +72,7 @@ export async function runStatus(ctx: Context): Promise<{ view: View; exit: numbe
     lease: leaseStatus(repo, ctx.session, ctx.now(), settings.staleMs),
     guards: guardProblems(repo),
     ...(gitOff ? { gitOff } : {}),
-    journalSeq: Math.max(loaded.head.lastSeq, loaded.pointer?.record?.seq ?? 0),
+    journalSeq: loaded.lastSeq,
   });
   return { view, exit: 0 };
 }

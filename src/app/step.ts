@@ -165,7 +165,7 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
     const loaded = await readState(repo, flows);
     const { flow } = loaded;
     const position = loaded.reconciled.position;
-    const lastSeq = Math.max(loaded.head.lastSeq, loaded.pointer?.record?.seq ?? 0);
+    const { lastSeq } = loaded;
     const guardEntries = lock.broken.map((h) => entry('lock_broken', position, { holder: { pid: h.pid, host: h.host, session: h.session, at: h.at } }));
     if (verdict?.kind === 'held') {
       // The locks it broke on the way in are journaled all the same.

@@ -4,42 +4,27 @@
  * object, errors included; without it, text for a person, errors on stderr.
  */
 import { Command, CommanderError } from 'commander';
-import * as appBreadcrumb from '../app/breadcrumb.js';
-import * as appCheck from '../app/check.js';
-import * as appCheckpoints from '../app/checkpoints.js';
+import { runBreadcrumb } from '../app/breadcrumb.js';
+import { runCheck } from '../app/check.js';
+import { listCheckpoints, runCheckpoint, runRestore } from '../app/checkpoints.js';
 import { sessionOf, type Context } from '../app/context.js';
-import * as appInit from '../app/init.js';
-import * as appJson from '../app/json.js';
-import * as appLease from '../app/lease-command.js';
-import * as appLog from '../app/log.js';
-import * as appRepin from '../app/repin.js';
-import * as appReportJson from '../app/report-json.js';
-import * as appStatus from '../app/status.js';
-import * as appStep from '../app/step.js';
-import * as appValidate from '../app/validate-event.js';
+import { runInit } from '../app/init.js';
+import { viewJson } from '../app/json.js';
+import { runLease } from '../app/lease-command.js';
+import { runLog } from '../app/log.js';
+import { runRepin } from '../app/repin.js';
+import { checkJson, logJson } from '../app/report-json.js';
+import { runStatus } from '../app/status.js';
+import { runStep } from '../app/step.js';
+import { parseStepOption } from '../app/validate-event.js';
 import type { View } from '../app/view.js';
 import type { Event } from '../engine/transitions.js';
 import { EXIT, errorJson, exitCodeOfError, InputError } from '../errors.js';
 import { checkText, errorText, logText, outcomeText, safe, statusText } from './render/text.js';
 
-// The command layer is one static graph (one file once bundled: each module file is a cost at
-// start-up); only what is heavy and rare loads on demand: the Markdown and YAML parsers, git,
-// the MCP server, the report.
-const app = {
-  check: async () => appCheck,
-  checkpoints: async () => appCheckpoints,
-  init: async () => appInit,
-  json: async () => appJson,
-  log: async () => appLog,
-  status: async () => appStatus,
-  repin: async () => appRepin,
-  breadcrumb: async () => appBreadcrumb,
-  lease: async () => appLease,
-  step: async () => appStep,
-  validate: async () => appValidate,
-  reportJson: async () => appReportJson,
-  report: () => import('../app/report.js'),
-};
+// The command layer is one static graph, one file once bundled (start-up pays per module file);
+// only what is heavy and rare loads on demand: the Markdown and YAML parsers, git, the MCP
+// server, the report, the hook (scripts/build.mjs, LAZY).
 
 declare const AUTOPILOT_VERSION: string | undefined;
 const VERSION = typeof AUTOPILOT_VERSION === 'string' ? AUTOPILOT_VERSION : '0.0.0-dev';
@@ -63,8 +48,7 @@ const contextOf = (g: Globals): Context => ({
   now: () => new Date(),
 });
 
-async function fromView({ view, exit }: { view: View; exit: number }): Promise<Printable> {
-  const { viewJson } = await app.json();
+function fromView({ view, exit }: { view: View; exit: number }): Printable {
   return { json: viewJson(view), text: view.command === 'status' ? statusText(view) : outcomeText(view), exit };
 }
 
@@ -91,14 +75,13 @@ function buildProgram(done: (result: Printable) => void): Command {
       .action(async (...params: unknown[]) => {
         const cmd = params[params.length - 1] as Command;
         const opts = cmd.opts<Options>();
-        const [{ runStep }, { parseStepOption }] = await Promise.all([app.step(), app.validate()]);
         const result = await runStep(contextOf(globals(cmd)), {
           event: toEvent(cmd.args, opts),
           ...(opts.step !== undefined ? { step: parseStepOption(opts.step) } : {}),
           ...(opts.takeOver ? { takeOver: true } : {}),
           ...(opts.commit ? { commit: true } : {}),
         });
-        done(await fromView(result));
+        done(fromView(result));
       });
     if (aimed) command.option('--step <n>', 'the step this is for (default: the current one); refused if the work has moved on');
     return command;
@@ -107,7 +90,7 @@ function buildProgram(done: (result: Printable) => void): Command {
   program
     .command('status')
     .description('where the work stands (never writes)')
-    .action(async (_opts, cmd: Command) => done(await fromView(await (await app.status()).runStatus(contextOf(globals(cmd))))));
+    .action(async (_opts, cmd: Command) => done(fromView(await runStatus(contextOf(globals(cmd))))));
 
   event('next', 'reconcile, then say what to do now and mark it in progress', () => ({ type: 'next' }), false);
   event('substep', 'record progress inside the current step', (args) => ({ type: 'substep', text: args.join(' ') })).argument(
@@ -156,7 +139,7 @@ function buildProgram(done: (result: Printable) => void): Command {
     .option('--flow <id>', 'also start this flow at step 1')
     .option('--hooks', "also add Claude Code's SessionStart hook (.claude/settings.json)")
     .action(async (opts: { flow?: string; hooks?: boolean }, cmd: Command) => {
-      const result = await (await app.init()).runInit(contextOf(globals(cmd)), opts.flow, { hooks: opts.hooks === true });
+      const result = await runInit(contextOf(globals(cmd)), opts.flow, { hooks: opts.hooks === true });
       const text = [
         ...result.created.map((f) => `+ ${f}`),
         ...result.kept.map((f) => `= ${f} (already set up)`),
@@ -173,7 +156,7 @@ function buildProgram(done: (result: Printable) => void): Command {
     .description('a short Markdown progress block for an issue or a pull request')
     .option('--note', 'also store it as a git note on the last progress commit')
     .action(async (opts: { note?: boolean }, cmd: Command) => {
-      const r = await (await app.breadcrumb()).runBreadcrumb(contextOf(globals(cmd)), opts.note === true);
+      const r = await runBreadcrumb(contextOf(globals(cmd)), opts.note === true);
       done({ json: { markdown: r.markdown, ...(r.noted ? { noted: r.noted } : {}) }, text: r.markdown, exit: EXIT.ok });
     });
 
@@ -182,7 +165,7 @@ function buildProgram(done: (result: Printable) => void): Command {
     .description('the run for people: _docs/_autopilot_report.md with a Mermaid diagram; --html also one self-contained page')
     .option('--html', 'also write _docs/_autopilot_report.html (inline SVG and CSS, no network)')
     .action(async (opts: { html?: boolean }, cmd: Command) => {
-      const r = await (await app.report()).runReport(contextOf(globals(cmd)), opts.html === true);
+      const r = await (await import('../app/report.js')).runReport(contextOf(globals(cmd)), opts.html === true);
       done({ json: r, text: [`✓ Wrote ${r.file}`, ...(r.html ? [`✓ Wrote ${r.html}`] : [])].join('\n'), exit: EXIT.ok });
     });
 
@@ -192,7 +175,7 @@ function buildProgram(done: (result: Printable) => void): Command {
     .option('--remote <name>', 'the git remote (default: lease.remote in .autopilot/config.yml)')
     .option('--take-over', 'take it from another session even if it is fresh (journaled)')
     .action(async (opts: { remote?: string; takeOver?: boolean }, cmd: Command) => {
-      const r = await (await app.lease()).runLease(contextOf(globals(cmd)), opts.remote, opts.takeOver === true);
+      const r = await runLease(contextOf(globals(cmd)), opts.remote, opts.takeOver === true);
       done({ json: r, text: `✓ Holding the lease on ${r.remote} (refs/autopilot/lease, ${r.taken}).`, exit: EXIT.ok });
     });
 
@@ -200,7 +183,7 @@ function buildProgram(done: (result: Printable) => void): Command {
     .command('repin')
     .description('adopt the flow file as it is now for the run under way (journaled)')
     .action(async (_opts, cmd: Command) => {
-      const r = await (await app.repin()).runRepin(contextOf(globals(cmd)));
+      const r = await runRepin(contextOf(globals(cmd)));
       const text =
         r.changes.length === 0
           ? 'Nothing to repin: the run already uses the flow file as it is.'
@@ -213,7 +196,7 @@ function buildProgram(done: (result: Printable) => void): Command {
     .description('snapshot the state now (kept: the 24 newest, then one a day for 30 days)')
     .option('--note <text>', 'what this checkpoint is for')
     .action(async (opts: { note?: string }, cmd: Command) => {
-      const r = await (await app.checkpoints()).runCheckpoint(contextOf(globals(cmd)), opts.note ?? '');
+      const r = await runCheckpoint(contextOf(globals(cmd)), opts.note ?? '');
       done({
         json: r,
         text: `✓ Checkpoint ${r.id}${r.pruned.length ? ` (pruned ${r.pruned.length} old ones)` : ''}. Return to it with \`autopilot restore ${r.id}\`.`,
@@ -225,7 +208,7 @@ function buildProgram(done: (result: Printable) => void): Command {
     .command('checkpoints')
     .description('list the checkpoints, newest first')
     .action(async (_opts, cmd: Command) => {
-      const list = (await app.checkpoints()).listCheckpoints(contextOf(globals(cmd)));
+      const list = listCheckpoints(contextOf(globals(cmd)));
       const text =
         list.length === 0
           ? 'No checkpoints yet.'
@@ -238,7 +221,7 @@ function buildProgram(done: (result: Printable) => void): Command {
     .description('return the pointer to a checkpoint (journaled; no history is deleted)')
     .argument('<id>', 'a checkpoint id from `autopilot checkpoints`')
     .action(async (id: string, _opts, cmd: Command) => {
-      const r = await (await app.checkpoints()).runRestore(contextOf(globals(cmd)), id);
+      const r = await runRestore(contextOf(globals(cmd)), id);
       const at = r.position.step === 'done' ? 'done' : `step ${r.position.step} (${r.position.name}), ${r.position.status}`;
       done({
         json: { restored: r.id, step: r.position.step, name: r.position.name, status: r.position.status },
@@ -251,8 +234,7 @@ function buildProgram(done: (result: Printable) => void): Command {
     .command('check')
     .description('validate flows, skills, the pointer and the journal; report every problem')
     .action(async (_opts, cmd: Command) => {
-      const r = await (await app.check()).runCheck(contextOf(globals(cmd)));
-      const { checkJson } = await app.reportJson();
+      const r = await runCheck(contextOf(globals(cmd)));
       done({
         json: checkJson(r),
         text: checkText(r),
@@ -269,8 +251,7 @@ function buildProgram(done: (result: Printable) => void): Command {
       if (limit !== undefined && Number.isNaN(limit)) {
         throw new InputError({ message: `--limit ${opts.limit} is not a count`, expected: 'a whole number, e.g. `--limit 20`', received: String(opts.limit) });
       }
-      const r = (await app.log()).runLog(contextOf(globals(cmd)), limit);
-      const { logJson } = await app.reportJson();
+      const r = runLog(contextOf(globals(cmd)), limit);
       done({ json: logJson(r), text: logText(r, limit), exit: EXIT.ok });
     });
 
