@@ -43,7 +43,7 @@ const LAZY = {
   'src/git/progress-message.ts': 'git-progress-message',
   'src/git/remote-lease.ts': 'git-remote-lease',
   'src/mcp/server.ts': 'mcp',
-  'src/cli/session-start-hook.ts': 'session-start-hook',
+  'src/app/session-start.ts': 'session-start',
   'src/app/report.ts': 'report',
 };
 const root = process.cwd();
@@ -63,7 +63,7 @@ await build({ ...common, splitting: false, entryPoints: { cli: 'src/cli/main.ts'
 await build({
   ...common,
   entryPoints: {
-    app: 'src/app/index.ts',
+    app: 'src/library.ts',
     'prebuild-flows': 'src/tools/prebuild-flows.ts',
     bench: 'bench/run.ts',
     fuzz: 'test/fuzz/main.ts',

@@ -32,6 +32,21 @@ export const JOURNAL_LINE_MAX_BYTES = 64 * KB;
  */
 export const FLOW_CACHE_MAX_BYTES = 4 * 1024 * KB;
 
+/** A checkpoint file: the pointer it keeps and a few lines of JSON. */
+export const CHECKPOINT_MAX_BYTES = 256 * KB;
+
+/** A file `init` adds its lines to (.gitignore, AGENTS.md, an agent's settings). */
+export const SETUP_FILE_MAX_BYTES = 1024 * KB;
+
+/** Events a breadcrumb lists since the last one; older ones are counted. */
+export const BREADCRUMB_MAX_EVENTS = 30;
+
+/** How long a command waits for the lock before exit 4: a command holds it for milliseconds. */
+export const LOCK_WAIT_MS = 10_000;
+
+/** How long the SessionStart hook waits for its input on stdin: a hook never waits on a terminal. */
+export const HOOK_STDIN_WAIT_MS = 300;
+
 /** A flow id (the file name without `.md`, and the pointer's `flow:`). */
 export const FLOW_ID_MAX_LENGTH = 64;
 

@@ -1,24 +1,20 @@
 /**
  * `autopilot breadcrumb`: a short Markdown block to paste into an issue or a
- * pull request (seed 000 posts them on issues): where the run is, what
+ * pull request (docs/git.md, "Breadcrumbs"): where the run is, what
  * happened since the last breadcrumb, what is next, open decisions. The
  * breadcrumb is journaled, so "since the last one" holds across machines;
  * `--note` also stores it as a git note on the last progress commit.
  */
-import { entry, type StampedEntry } from '../engine/journal-entry.js';
-import { boundaryDecision } from '../engine/boundary.js';
+import { openDecision } from '../engine/boundary.js';
 import { describeTarget } from '../engine/follow-through.js';
+import { entry, type StampedEntry } from '../engine/journal-entry.js';
+import { InputError } from '../errors.js';
 import { readBackwards } from '../io/journal.js';
 import { openRepo } from '../io/repo.js';
-import { commit } from './commit.js';
+import { BREADCRUMB_MAX_EVENTS } from '../limits.js';
 import type { Context } from './context.js';
-import { readState } from './read-state.js';
-import { pointerPlan, takeLock } from './step.js';
-import { loadRepoFlows } from './flows.js';
-import { InputError } from '../errors.js';
 import { gitFallbackOff } from './git-source.js';
-
-const MAX_EVENTS = 30;
+import { pointerAt, transact } from './transaction.js';
 
 function said(e: StampedEntry): string | undefined {
   const step = e.step === 'done' ? 'the flow' : `step ${e.step} ${e.name}`;
@@ -46,11 +42,8 @@ function said(e: StampedEntry): string | undefined {
 }
 
 export async function runBreadcrumb(ctx: Context, note: boolean): Promise<{ markdown: string; noted?: string }> {
-  const repo = openRepo(ctx.repo);
-  const flows = await loadRepoFlows(repo, false);
-  const lock = await takeLock(repo, ctx.session, ctx.lockWaitMs ?? 10_000);
-  try {
-    const loaded = await readState(repo, flows);
+  const { result: markdown } = await transact(ctx, { flows: 'read' }, async ({ repo, state }) => {
+    const loaded = await state();
     const { flow } = loaded;
     const position = loaded.reconciled.position;
     const since: StampedEntry[] = [];
@@ -63,18 +56,10 @@ export async function runBreadcrumb(ctx: Context, note: boolean): Promise<{ mark
       .reverse()
       .map(said)
       .filter((s): s is string => s !== undefined);
-    const shown = happened.slice(-MAX_EVENTS);
+    const shown = happened.slice(-BREADCRUMB_MAX_EVENTS);
     const where =
       position.step === 'done' ? `${flow.id}: done` : `${flow.id} · step ${position.step} of ${flow.steps.length} (${position.name}) · ${position.status}`;
-    const decision = loaded.boundary ? boundaryDecision(flow, loaded.boundary.after, position.step) : undefined;
-    const pendingDecision =
-      !decision && (position.status === 'completed' || position.status === 'skipped') && typeof position.step === 'number'
-        ? (() => {
-            const then = flow.steps[position.step - 1]?.then;
-            return then?.kind === 'decision' ? flow.decisions[then.id] : undefined;
-          })()
-        : undefined;
-    const open = decision ?? pendingDecision;
+    const open = openDecision(flow, position, loaded.boundary);
     const markdown = [
       `**autopilot** · ${where}${position.cycle > 1 ? ` · cycle ${position.cycle}` : ''}`,
       '',
@@ -85,30 +70,25 @@ export async function runBreadcrumb(ctx: Context, note: boolean): Promise<{ mark
       `**Next:** ${position.status === 'failed' ? `${describeTarget(position)} failed three times; a person runs \`autopilot ack\`` : describeTarget(position)}`,
       `**Open decisions:** ${open ? `${open.question} (${open.options.map((o) => `${o.letter}) ${o.choice}`).join('; ')})` : 'none'}`,
     ].join('\n');
-    const { lastSeq } = loaded;
-    commit(
-      repo,
-      lock,
-      lastSeq,
-      { entries: [entry('breadcrumb', position, { events: happened.length })], pointer: pointerPlan(loaded, position), flowHash: flow.hash },
-      { session: ctx.session, now: ctx.now },
-    );
-    if (!note) return { markdown };
-    const off = gitFallbackOff(repo);
-    const { openGit } = await import('../git/repository.js');
-    const opened = off ? { handle: undefined, reason: off } : await openGit(repo.root);
-    if (!opened.handle) throw new InputError({ message: `--note needs git: ${opened.reason}`, expected: 'a git repository' });
-    const { progressTrailers } = await import('../git/history.js');
-    const [last] = await progressTrailers(opened.handle, 1);
-    if (!last)
-      throw new InputError({
-        message: '--note needs a progress commit to note, and there is none yet',
-        expected: 'a step command run with --commit (or `commit: true` in .autopilot/config.yml)',
-      });
-    const { addNote } = await import('../git/notes.js');
-    await addNote(opened.handle, last.sha, markdown, { replace: true });
-    return { markdown, noted: last.sha };
-  } finally {
-    lock.release();
-  }
+    return {
+      plan: { entries: [entry('breadcrumb', position, { events: happened.length })], pointer: pointerAt(loaded, position) },
+      answer: () => markdown,
+    };
+  });
+  if (!note) return { markdown };
+  const repo = openRepo(ctx.repo);
+  const off = gitFallbackOff(repo);
+  const { openGit } = await import('../git/repository.js');
+  const opened = off ? { handle: undefined, reason: off } : await openGit(repo.root);
+  if (!opened.handle) throw new InputError({ message: `--note needs git: ${opened.reason}`, expected: 'a git repository' });
+  const { progressTrailers } = await import('../git/history.js');
+  const [last] = await progressTrailers(opened.handle, 1);
+  if (!last)
+    throw new InputError({
+      message: '--note needs a progress commit to note, and there is none yet',
+      expected: 'a step command run with --commit (or `commit: true` in .autopilot/config.yml)',
+    });
+  const { addNote } = await import('../git/notes.js');
+  await addNote(opened.handle, last.sha, markdown, { replace: true });
+  return { markdown, noted: last.sha };
 }

@@ -1,13 +1,18 @@
 /**
- * The one write path. Every change of state — a step command, `init` — ends
- * here, under the lock: each path it writes passes the path gate; the journal
- * is appended first (rule 7: the record), then the pointer is replaced
- * atomically, naming the journal event it reflects; then the lease, the
- * files `init` sets up, and the derived index. It returns what it wrote, for
- * whatever acts on a change afterwards (a progress commit, a report).
+ * The one write path: a plan applied, under the lock, by the transaction
+ * (`app/transaction.ts`). Each path it writes passes the path gate; the
+ * journal is appended first (rule 7: the record), then the pointer is
+ * replaced atomically, naming the journal event it reflects; then the lease,
+ * whole files (what `init` sets up, a report), a checkpoint and the pruning
+ * of old ones, and the derived index. It returns what it wrote, for whatever
+ * acts on a change afterwards (a progress commit).
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { checkpointId, parseCheckpointId } from '../engine/checkpoint-id.js';
+import { retain } from '../engine/retention.js';
+import { serializeCheckpoint } from '../formats/checkpoint.js';
+import { checkpointFile, checkpointIds } from '../io/checkpoint-files.js';
 import { toPointerRecord, type JournalEntry, type StampedEntry } from '../engine/journal-entry.js';
 import type { Lease } from '../engine/lease.js';
 import { removeLeftovers, writeFileAtomically } from '../io/atomic-write.js';
@@ -34,8 +39,14 @@ export interface Plan {
   /** The hash of the flow the run is pinned to, recorded with the pointer. */
   flowHash?: string;
   lease?: Lease | 'release';
-  /** Whole files to create or replace (what `init` sets up). */
+  /** Whole files to create or replace (what `init` sets up, a report). */
   files?: { path: string; text: string }[];
+  /**
+   * A checkpoint of the pointer as this plan leaves it (`pointer`: its text
+   * when the plan writes none), then the old ones the retention rule no
+   * longer keeps are pruned.
+   */
+  checkpoint?: { label: string; note: string; pointer?: string };
   /** The journal index as the read left it; rewritten when it lagged. */
   index?: LoadedIndex;
 }
@@ -44,6 +55,8 @@ export interface Written {
   /** Repository-relative paths of every file written. */
   files: string[];
   entries: StampedEntry[];
+  /** The checkpoint taken, and those pruned. */
+  checkpoint?: { id: string; pruned: string[] };
 }
 
 /** Stamps entries with sequence numbers from `lastSeq + 1`, time, session and key; the last carries the pointer it leads to. */
@@ -80,10 +93,12 @@ export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writ
     wrote(repo.journalFile);
     crashPoint('after-journal');
   }
+  let pointerText = plan.checkpoint?.pointer;
   if (plan.pointer) {
     const seq = stamped.length > 0 ? stamped[stamped.length - 1]!.seq : undefined;
     mkdirSync(dirname(repo.pointerFile), { recursive: true });
-    writeFileAtomically(repo.pointerFile, serializePointer(plan.pointer.position, { ...plan.pointer.extras, ...(seq === undefined ? {} : { seq }) }));
+    pointerText = serializePointer(plan.pointer.position, { ...plan.pointer.extras, ...(seq === undefined ? {} : { seq }) });
+    writeFileAtomically(repo.pointerFile, pointerText);
     crashPoint('after-pointer');
     removeLeftovers(repo.pointerFile);
     wrote(repo.pointerFile);
@@ -100,6 +115,18 @@ export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writ
     writeFileAtomically(file.path, file.text);
     wrote(file.path);
   }
+  let checkpoint: Written['checkpoint'];
+  if (plan.checkpoint && pointerText !== undefined) {
+    const now = writer.now();
+    const id = checkpointId(now, plan.checkpoint.label);
+    const seq = stamped.at(-1)?.seq ?? lastSeq;
+    const file = checkpointFile(repo, id);
+    gatePath(repo, file);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileAtomically(file, serializeCheckpoint({ id, at: now.toISOString(), note: plan.checkpoint.note, seq, pointer: pointerText }));
+    wrote(file);
+    checkpoint = { id, pruned: prune(repo, now) };
+  }
   if (plan.index?.stale) {
     try {
       mkdirSync(dirname(repo.journalIndexFile), { recursive: true });
@@ -110,5 +137,19 @@ export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writ
     }
   }
   crashPoint('before-release');
-  return { files: written, entries: stamped };
+  return { files: written, entries: stamped, ...(checkpoint ? { checkpoint } : {}) };
+}
+
+/** Removes the checkpoints the retention rule no longer keeps; returns their ids. */
+function prune(repo: Repo, now: Date): string[] {
+  const { prune: drop } = retain(
+    checkpointIds(repo).map((id) => ({ id, at: parseCheckpointId(id)!.at })),
+    now,
+  );
+  for (const id of drop) {
+    const file = checkpointFile(repo, id);
+    gatePath(repo, file);
+    unlinkSync(file);
+  }
+  return drop;
 }

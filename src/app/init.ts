@@ -3,8 +3,8 @@
  * command for agents, the MCP server in the agents' configs, with `--hooks`
  * Claude Code's SessionStart hook, and with `--flow` the first pointer. Safe to run again:
  * it adds what is missing and keeps what a person wrote. Every file goes
- * through the one locked write path, so a link out of the repository is
- * refused before anything is written.
+ * through the one transaction, so a link out of the repository is refused
+ * before anything is written.
  */
 import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -13,17 +13,17 @@ import { atStep } from '../engine/reconcile.js';
 import { InputError } from '../errors.js';
 import { loopStart, type Flow } from '../flow/model.js';
 import { FLOW_ID_RULE, flowIdProblem } from '../flow/ids.js';
-import { pinnedCopy } from '../engine/pin.js';
+import { flowFileRef, pinnedCopy } from '../engine/pin.js';
 import { TEMP_MARK } from '../io/atomic-write.js';
-import { readJournalHead } from '../io/journal-head.js';
-import { gatePath, openRepo, type Repo } from '../io/repo.js';
-import { AGENTS_BEGIN, AGENTS_END, AGENTS_SECTION, AUTOPILOT_COMMAND, CLAUDE_COMMAND } from '../cli/agent-instructions.js';
+import { SETUP_FILE_MAX_BYTES } from '../limits.js';
+import { gatePath, type Repo } from '../io/repo.js';
+import { AGENTS_BEGIN, AGENTS_END, AGENTS_SECTION, AUTOPILOT_COMMAND, CLAUDE_COMMAND } from './agent-instructions.js';
 import { launchOf, withMcpServer, withSessionStartHook } from './agent-config.js';
-import { commit, type Plan, type Written } from './commit.js';
+import type { Plan, Written } from './commit.js';
 import type { Context } from './context.js';
 import { readPointerText } from './load-state.js';
-import { flowFileRef, takeLock } from './step.js';
 import { loadRepoFlows } from './flows.js';
+import { transact, type Opened } from './transaction.js';
 
 export interface InitResult {
   created: string[];
@@ -32,16 +32,14 @@ export interface InitResult {
   written: Written;
 }
 
-const SETUP_MAX_BYTES = 1024 * 1024;
-
 function read(repo: Repo, file: string): string | undefined {
   gatePath(repo, file);
   if (!existsSync(file)) return undefined;
-  if (lstatSync(file).size > SETUP_MAX_BYTES) {
+  if (lstatSync(file).size > SETUP_FILE_MAX_BYTES) {
     throw new InputError({
       file: relative(repo.root, file),
       message: 'this file is too large for init to add its lines to',
-      expected: `at most ${SETUP_MAX_BYTES} bytes`,
+      expected: `at most ${SETUP_FILE_MAX_BYTES} bytes`,
       received: `${lstatSync(file).size} bytes`,
     });
   }
@@ -70,26 +68,12 @@ function withAgentsSection(text: string | undefined): string | undefined {
 }
 
 export async function runInit(ctx: Context, flowId: string | undefined, options: { hooks?: boolean } = {}): Promise<InitResult> {
-  const repo = openRepo(ctx.repo);
-
-  // Validate --flow before touching anything.
-  let flow: Flow | undefined;
-  if (flowId !== undefined) {
-    // The loader names a flow file like `My_Flow.md` first; the argument is checked by the same rule.
-    const flows = await loadRepoFlows(repo, true);
-    const badId = flowIdProblem(flowId);
-    if (badId)
-      throw new InputError({
-        message: `--flow ${flowId} is not a flow id: ${badId}`,
-        expected: `a flow id like \`bug-fix\`: ${FLOW_ID_RULE}`,
-        received: flowId,
-      });
-    flow = flows.find((f) => f.id === flowId);
-    if (!flow) throw new InputError({ message: `--flow ${flowId}: no such flow`, expected: `one of ${flows.map((f) => f.id).join(', ')}`, received: flowId });
-  }
-
-  const lock = await takeLock(repo, ctx.session, ctx.lockWaitMs ?? 10_000);
-  try {
+  const spec = {
+    flows: 'none' as const,
+    // Validate --flow before touching anything.
+    prepare: async ({ repo }: Opened) => (flowId === undefined ? undefined : chosenFlow(await loadRepoFlows(repo, true), flowId)),
+  };
+  const { result } = await transact(ctx, spec, ({ repo, prepared: flow }) => {
     if (flow && readPointerText(repo) !== null) {
       throw new InputError({
         file: relative(repo.root, repo.pointerFile),
@@ -98,28 +82,7 @@ export async function runInit(ctx: Context, flowId: string | undefined, options:
         received: 'an existing state pointer',
       });
     }
-    const local = `/${repo.docsName}/_autopilot`;
-    const setup: { path: string; text: string | undefined }[] = [];
-    const add = (path: string, make: (text: string | undefined) => string | undefined) => setup.push({ path, text: make(read(repo, path)) });
-    add(join(repo.root, '.gitignore'), (t) =>
-      withLines(t, '# autopilot: files local to one machine', [
-        `${local}/cache/`,
-        `${local}/lease*`,
-        `${local}/lock*`,
-        `${local}/checkpoints/`,
-        `/${repo.docsName}/*${TEMP_MARK}*`,
-      ]),
-    );
-    add(join(repo.root, '.gitattributes'), (t) =>
-      withLines(t, '# autopilot: keep both sides of the append-only journal on merge', [`${local}/journal.jsonl merge=union`]),
-    );
-    add(join(repo.root, '.claude/commands/autopilot.md'), (t) => (t === undefined ? CLAUDE_COMMAND : undefined));
-    add(join(repo.root, '.cursor/commands/autopilot.md'), (t) => (t === undefined ? AUTOPILOT_COMMAND : undefined));
-    add(join(repo.root, 'AGENTS.md'), withAgentsSection);
-    const launch = launchOf(repo.root);
-    for (const file of ['.mcp.json', '.cursor/mcp.json']) add(join(repo.root, file), (t) => withMcpServer(t, file, launch));
-    if (options.hooks) add(join(repo.root, '.claude/settings.json'), (t) => withSessionStartHook(t, '.claude/settings.json', launch));
-
+    const setup = setupFiles(repo, options);
     const plan: Plan = { entries: [], files: setup.filter((f): f is { path: string; text: string } => f.text !== undefined) };
     const folderExisted = existsSync(repo.autopilotDir);
     if (flow) {
@@ -129,12 +92,56 @@ export async function runInit(ctx: Context, flowId: string | undefined, options:
       plan.key = `init:${flow.id}`;
       plan.pointer = { position, extras: { loops: loopStart(flow) !== undefined } };
     }
-    const written = commit(repo, lock, readJournalHead(repo.journalFile).lastSeq, plan, { session: ctx.session, now: ctx.now });
     const rel = (p: string) => relative(repo.root, p) || p;
-    const created = [...(folderExisted ? [] : [rel(repo.autopilotDir)]), ...plan.files!.map((f) => rel(f.path)), ...(flow ? [rel(repo.pointerFile)] : [])];
-    const kept = [...(folderExisted ? [rel(repo.autopilotDir)] : []), ...setup.filter((f) => f.text === undefined).map((f) => rel(f.path))];
-    return { created, kept, ...(flow ? { pointer: { flow: flow.id, step: 1 } } : {}), written };
-  } finally {
-    lock.release();
-  }
+    return {
+      plan,
+      answer: (written: Written): InitResult => ({
+        created: [...(folderExisted ? [] : [rel(repo.autopilotDir)]), ...plan.files!.map((f) => rel(f.path)), ...(flow ? [rel(repo.pointerFile)] : [])],
+        kept: [...(folderExisted ? [rel(repo.autopilotDir)] : []), ...setup.filter((f) => f.text === undefined).map((f) => rel(f.path))],
+        ...(flow ? { pointer: { flow: flow.id, step: 1 } } : {}),
+        written,
+      }),
+    };
+  });
+  return result;
+}
+
+/** The flow `--flow` names, checked by the same id rule the loader applies to file names. */
+function chosenFlow(flows: Flow[], flowId: string): Flow {
+  const badId = flowIdProblem(flowId);
+  if (badId)
+    throw new InputError({
+      message: `--flow ${flowId} is not a flow id: ${badId}`,
+      expected: `a flow id like \`bug-fix\`: ${FLOW_ID_RULE}`,
+      received: flowId,
+    });
+  const flow = flows.find((f) => f.id === flowId);
+  if (!flow) throw new InputError({ message: `--flow ${flowId}: no such flow`, expected: `one of ${flows.map((f) => f.id).join(', ')}`, received: flowId });
+  return flow;
+}
+
+/** Every file init sets up, with its new text, or undefined where the file already has what autopilot needs. */
+function setupFiles(repo: Repo, options: { hooks?: boolean }): { path: string; text: string | undefined }[] {
+  const local = `/${repo.docsName}/_autopilot`;
+  const setup: { path: string; text: string | undefined }[] = [];
+  const add = (path: string, make: (text: string | undefined) => string | undefined) => setup.push({ path, text: make(read(repo, path)) });
+  add(join(repo.root, '.gitignore'), (t) =>
+    withLines(t, '# autopilot: files local to one machine', [
+      `${local}/cache/`,
+      `${local}/lease*`,
+      `${local}/lock*`,
+      `${local}/checkpoints/`,
+      `/${repo.docsName}/*${TEMP_MARK}*`,
+    ]),
+  );
+  add(join(repo.root, '.gitattributes'), (t) =>
+    withLines(t, '# autopilot: keep both sides of the append-only journal on merge', [`${local}/journal.jsonl merge=union`]),
+  );
+  add(join(repo.root, '.claude/commands/autopilot.md'), (t) => (t === undefined ? CLAUDE_COMMAND : undefined));
+  add(join(repo.root, '.cursor/commands/autopilot.md'), (t) => (t === undefined ? AUTOPILOT_COMMAND : undefined));
+  add(join(repo.root, 'AGENTS.md'), withAgentsSection);
+  const launch = launchOf(repo.root);
+  for (const file of ['.mcp.json', '.cursor/mcp.json']) add(join(repo.root, file), (t) => withMcpServer(t, file, launch));
+  if (options.hooks) add(join(repo.root, '.claude/settings.json'), (t) => withSessionStartHook(t, '.claude/settings.json', launch));
+  return setup;
 }

@@ -1,16 +1,10 @@
 /** `autopilot repin`: adopt the flow file as it is now for the run under way (journaled), unless the current step would vanish. */
 import { entry } from '../engine/journal-entry.js';
-import { repinProblem } from '../engine/pin.js';
+import { pinnedCopy, repinProblem } from '../engine/pin.js';
 import { InputError } from '../errors.js';
-import { pinnedCopy } from '../engine/pin.js';
-import { openRepo } from '../io/repo.js';
 import type { Position } from '../state/position.js';
-import { commit } from './commit.js';
 import type { Context } from './context.js';
-import { readState } from './read-state.js';
-
-import { pointerPlan, takeLock } from './step.js';
-import { loadRepoFlows } from './flows.js';
+import { pointerAt, transact } from './transaction.js';
 
 export interface RepinResult {
   /** The steps that changed; empty when the run already used the file as it is. */
@@ -19,14 +13,11 @@ export interface RepinResult {
 }
 
 export async function runRepin(ctx: Context): Promise<RepinResult> {
-  const repo = openRepo(ctx.repo);
-  const flows = await loadRepoFlows(repo, true);
-  const lock = await takeLock(repo, ctx.session, ctx.lockWaitMs ?? 10_000);
-  try {
-    const loaded = await readState(repo, flows);
+  const { result } = await transact(ctx, { flows: 'cache' }, async (tx) => {
+    const loaded = await tx.state();
     const position = loaded.reconciled.position;
     const change = loaded.flowChange;
-    if (!change) return { changes: [], position };
+    if (!change) return { plan: { entries: [] }, answer: () => ({ changes: [], position }) };
     if (!change.current) {
       throw new InputError({
         file: loaded.flow.file,
@@ -47,20 +38,15 @@ export async function runRepin(ctx: Context): Promise<RepinResult> {
     const step = typeof position.step === 'number' ? current.steps[position.step - 1] : undefined;
     const moved: Position = step ? { ...position, name: step.name } : position;
     const details = { from_hash: loaded.flow.hash, flow_hash: current.hash, changed: change.changes, pinned: pinnedCopy(current) };
-    commit(
-      repo,
-      lock,
-      loaded.lastSeq,
-      {
+    return {
+      plan: {
         entries: [entry('run_repinned', moved, details)],
-        pointer: pointerPlan({ ...loaded, flow: current }, moved),
+        pointer: pointerAt({ ...loaded, flow: current }, moved),
         flowHash: current.hash,
         key: `repin:${current.id}`,
       },
-      { session: ctx.session, now: ctx.now },
-    );
-    return { changes: change.changes, position: moved };
-  } finally {
-    lock.release();
-  }
+      answer: () => ({ changes: change.changes, position: moved }),
+    };
+  });
+  return result;
 }

@@ -1,15 +1,15 @@
 /**
- * Rule 8 of seed 001: a skill may keep its own progress file, named in its
- * SKILL.md front matter (`state: { file, field }`). Re-entry reads it, shows it
- * as the sub-step, and says so when it disagrees with the pointer. The YAML
- * reader is loaded only for a skill that declares a state file.
+ * A skill may keep its own progress file, named in its SKILL.md front matter
+ * (`state: { file, field }`; docs/flow-format.md, "A skill's own state").
+ * Re-entry reads it, shows it as the sub-step, and says so when it disagrees
+ * with the pointer (`engine/step-plan.ts`). The YAML reader is loaded only
+ * for a skill that declares a state file.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
+import type { SkillState } from '../engine/step-plan.js';
 import type { Step } from '../flow/model.js';
 import type { Repo } from '../io/repo.js';
 import { skillFile } from '../io/skills.js';
-
-export type SkillPosition = { file: string; position: string } | { problem: string } | undefined;
 
 /** The first bytes of a file: enough to see whether its front matter declares `state:`. */
 function head(path: string, bytes = 4096): string {
@@ -22,7 +22,7 @@ function head(path: string, bytes = 4096): string {
   }
 }
 
-export async function skillPosition(repo: Repo, step: Step, cycle: number): Promise<SkillPosition> {
+export async function skillPosition(repo: Repo, step: Step, cycle: number): Promise<SkillState> {
   const skill = skillFile(repo, step.skill);
   if (!skill.exists || skill.problem) return undefined;
   const text = head(skill.path);
@@ -32,12 +32,4 @@ export async function skillPosition(repo: Repo, step: Step, cycle: number): Prom
   const state = readSkillState(repo, skill.path, cycle);
   if (!state) return undefined;
   return 'problem' in state ? { problem: `${state.problem.file ? `${state.problem.file}: ` : ''}${state.problem.message}` } : state;
-}
-
-/** A sentence when the skill's own file and the pointer disagree about where the step stands. */
-export function disagreement(state: SkillPosition, subStep: string): string | undefined {
-  if (!state) return undefined;
-  if ('problem' in state) return `the skill's own state cannot be read: ${state.problem}`;
-  if (state.position === subStep) return undefined;
-  return `the skill's own state (${state.file}) says sub-step ${state.position}, the pointer says ${subStep === '0' ? 'none' : subStep}; resuming where the skill says`;
 }

@@ -9,7 +9,8 @@ import { leaseStatus } from './lease-view.js';
 import type { Loaded } from './load-state.js';
 import { followThrough } from '../engine/follow-through.js';
 import { stepByNumber } from '../flow/model.js';
-import { disagreement, skillPosition } from './skill-position.js';
+import { skillPosition } from './skill-position.js';
+import { skillDisagreement } from '../engine/step-plan.js';
 import { formatAge } from '../engine/lease.js';
 import { readSettings } from './settings.js';
 import { flowChangeNotice, loadRepoFlows } from './flows.js';
@@ -41,7 +42,7 @@ export function guardProblems(repo: Repo): string[] {
   return problems;
 }
 
-/** Seed 002: a step in progress whose last event is older than the threshold belongs to a session that looks stale. */
+/** A step in progress whose last event is older than the threshold belongs to a session that looks stale. */
 function staleStep(loaded: Loaded, now: Date, staleMs: number): string | undefined {
   const { position } = loaded.reconciled;
   const at = loaded.head.record?.at;
@@ -59,7 +60,7 @@ export async function runStatus(ctx: Context): Promise<{ view: View; exit: numbe
   const position = loaded.reconciled.position;
   const now = ctx.now();
   const step = typeof position.step === 'number' ? stepByNumber(loaded.flow, position.step) : undefined;
-  const skill = step && position.status === 'in_progress' ? disagreement(await skillPosition(repo, step, position.cycle), position.subStep) : undefined;
+  const skill = step && position.status === 'in_progress' ? skillDisagreement(await skillPosition(repo, step, position.cycle), position.subStep) : undefined;
   const notices = [
     loaded.flowChange ? flowChangeNotice(loaded) : undefined,
     followThrough(loaded.pointer?.lastAction, position, now, settings.staleMs),

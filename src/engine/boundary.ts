@@ -50,3 +50,11 @@ export function boundaryDecision(flow: Flow, after: number, nextStep: number | '
     line: done.line,
   };
 }
+
+/** The decision waiting for an answer: a session boundary, or a flow decision after a finished step. */
+export function openDecision(flow: Flow, position: Position, boundary: PendingBoundary | undefined): Decision | undefined {
+  if (boundary) return boundaryDecision(flow, boundary.after, position.step);
+  if ((position.status !== 'completed' && position.status !== 'skipped') || typeof position.step !== 'number') return undefined;
+  const then = flow.steps[position.step - 1]?.then;
+  return then?.kind === 'decision' ? flow.decisions[then.id] : undefined;
+}

@@ -40,3 +40,8 @@ export function repinProblem(position: Position, pinned: Flow, current: Flow): s
   if (was && was.name !== now.name) return `the current step, ${position.step} (${was.name}), would become ${now.name}`;
   return undefined;
 }
+
+/** A flow file as the journal names it: a path inside the repository, or `builtin:<id>`; never a path of this machine. */
+export function flowFileRef(flow: Flow): string {
+  return flow.file.startsWith('.autopilot/') ? flow.file : `builtin:${flow.id}`;
+}

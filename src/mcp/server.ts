@@ -1,9 +1,9 @@
 /**
- * `autopilot mcp`: the command layer as an MCP server over stdio, one
- * long-lived process. A front end like the CLI: it calls `src/app/`, answers
- * with the CLI's `--json` object as structured content and a short text, and
- * reports errors as tool errors in the one JSON error shape. Loaded only by
- * `autopilot mcp`, so no other command pays for the SDK.
+ * `autopilot mcp`: the registry (`src/commands/`) as an MCP server over
+ * stdio, one long-lived process. A front end like the CLI: each tool runs its
+ * command and answers with the CLI's `--json` object as structured content
+ * and a short text, and errors as tool errors in the one JSON error shape.
+ * Loaded only by `autopilot mcp`, so no other command pays for the SDK.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -19,7 +19,7 @@ import {
 import type { Context } from '../app/context.js';
 import { runStatus } from '../app/status.js';
 import { EXIT, errorJson, InputError } from '../errors.js';
-import { errorText, statusText } from '../cli/render/text.js';
+import { errorText, statusText } from '../render/text.js';
 import { jsonSchema, TOOLS } from './tools.js';
 
 export const STATUS_URI = 'autopilot://status';
@@ -27,19 +27,23 @@ export const STATUS_URI = 'autopilot://status';
 declare const AUTOPILOT_VERSION: string | undefined;
 const VERSION = typeof AUTOPILOT_VERSION === 'string' ? AUTOPILOT_VERSION : '0.0.0-dev';
 
-const failure = (error: unknown): CallToolResult => ({
-  content: [{ type: 'text', text: errorText(error) }],
-  structuredContent: errorJson(error),
-  isError: true,
-});
+/**
+ * A tool error as clients deliver it: Claude Code hands the model an error's
+ * text alone, so the text starts with the error's code and carries the whole
+ * JSON error (`{"error": …}`, the CLI's `--json` shape).
+ */
+const failure = (error: unknown): CallToolResult => {
+  const json = errorJson(error);
+  return { content: [{ type: 'text', text: `${String(json.error.code)}: ${errorText(error)}\n${JSON.stringify(json)}` }], isError: true };
+};
 
 export function createServer(ctx: Context): Server {
   const server = new Server({ name: 'autopilot', version: VERSION }, { capabilities: { tools: {}, resources: {} } });
   const list = TOOLS.map((t) => ({
     name: t.name,
     description: t.description,
-    inputSchema: jsonSchema(t.input, 'input'),
-    outputSchema: jsonSchema(t.output, 'output'),
+    inputSchema: jsonSchema(t.input),
+    outputSchema: t.outputSchema,
   }));
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: list }));
@@ -58,9 +62,9 @@ export function createServer(ctx: Context): Server {
       );
     }
     try {
-      const r = await tool.run(ctx, args.data);
+      const r = await tool.call(ctx, args.data);
       const ok = r.exit === EXIT.ok || r.exit === EXIT.stoppedForPerson;
-      return { content: [{ type: 'text', text: r.text }], structuredContent: r.json, ...(ok ? {} : { isError: true }) };
+      return { content: [{ type: 'text', text: r.text }], structuredContent: r.json as Record<string, unknown>, ...(ok ? {} : { isError: true }) };
     } catch (error) {
       return failure(error);
     }

@@ -1,116 +1,66 @@
 /**
- * The MCP tools: one per command, each calling the command layer and
- * returning the CLI's `--json` object as structured content. No rule lives
- * here. Descriptions are short on purpose: the list goes into every model
- * session (kept under 3 KB, tested).
+ * The MCP tools, built from the registry (`src/commands/`): one per command
+ * the registry exposes, its input schema from the command's arguments and
+ * options (snake_case keys), its output schema from the command's answer
+ * (`render/answers.ts`). An option the tool lacks is one the registry says
+ * why of (`notOnMcp`). No rule lives here. The list goes into every model
+ * session, so it is kept small: short descriptions, and output schemas that
+ * name the keys an answer always has.
  */
 import { z } from 'zod';
 import type { Context } from '../app/context.js';
-import { runCheck } from '../app/check.js';
-import { viewJson } from '../app/json.js';
-import { runLog } from '../app/log.js';
-import { checkJson, logJson } from '../app/report-json.js';
-import { runStatus } from '../app/status.js';
-import { runStep } from '../app/step.js';
-import { parseStepOption } from '../app/validate-event.js';
-import type { View } from '../app/view.js';
-import type { Event } from '../engine/transitions.js';
-import { EXIT } from '../errors.js';
-import { checkText, logText, outcomeText, statusText } from '../cli/render/text.js';
-
-export interface ToolResult {
-  json: Record<string, unknown>;
-  text: string;
-  /** The CLI's exit code for the same call: 0 and 3 are answers, anything else an error. */
-  exit: number;
-}
+import { readArguments, snakeCase, type Answer, type ArgumentSpec, type OptionSpec } from '../commands/command.js';
+import { COMMANDS, type AnyCommand } from '../commands/index.js';
+import { ANSWERS } from '../render/answers.js';
 
 export interface Tool {
   name: string;
   description: string;
   input: z.ZodObject;
-  output: z.ZodObject;
-  run: (ctx: Context, args: Record<string, unknown>) => Promise<ToolResult>;
+  /** The JSON Schema the tool list declares for its structured content. */
+  outputSchema: Record<string, unknown>;
+  call: (ctx: Context, args: Record<string, unknown>) => Promise<Answer>;
 }
 
-const step = z.number().optional();
-const reason = z.string().min(1);
+function optionSchema(option: OptionSpec): z.ZodType {
+  const base =
+    option.type === 'boolean'
+      ? z.boolean()
+      : option.type === 'step'
+        ? z.number().min(1)
+        : option.type === 'count'
+          ? z.number().min(0)
+          : option.required
+            ? z.string().min(1)
+            : z.string();
+  return option.required ? base : base.optional();
+}
+
+const argumentSchema = (argument: ArgumentSpec): z.ZodType => (argument.choices ? z.enum(argument.choices as [string, ...string[]]) : z.string().min(1));
+
+function inputOf(command: AnyCommand): z.ZodObject {
+  const shape: Record<string, z.ZodType> = {};
+  for (const argument of command.arguments ?? []) shape[snakeCase(argument.key)] = argumentSchema(argument);
+  for (const option of command.options ?? []) if (!option.notOnMcp) shape[snakeCase(option.key)] = optionSchema(option);
+  return z.object(shape);
+}
+
 /**
- * The keys every position-bearing answer carries; the rest of the CLI's
- * object passes through, and an error (`{ error }`) fits every output schema.
+ * The keys every answer of the command carries: what a client may rely on.
+ * Their types, the optional keys and the depth of each are in the full
+ * schema (`render/answers.ts`), which the tests hold every answer to; the
+ * list a model reads at every session start carries the names alone. A
+ * thrown error is no answer: it comes back as a tool error in text.
  */
-const position = z.looseObject({ step: z.union([z.number(), z.string()]).optional(), status: z.string().optional(), outcome: z.string().optional() });
-
-const fromView = ({ view, exit }: { view: View; exit: number }): ToolResult => ({
-  json: viewJson(view),
-  text: view.command === 'status' ? statusText(view) : outcomeText(view),
-  exit,
-});
-
-function stepTool(name: string, description: string, input: z.ZodObject, toEvent: (a: Record<string, unknown>) => Event): Tool {
-  return {
-    name,
-    description,
-    input,
-    output: position,
-    run: async (ctx, a) =>
-      fromView(
-        await runStep(ctx, {
-          event: toEvent(a),
-          ...(a.step !== undefined ? { step: parseStepOption(String(a.step)) } : {}),
-          ...(a.take_over === true ? { takeOver: true } : {}),
-        }),
-      ),
-  };
+export function outputSchemaOf(answer: z.ZodObject): Record<string, unknown> {
+  const required = Object.entries(answer.shape)
+    .filter(([, schema]) => !(schema as z.ZodType).safeParse(undefined).success)
+    .map(([key]) => key);
+  return { type: 'object', required };
 }
 
-const none = z.object({});
-const aimed = (extra: z.ZodRawShape = {}) => z.object({ step, ...extra });
-
-export const TOOLS: Tool[] = [
-  { name: 'status', description: 'Where the work stands. Never writes.', input: none, output: position, run: async (ctx) => fromView(await runStatus(ctx)) },
-  stepTool(
-    'next',
-    'What to do now: skill file, done_when; or a decision/boundary to show the person.',
-    z.object({ take_over: z.boolean().optional() }),
-    () => ({
-      type: 'next',
-    }),
-  ),
-  stepTool('substep', 'Record progress inside the step.', aimed({ text: reason }), (a) => ({ type: 'substep', text: String(a.text) })),
-  stepTool('done', 'The step succeeded; its done_when files must exist.', aimed(), () => ({ type: 'done' })),
-  stepTool('fail', 'The attempt failed (3 → failed).', aimed({ reason }), (a) => ({ type: 'fail', reason: String(a.reason) })),
-  stepTool('skip', 'Skip an optional step.', aimed({ reason }), (a) => ({ type: 'skip', reason: String(a.reason) })),
-  stepTool('decide', "Answer the pending decision with the person's letter.", aimed({ option: z.enum(['A', 'B', 'C', 'D']) }), (a) => ({
-    type: 'decide',
-    option: String(a.option),
-  })),
-  stepTool('ack', 'A person has seen the failed step: 3 more tries.', aimed(), () => ({ type: 'ack' })),
-  {
-    name: 'log',
-    description: 'The journal, newest last.',
-    input: z.object({ limit: z.number().optional() }),
-    output: z.looseObject({ events: z.array(z.unknown()).optional() }),
-    run: async (ctx, a) => {
-      const limit = typeof a.limit === 'number' ? Math.max(0, Math.floor(a.limit)) : undefined;
-      const r = runLog(ctx, limit);
-      return { json: logJson(r), text: logText(r, limit), exit: EXIT.ok };
-    },
-  },
-  {
-    name: 'check',
-    description: 'Validate flows, skills, pointer, journal.',
-    input: none,
-    output: z.looseObject({ ok: z.boolean().optional() }),
-    run: async (ctx) => {
-      const r = await runCheck(ctx);
-      return { json: checkJson(r), text: checkText(r), exit: r.problems.length === 0 ? EXIT.ok : EXIT.badInput };
-    },
-  },
-];
-
-/** A zod schema as the compact JSON Schema the tool list carries: no `$schema`, no empty `additionalProperties`. */
-export function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+/** An input schema as the compact JSON Schema the tool list carries: no `$schema`, no empty `additionalProperties`. */
+export function jsonSchema(schema: z.ZodType): Record<string, unknown> {
   const strip = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(strip);
     if (!node || typeof node !== 'object') return node;
@@ -122,5 +72,24 @@ export function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<st
     }
     return out;
   };
-  return strip(z.toJSONSchema(schema, { io })) as Record<string, unknown>;
+  return strip(z.toJSONSchema(schema, { io: 'input' })) as Record<string, unknown>;
 }
+
+function toolOf(command: AnyCommand, tool: string, answer: keyof typeof ANSWERS): Tool {
+  const keys = [...(command.arguments ?? []), ...(command.options ?? [])].map((spec) => spec.key);
+  return {
+    name: command.name,
+    description: tool,
+    input: inputOf(command),
+    outputSchema: outputSchemaOf(ANSWERS[answer] as z.ZodObject),
+    call: async (ctx, args) => {
+      // The tool's snake_case keys back to the registry's keys; then the arguments are read as the command line reads them.
+      const raw = Object.fromEntries(keys.map((key) => [key, args[snakeCase(key)]]));
+      return command.view(await command.run(ctx, readArguments(command, raw)));
+    },
+  };
+}
+
+export const TOOLS: Tool[] = COMMANDS.flatMap((command) =>
+  'frontEnd' in command || !('tool' in command.mcp) ? [] : [toolOf(command, command.mcp.tool, command.mcp.answer)],
+);

@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { autopilot, tempRepo, write, writeArtifacts, type NextJson } from '../helpers/cli.js';
 import { ROOT } from '../helpers/engine.js';
+import { snakeCase } from '../../src/commands/command.js';
+import { COMMANDS, type AnyCommand } from '../../src/commands/index.js';
 
 const clients: Client[] = [];
 afterEach(async () => {
@@ -40,17 +42,34 @@ interface Answer {
 async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<Answer> {
   const r = await client.callTool({ name, arguments: args });
   const content = r.content as { type: string; text: string }[];
-  return { json: r.structuredContent as Answer['json'], isError: r.isError === true, text: content[0]!.text };
+  const text = content[0]!.text;
+  // A thrown error has no structured content: its text starts with the code and ends with the CLI's JSON error.
+  const json = (r.structuredContent ?? JSON.parse(text.slice(text.lastIndexOf('\n{"error"') + 1))) as Answer['json'];
+  return { json, isError: r.isError === true, text };
 }
 
 describe('autopilot mcp', () => {
-  it('lists ten tools, each with input and output schemas, in under 3 KB', async () => {
+  it('lists a tool for every command the registry exposes, with the CLI options an agent may use, in under 5 KB', async () => {
     const client = await connect(tempRepo());
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['status', 'next', 'substep', 'done', 'fail', 'skip', 'decide', 'ack', 'log', 'check']);
-    for (const tool of tools) expect(tool.outputSchema, tool.name).toBeDefined();
+    const exposed = COMMANDS.filter((c) => 'tool' in c.mcp);
+    expect(tools.map((t) => t.name)).toEqual(exposed.map((c) => c.name));
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['status', 'next', 'substep', 'done', 'fail', 'skip', 'decide', 'ack', 'log', 'check']));
+    for (const command of COMMANDS) {
+      if (!('tool' in command.mcp)) {
+        expect(command.mcp.omitted, `${command.name} says why it is not a tool`).toMatch(/\w+ \w+ \w+/);
+        continue;
+      }
+      const tool = tools.find((t) => t.name === command.name)!;
+      expect(tool.outputSchema, tool.name).toBeDefined();
+      const runnable = command as AnyCommand;
+      const keys = Object.keys(tool.inputSchema.properties ?? {});
+      const expected = [...(runnable.arguments ?? []), ...(runnable.options ?? []).filter((o) => !o.notOnMcp)].map((o) => snakeCase(o.key));
+      expect(keys.sort(), command.name).toEqual(expected.sort());
+    }
     const size = Buffer.byteLength(JSON.stringify(tools));
-    expect(size).toBeLessThan(3072);
+    console.log(`MCP tool list: ${tools.length} tools, ${size} bytes`);
+    expect(size).toBeLessThan(5 * 1024);
   });
 
   it('walks greenfield: a decision, the session boundary, three failures and ack; answers equal the CLI', async () => {
@@ -98,9 +117,10 @@ describe('autopilot mcp', () => {
     expect((await call(client, 'next')).json.outcome).toBe('failed');
     expect((await call(client, 'ack')).json).toMatchObject({ status: 'not_started', retry_count: 0 });
 
-    // Bad arguments: a tool error with the CLI's error shape.
+    // Bad arguments: a tool error whose text starts with its code and carries the CLI's error shape.
     const bad = await call(client, 'fail', {});
     expect(bad.isError).toBe(true);
+    expect(bad.text).toMatch(/^bad_input: /);
     expect(bad.json).toMatchObject({ error: { code: 'bad_input' } });
     expect(bad.json.error!.message).toContain('reason');
 

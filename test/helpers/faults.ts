@@ -97,7 +97,7 @@ export async function pool<T>(tasks: (() => Promise<T>)[], limit: number): Promi
 export const LANES = 3;
 
 /** The command layer as bundled (`dist/app.js`), typed by its source. */
-export type App = typeof import('../../src/app/index.js');
+export type App = typeof import('../../src/library.js');
 export async function loadApp(): Promise<App> {
   return (await import(pathToFileURL(join(ROOT, 'dist', 'app.js')).href)) as App;
 }

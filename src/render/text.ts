@@ -1,13 +1,13 @@
 /** Text for a person or an agent reading every turn: short, and the next command always spelled out. */
-import { evidenceFor, hasArtifacts, isSettled } from '../../engine/evidence.js';
-import { formatProblem, HeldError, InputError, type Problem } from '../../errors.js';
-import type { CheckResult } from '../../app/check.js';
-import type { StampedEntry } from '../../engine/journal-entry.js';
-import { formatAge } from '../../engine/lease.js';
-import { boundaryDecision } from '../../engine/boundary.js';
-import { loopStart, stepByNumber, type Decision, type Flow, type Step, type Then } from '../../flow/model.js';
-import { MAX_RETRIES, type Position } from '../../state/position.js';
-import { currentStep, type View } from '../../app/view.js';
+import { evidenceFor, hasArtifacts, isSettled } from '../engine/evidence.js';
+import { formatProblem, HeldError, InputError, type Problem } from '../errors.js';
+import type { CheckResult } from '../app/check.js';
+import type { StampedEntry } from '../engine/journal-entry.js';
+import { formatAge } from '../engine/lease.js';
+import { boundaryDecision } from '../engine/boundary.js';
+import { loopStart, stepByNumber, type Decision, type Flow, type Step, type Then } from '../flow/model.js';
+import { MAX_RETRIES, type Position } from '../state/position.js';
+import { currentStep, type View } from '../app/view.js';
 
 const RULE = '══════════════════════════════════════════════';
 

@@ -7,11 +7,10 @@
  * It never blocks a session: whatever fails is one short note, and exit 0.
  */
 import { appendFileSync } from 'node:fs';
-import type { Context } from '../app/context.js';
-import { runStatus } from '../app/status.js';
-import { errorText, statusText } from './render/text.js';
-
-const STDIN_WAIT_MS = 300;
+import { HOOK_STDIN_WAIT_MS } from '../limits.js';
+import type { Context } from './context.js';
+import { runStatus } from './status.js';
+import type { View } from './view.js';
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 
 /** stdin whole, or what came before the wait ran out (a hook never waits on a terminal). */
@@ -24,7 +23,7 @@ function readStdin(): Promise<string> {
       process.stdin.pause();
       resolve(text);
     };
-    const timer = setTimeout(finish, STDIN_WAIT_MS);
+    const timer = setTimeout(finish, HOOK_STDIN_WAIT_MS);
     process.stdin.setEncoding('utf8');
     process.stdin.on('data', (chunk: string) => (text += chunk));
     process.stdin.once('end', finish);
@@ -41,7 +40,16 @@ function sessionIdOf(text: string): string | undefined {
   }
 }
 
-export async function sessionStartHook(ctx: Context, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+export interface SessionStart {
+  /** The conversation's id, when the hook's input carried a usable one. */
+  id?: string;
+  /** What went wrong on the way, one short line each. */
+  notes: string[];
+  /** The status as the session starts, or the error that kept it from being read. */
+  status: { view: View } | { error: unknown };
+}
+
+export async function sessionStart(ctx: Context, env: NodeJS.ProcessEnv = process.env): Promise<SessionStart> {
   const notes: string[] = [];
   const id = sessionIdOf(await readStdin());
   if (!id) notes.push('autopilot: no usable session_id on stdin; commands run as the default session.');
@@ -53,12 +61,11 @@ export async function sessionStartHook(ctx: Context, env: NodeJS.ProcessEnv = pr
       notes.push(`autopilot: could not write $CLAUDE_ENV_FILE (${(error as NodeJS.ErrnoException).code ?? 'error'}).`);
     }
   }
-  let status: string;
+  let status: SessionStart['status'];
   try {
-    const { view } = await runStatus(id ? { ...ctx, session: id } : ctx);
-    status = statusText(view).split('\n').slice(0, 5).join('\n');
+    status = { view: (await runStatus(id ? { ...ctx, session: id } : ctx)).view };
   } catch (error) {
-    status = `autopilot status failed: ${errorText(error).split('\n')[0]}`;
+    status = { error };
   }
-  return [...(id ? [`autopilot session: ${id}`] : []), ...notes, status, 'Continue with /autopilot (`autopilot next --json`).'].join('\n');
+  return { ...(id ? { id } : {}), notes, status };
 }

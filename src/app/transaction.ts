@@ -1,0 +1,184 @@
+/**
+ * The one transaction every writing command runs in, in this order:
+ *
+ * 1. open the repository, load the flows (writing the flow cache when the
+ *    spec says so) and read the settings;
+ * 2. `prepare`: what the command must know or refuse before anything is
+ *    locked (the step the agent was handed, whether a progress commit can be
+ *    made); the remote lease for a command that drives;
+ * 3. take the lock;
+ * 4. for a command that drives, judge the lease on disk (rule 6) before the
+ *    state is read: another session's lease is exit 4;
+ * 5. `decide`: the command reads the state under the lock (`tx.state()`, once)
+ *    and returns a plan;
+ * 6. commit the plan (`commit`: journal, pointer, lease, files, checkpoint,
+ *    index), the locks broken on the way in journaled first;
+ * 7. `answer`: what the command says, still under the lock (a progress
+ *    commit, a boundary's summary);
+ * 8. release the lock.
+ *
+ * It returns the answer and what was written, as changesets'
+ * `applyReleasePlan` returns the files it touched.
+ */
+import { mkdirSync } from 'node:fs';
+import { entry } from '../engine/journal-entry.js';
+import { judgeLease, type LeaseVerdict } from '../engine/lease.js';
+import { InputError } from '../errors.js';
+import { loopStart, type Flow } from '../flow/model.js';
+import { crashPoint } from '../io/crash-point.js';
+import { readJournalHead } from '../io/journal-head.js';
+import { readLease } from '../io/lease-file.js';
+import { acquireLock, type Lock } from '../io/lock.js';
+import { thisMachine } from '../io/machine.js';
+import { displayPath, gatePath, openRepo, type Repo } from '../io/repo.js';
+import { LOCK_WAIT_MS } from '../limits.js';
+import type { LastAction } from '../state/parse-pointer.js';
+import type { Position } from '../state/position.js';
+import { commit, type Plan, type Written } from './commit.js';
+import type { Context } from './context.js';
+import { loadRepoFlows } from './flows.js';
+import { heldError } from './lease-view.js';
+import type { Loaded } from './load-state.js';
+import { readState } from './read-state.js';
+import { holdRemoteLease } from './remote-lease.js';
+import { readSettings, type Settings } from './settings.js';
+
+/** What a command has before the lock is taken. */
+export interface Opened {
+  repo: Repo;
+  flows: Flow[];
+  settings: Settings;
+}
+
+export interface TransactionSpec<P> {
+  /**
+   * The flows: `cache` loads them and keeps new parses of the repository's
+   * own in the flow cache (written before the lock: a cache keyed by
+   * content), `read` only loads them, `none` (`init`) leaves them alone.
+   */
+  flows: 'cache' | 'read' | 'none';
+  /** A command that drives the run: the lease is judged under the lock, the remote lease held first when the settings name one. */
+  drives?: { takeOver: boolean };
+  /** What the command must know, or refuse, before the lock is taken; nothing has been written yet. */
+  prepare?: (opened: Opened) => P | Promise<P>;
+}
+
+export interface Tx<P> extends Opened {
+  ctx: Context;
+  prepared: P;
+  lock: Lock;
+  /** For a command that drives: the lease it takes or renews (never `held`: that stopped the transaction). */
+  lease?: Exclude<LeaseVerdict, { kind: 'held' }>;
+  /** The state, read and reconciled under the lock; read once, on the first call. */
+  state(): Promise<Loaded>;
+}
+
+export interface Decided<T> {
+  plan: Plan;
+  /** What the command says once the plan is written, still under the lock. */
+  answer: (written: Written) => T | Promise<T>;
+}
+
+export async function transact<P = undefined, T = void>(
+  ctx: Context,
+  spec: TransactionSpec<P>,
+  decide: (tx: Tx<P>) => Decided<T> | Promise<Decided<T>>,
+): Promise<{ result: T; written: Written }> {
+  const repo = openRepo(ctx.repo);
+  const flows = spec.flows === 'none' ? [] : await loadRepoFlows(repo, spec.flows === 'cache');
+  const settings = await readSettings(repo);
+  const opened = { repo, flows, settings };
+  const prepared = (await spec.prepare?.(opened)) as P;
+  // Agents on several machines: the lease on the shared remote first (exit 4 when another machine's session holds it).
+  if (spec.drives && settings.remote) await holdRemoteLease(repo, settings.remote, ctx.session, ctx.now(), settings.staleMs, spec.drives.takeOver);
+  const lock = await takeLock(repo, ctx.session, ctx.lockWaitMs ?? LOCK_WAIT_MS);
+  try {
+    const writer = { session: ctx.session, now: ctx.now };
+    let loaded: Loaded | undefined;
+    const state = async () => (loaded ??= await readState(repo, flows));
+    // The locks broken on the way in are journaled with whatever the command writes, once the state is known.
+    const brokenEntries = (at: Loaded) =>
+      lock.broken.map((h) => entry('lock_broken', at.reconciled.position, { holder: { pid: h.pid, host: h.host, session: h.session, at: h.at } }));
+
+    let lease: Tx<P>['lease'];
+    if (spec.drives) {
+      // Rule 6 first: a session that may not drive pays nothing for reading the state.
+      const verdict = judgeLeaseOnDisk(repo, ctx, settings.staleMs, spec.drives.takeOver);
+      if (verdict.kind === 'held') {
+        if (lock.broken.length > 0) {
+          const at = await state();
+          commit(repo, lock, at.lastSeq, { entries: brokenEntries(at), pointer: pointerAt(at, at.reconciled.position), flowHash: at.flow.hash }, writer);
+        }
+        throw heldError(repo, verdict);
+      }
+      lease = verdict;
+    }
+
+    const tx: Tx<P> = { ...opened, ctx, prepared, lock, ...(lease ? { lease } : {}), state };
+    const { plan, answer } = await decide(tx);
+    const at = loaded as Loaded | undefined;
+    const lastSeq = at ? at.lastSeq : readJournalHead(repo.journalFile).lastSeq;
+    if (at) {
+      const broken = brokenEntries(at);
+      if (broken.length > 0) {
+        plan.entries = [...broken, ...plan.entries];
+        plan.pointer ??= pointerAt(at, at.reconciled.position);
+      }
+      if (plan.entries.length > 0) plan.flowHash ??= at.flow.hash;
+      if (at.index) plan.index ??= at.index;
+    }
+    const written = commit(repo, lock, lastSeq, plan, writer);
+    return { result: await answer(written), written };
+  } finally {
+    lock.release();
+  }
+}
+
+/** The pointer to write for a position, keeping what a person added around the six lines. */
+export function pointerAt(loaded: Loaded, position: Position, lastAction: LastAction | undefined = loaded.pointer?.lastAction): NonNullable<Plan['pointer']> {
+  return {
+    position,
+    extras: {
+      loops: loopStart(loaded.flow) !== undefined,
+      preamble: loaded.pointer?.preamble ?? '',
+      extraSections: loaded.pointer?.extraSections ?? '',
+      ...(lastAction ? { lastAction } : {}),
+    },
+  };
+}
+
+type OnDiskVerdict = LeaseVerdict | { kind: 'held'; holder: undefined; unreadable: string };
+
+function judgeLeaseOnDisk(repo: Repo, ctx: Context, staleMs: number, takeOver: boolean): OnDiskVerdict {
+  const onDisk = readLease(repo.leaseFile);
+  if ('unreadable' in onDisk && !takeOver) return { kind: 'held', holder: undefined, unreadable: onDisk.unreadable };
+  const current = 'unreadable' in onDisk ? undefined : onDisk.lease;
+  return judgeLease(current, { session: ctx.session, ...thisMachine() }, ctx.now(), staleMs, takeOver);
+}
+
+/** Failures that mean a guard cannot work here, as opposed to a bug. */
+const GUARD_ERRORS = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT']);
+
+async function takeLock(repo: Repo, session: string, waitMs: number): Promise<Lock> {
+  gatePath(repo, repo.lockFile);
+  let lock: Lock;
+  try {
+    mkdirSync(repo.autopilotDir, { recursive: true });
+    lock = await acquireLock(repo.lockFile, session, waitMs);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (!code || !GUARD_ERRORS.has(code)) throw error;
+    throw new InputError(
+      {
+        file: displayPath(repo.lockFile, repo.root),
+        message: `the lock cannot be taken (${code}), so nothing runs unguarded: no command here can change the state`,
+        expected: `a writable ${displayPath(repo.autopilotDir, repo.root)} folder`,
+        received: code,
+      },
+      'Make the folder writable (or free some disk space), then run the command again. `autopilot status` reads without the lock.',
+      'guard_off',
+    );
+  }
+  crashPoint('after-lock');
+  return lock;
+}

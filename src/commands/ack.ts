@@ -1,0 +1,11 @@
+/** `autopilot ack`: a person has seen the step that failed three times; it may be tried again (rule 3). */
+import { stepCommand, type StepArgs } from './step-command.js';
+
+export const ack = stepCommand<StepArgs>({
+  name: 'ack',
+  summary: 'a person has seen the failed step: allow another three attempts',
+  tool: 'A person has seen the failed step: 3 more tries.',
+  aimed: true,
+  person: true,
+  event: () => ({ type: 'ack' }),
+});

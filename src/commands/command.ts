@@ -1,0 +1,118 @@
+/**
+ * What a command is, for every front end: its name and summary, its
+ * arguments and options with their types, whether it moves the run (a step
+ * command), whether only a person may run it, whether it is an MCP tool (and
+ * why not, when it is not), what it does (`run`, over the command layer in
+ * `src/app/`) and what it says (`view`: the JSON answer, the text, the exit
+ * code). `cli/main.ts` builds commander from these; `mcp/tools.ts` builds the
+ * MCP tools and their schemas; neither adds a command of its own.
+ */
+import type { Context } from '../app/context.js';
+import { parseStepOption } from '../app/validate-event.js';
+import { InputError } from '../errors.js';
+import type { AnswerName } from '../render/answers.js';
+
+/** How an option's value is read: `step` a step number from 1, `count` a whole number from 0. */
+export type OptionType = 'boolean' | 'string' | 'step' | 'count';
+
+export interface OptionSpec {
+  /** The key in the command's arguments; on the MCP tool, the same in snake_case (`takeOver` → `take_over`). */
+  key: string;
+  /** As the command line takes it: `--step <n>`, `-n, --limit <count>`. */
+  flags: string;
+  type: OptionType;
+  summary: string;
+  required?: boolean;
+  /** Only a person may use it (rule 10): `done --force`, `--take-over`. */
+  person?: true;
+  /** Why the MCP tool of the same name lacks it; absent when the tool has it. */
+  notOnMcp?: string;
+}
+
+export interface ArgumentSpec {
+  key: string;
+  /** As the command line shows it: `<option>`; `<text...>` takes the rest of the line, joined with spaces. */
+  name: string;
+  summary: string;
+  /** The values it may take (an option letter), checked by the MCP tool's schema. */
+  choices?: readonly string[];
+}
+
+/** What a command says: the JSON object (`--json`, the MCP structured content), the text for a person, the exit code. */
+export interface Answer {
+  json: object;
+  text: string;
+  exit: number;
+}
+
+export type McpExposure =
+  /** An MCP tool of the same name, answering with this schema (`render/answers.ts`). */
+  | { tool: string; answer: AnswerName }
+  /** Not an MCP tool, and why. */
+  | { omitted: string };
+
+export interface Command<A = Record<string, never>, R = unknown> {
+  name: string;
+  summary: string;
+  arguments?: readonly ArgumentSpec[];
+  options?: readonly OptionSpec[];
+  /** A step command: it moves the run, under the session's lease. */
+  step?: true;
+  /** Only a person decides it (rule 10): the agent client's permission rules ask before an agent may run it. */
+  person?: true;
+  mcp: McpExposure;
+  run(ctx: Context, args: A): Promise<R>;
+  view(result: R): Answer;
+}
+
+/**
+ * A front end of its own that the command line starts (`mcp`): it sits above
+ * this registry and serves it, so it has no `run` here.
+ */
+export interface FrontEnd {
+  name: string;
+  summary: string;
+  frontEnd: 'mcp';
+  mcp: { omitted: string };
+}
+
+/** One command, its argument type checked against its `run`. */
+export function defineCommand<A, R>(command: Command<A, R>): Command<A, R> {
+  return command;
+}
+
+/** A whole number from 0 (`log -n 20`). */
+export function parseCount(value: unknown, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = typeof value === 'number' ? value : /^\d{1,9}$/.test(String(value)) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n < 0)
+    throw new InputError({ message: `${flag} ${String(value)} is not a count`, expected: `a whole number, e.g. \`${flag} 20\``, received: String(value) });
+  return n;
+}
+
+const flagOf = (option: OptionSpec) => option.flags.split(/[ ,]+/).find((f) => f.startsWith('--'))!;
+
+/**
+ * A command's arguments from what a front end received (commander's strings,
+ * or an MCP client's JSON values), read by the command's own specs: every
+ * front end goes through here, so an option means the same everywhere.
+ */
+export function readArguments(command: Pick<Command, 'arguments' | 'options'>, raw: Record<string, unknown>): Record<string, unknown> {
+  const args: Record<string, unknown> = {};
+  for (const argument of command.arguments ?? []) {
+    const value = raw[argument.key];
+    args[argument.key] = Array.isArray(value) ? value.join(' ') : value === undefined ? '' : String(value);
+  }
+  for (const option of command.options ?? []) {
+    const value = raw[option.key];
+    if (value === undefined) continue;
+    if (option.type === 'boolean') args[option.key] = value === true;
+    else if (option.type === 'step') args[option.key] = parseStepOption(value);
+    else if (option.type === 'count') args[option.key] = parseCount(value, flagOf(option));
+    else args[option.key] = String(value);
+  }
+  return args;
+}
+
+/** `takeOver` → `take_over`: an option's key on the MCP tool. */
+export const snakeCase = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);

@@ -1,0 +1,12 @@
+/** `autopilot decide A`: the person's answer to the pending decision or session boundary (rules 4 and 5). */
+import { stepCommand, type StepArgs } from './step-command.js';
+
+export const decide = stepCommand<StepArgs & { option: string }>({
+  name: 'decide',
+  summary: 'answer the pending decision',
+  tool: "Answer the pending decision with the person's letter.",
+  aimed: true,
+  person: true,
+  arguments: [{ key: 'option', name: '<option>', summary: 'the option letter, A to D', choices: ['A', 'B', 'C', 'D'] }],
+  event: (a) => ({ type: 'decide', option: a.option }),
+});

@@ -1,0 +1,22 @@
+/** `autopilot done`: the step succeeded; its evidence is checked before the pointer moves on (rule 8). */
+import { stepCommand, type StepArgs } from './step-command.js';
+
+export const done = stepCommand<StepArgs & { force?: boolean; reason?: string }>({
+  name: 'done',
+  summary: 'the current step succeeded: check its evidence, then advance',
+  tool: 'The step succeeded; its done_when files must exist.',
+  aimed: true,
+  options: [
+    {
+      key: 'force',
+      flags: '--force',
+      type: 'boolean',
+      summary: 'a person marks the step done without its artifacts (journaled; needs --reason)',
+      person: true,
+      notOnMcp:
+        "a person's override of the evidence rule: a client's permission rules name MCP tools, not their arguments, so it stays on the command line where a rule asks the person",
+    },
+    { key: 'reason', flags: '--reason <text>', type: 'string', summary: 'why, for the journal', notOnMcp: 'it goes with --force only' },
+  ],
+  event: (a) => (a.force ? { type: 'done', force: { reason: a.reason ?? '' } } : { type: 'done' }),
+});

@@ -1,0 +1,53 @@
+/**
+ * The registry: every command, in the order `autopilot --help` lists them.
+ * A new command is one file in this folder and one line here; the command
+ * line and the MCP server pick it up from this list.
+ */
+import { ack } from './ack.js';
+import { breadcrumb } from './breadcrumb.js';
+import { check } from './check.js';
+import { checkpoint } from './checkpoint.js';
+import { checkpoints } from './checkpoints.js';
+import type { Command, FrontEnd } from './command.js';
+import { decide } from './decide.js';
+import { done } from './done.js';
+import { fail } from './fail.js';
+import { hook } from './hook.js';
+import { init } from './init.js';
+import { lease } from './lease.js';
+import { log } from './log.js';
+import { mcp } from './mcp.js';
+import { next } from './next.js';
+import { repin } from './repin.js';
+import { report } from './report.js';
+import { restore } from './restore.js';
+import { skip } from './skip.js';
+import { status } from './status.js';
+import { substep } from './substep.js';
+
+// Each command's argument type is its own; the front ends read arguments by the specs (`readArguments`).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyCommand = Command<any, any>;
+
+export const COMMANDS: readonly (AnyCommand | FrontEnd)[] = [
+  status,
+  next,
+  substep,
+  done,
+  fail,
+  skip,
+  decide,
+  ack,
+  mcp,
+  hook,
+  init,
+  breadcrumb,
+  report,
+  lease,
+  repin,
+  checkpoint,
+  checkpoints,
+  restore,
+  check,
+  log,
+];

@@ -1,0 +1,20 @@
+/** `autopilot repin`: adopt the flow file as it is now for the run under way (journaled). */
+import { runRepin } from '../app/repin.js';
+import { EXIT } from '../errors.js';
+import { defineCommand } from './command.js';
+
+export const repin = defineCommand({
+  name: 'repin',
+  summary: 'adopt the flow file as it is now for the run under way (journaled)',
+  person: true,
+  mcp: { tool: 'Adopt the edited flow file for this run (a person decides).', answer: 'repin' },
+  run: (ctx) => runRepin(ctx),
+  view: (r) => ({
+    json: { repinned: r.changes.length > 0, changes: r.changes, step: r.position.step, name: r.position.name },
+    text:
+      r.changes.length === 0
+        ? 'Nothing to repin: the run already uses the flow file as it is.'
+        : `✓ Repinned: ${r.changes.join('; ')}. Run \`autopilot next\`.`,
+    exit: EXIT.ok,
+  }),
+});

@@ -1,0 +1,21 @@
+/** `autopilot restore ID`: return the pointer to a checkpoint (journaled; no history is deleted). */
+import { runRestore } from '../app/checkpoints.js';
+import { EXIT } from '../errors.js';
+import { defineCommand } from './command.js';
+
+export const restore = defineCommand({
+  name: 'restore',
+  summary: 'return the pointer to a checkpoint (journaled; no history is deleted)',
+  person: true,
+  arguments: [{ key: 'id', name: '<id>', summary: 'a checkpoint id from `autopilot checkpoints`' }],
+  mcp: { tool: 'Return the pointer to a checkpoint (a person decides).', answer: 'restore' },
+  run: (ctx, a: { id: string }) => runRestore(ctx, a.id),
+  view: (r) => {
+    const at = r.position.step === 'done' ? 'done' : `step ${r.position.step} (${r.position.name}), ${r.position.status}`;
+    return {
+      json: { restored: r.id, step: r.position.step, name: r.position.name, status: r.position.status },
+      text: `✓ Restored ${r.id}: ${at}. Run \`autopilot next\`.`,
+      exit: EXIT.ok,
+    };
+  },
+});

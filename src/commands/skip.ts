@@ -1,0 +1,11 @@
+/** `autopilot skip --reason TEXT`: an optional step passed over on purpose, journaled as a waiver. */
+import { stepCommand, type StepArgs } from './step-command.js';
+
+export const skip = stepCommand<StepArgs & { reason: string }>({
+  name: 'skip',
+  summary: 'skip the current step, if it is optional',
+  tool: 'Skip an optional step.',
+  aimed: true,
+  options: [{ key: 'reason', flags: '--reason <text>', type: 'string', summary: 'why it is skipped', required: true }],
+  event: (a) => ({ type: 'skip', reason: a.reason ?? '' }),
+});

@@ -1,0 +1,72 @@
+/**
+ * The seven step commands share one shape: an event for the engine, the
+ * options every one of them takes (`--take-over`, `--commit`, and `--step`
+ * for those aimed at a step), and one view. Each is still a file of its own.
+ */
+import { runStep, type StepResult } from '../app/step.js';
+import type { Event } from '../engine/transitions.js';
+import { stepJson } from '../render/json.js';
+import { outcomeText } from '../render/text.js';
+import type { ArgumentSpec, Command, OptionSpec } from './command.js';
+
+/** What every step command's arguments may carry. */
+export interface StepArgs {
+  step?: number;
+  takeOver?: boolean;
+  commit?: boolean;
+}
+
+const STEP: OptionSpec = {
+  key: 'step',
+  flags: '--step <n>',
+  type: 'step',
+  summary: 'the step this is for (default: the current one); refused if the work has moved on',
+};
+
+const TAKE_OVER: OptionSpec = {
+  key: 'takeOver',
+  flags: '--take-over',
+  type: 'boolean',
+  summary: 'take the repository over from another session (journaled)',
+  person: true,
+  notOnMcp:
+    "a person's override: a client's permission rules name MCP tools, not their arguments, so it stays on the command line where a rule asks the person",
+};
+
+const COMMIT: OptionSpec = {
+  key: 'commit',
+  flags: '--commit',
+  type: 'boolean',
+  summary: "a progress commit of the pointer, the journal and the step's files, when the command finishes something",
+};
+
+export function stepCommand<A extends StepArgs>(spec: {
+  name: Event['type'];
+  summary: string;
+  /** The MCP tool's description: short, it goes into every model session. */
+  tool: string;
+  /** `next` acts on the current step; the others name theirs with `--step`. */
+  aimed: boolean;
+  arguments?: readonly ArgumentSpec[];
+  options?: readonly OptionSpec[];
+  person?: true;
+  event: (args: A) => Event;
+}): Command<A, StepResult> {
+  return {
+    name: spec.name,
+    summary: spec.summary,
+    step: true,
+    ...(spec.person ? { person: true } : {}),
+    ...(spec.arguments ? { arguments: spec.arguments } : {}),
+    options: [...(spec.aimed ? [STEP] : []), ...(spec.options ?? []), TAKE_OVER, COMMIT],
+    mcp: { tool: spec.tool, answer: 'step' },
+    run: (ctx, args) =>
+      runStep(ctx, {
+        event: spec.event(args),
+        ...(args.step !== undefined ? { step: args.step } : {}),
+        ...(args.takeOver ? { takeOver: true } : {}),
+        ...(args.commit ? { commit: true } : {}),
+      }),
+    view: ({ view, exit }) => ({ json: stepJson(view), text: outcomeText(view), exit }),
+  };
+}

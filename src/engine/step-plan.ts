@@ -1,0 +1,250 @@
+/**
+ * A step command (`next`, `done`, `fail`, `skip`, `decide`, `ack`,
+ * `substep`) decided in full, without reading or writing anything. Pure:
+ * (the state as read under the lock, the event, the request, the clock) →
+ * (the transition, the journal entries, the pointer, the lease, the
+ * checkpoint, the notices). The shell (`app/step.ts`) gathers the inputs and
+ * writes what comes out.
+ *
+ * Two calls, because one input depends on the first answer: `decideStep`
+ * says what happens (a repeat recognised, a command for another step
+ * refused, or the rules applied); the shell then reads the skill's own state
+ * file for the step the agent is sent to, and `planStep` turns it all into
+ * what is written.
+ */
+import { InputError } from '../errors.js';
+import { stepByNumber, type Flow, type Step } from '../flow/model.js';
+import type { LastAction } from '../state/parse-pointer.js';
+import { samePosition, type Position } from '../state/position.js';
+import type { PendingBoundary } from './boundary.js';
+import { evidenceFor, hasArtifacts, type Evidence } from './evidence.js';
+import { followThrough, lastActionOf } from './follow-through.js';
+import { entry, type JournalEntry, type PointerRecord, type StampedEntry } from './journal-entry.js';
+import type { Lease, LeaseVerdict } from './lease.js';
+import { flowFileRef, pinnedCopy } from './pin.js';
+import { atStep, type Reconciled } from './reconcile.js';
+import type { RecordVerdict } from './record.js';
+import { commandKey, judgeRepeat, repeatsLastCommand, type Target } from './repeat.js';
+import { apply, type Event, type Transition } from './transitions.js';
+
+/** A skill's own progress file, read by the shell: where it says the work is, or why it cannot be read. */
+export type SkillState = { file: string; position: string } | { problem: string } | undefined;
+
+/** The state as a step command reads it under the lock. */
+export interface StepState {
+  flow: Flow;
+  /** The pointer as read (null when there was none): its position and its `## Last Action`. */
+  pointer: { position: Position; lastAction?: LastAction } | null;
+  /** How the pointer compared with the journal, and what the folder made of it. */
+  record: RecordVerdict;
+  reconciled: Reconciled;
+  evidence: Evidence;
+  /** The last record the journal holds: a repeated command is recognised by it. */
+  lastRecord?: { seq: number; pointer: PointerRecord; session: string; key?: string };
+  boundary?: PendingBoundary;
+  /** Said when the flow file changed since the run was pinned. */
+  flowChange?: string;
+}
+
+export interface StepInput {
+  state: StepState;
+  /** Validated (`validateEvent`). */
+  event: Event;
+  /** `--step N`, when given. */
+  step?: number;
+  /** The step the agent was handed: the pointer as the file said before the lock (see `peekPosition`). */
+  peeked?: Position;
+  session: string;
+  now: Date;
+  staleMs: number;
+  /** The lease verdict for a command that drives (never `held`: that stops before the state is read). */
+  lease?: Exclude<LeaseVerdict, { kind: 'held' }>;
+  /** The newest decisive journal entry about the step the command is aimed at (`aimAt`). */
+  latest?: StampedEntry;
+  /** The last `fail` reason of the current step, when it stands failed: shown in every session. */
+  lastFailure?: string;
+}
+
+export interface StepPlan {
+  transition: Transition;
+  /** Every entry to journal, in order. */
+  entries: JournalEntry[];
+  /** The command's key, stamped on its entries: a retry is recognised by it. */
+  key: string;
+  /** The pointer to write: whenever something is journaled, or the position moved. */
+  pointer?: { position: Position; lastAction?: LastAction };
+  lease?: Lease | 'release';
+  /** A checkpoint taken once the plan is written: before a session boundary, and when a step fails for good. */
+  checkpoint?: { label: 'boundary' | 'failed'; note: string };
+  notices: string[];
+  /** The step the command acted on (the current one when it started). */
+  acted?: Step;
+  reason?: string;
+  /** The option a `decide` chose, as `A) choice`. */
+  answer?: string;
+  /** Steps passed over because their condition does not hold. */
+  passedOver: { step: number; name: string; reason: string }[];
+}
+
+/** Commands that speak about one step; `next` always acts on the current one. */
+const AIMED = new Set<Event['type']>(['done', 'fail', 'skip', 'substep', 'decide', 'ack']);
+
+/** The step a command is for: `--step N`, else the step the agent was handed, else the current one. */
+export function aimAt(event: Event, step: number | undefined, peeked: Position | undefined, now: Position): Target | undefined {
+  if (!AIMED.has(event.type)) return undefined;
+  const base = peeked ?? now;
+  const at = step ?? (typeof base.step === 'number' ? base.step : undefined);
+  return at === undefined ? undefined : { flow: base.flow, cycle: base.cycle, step: at };
+}
+
+const sameAsRecord = (p: Position, r: PointerRecord) => p.flow === r.flow && p.step === r.step && p.cycle === r.cycle && p.status === r.status;
+
+/** A command that already took effect: where a person must act first, the stop again; else `duplicate`. */
+function stopOrDuplicate(input: StepInput, of: { seq: number; event: string }): Transition {
+  const { flow, reconciled, evidence, boundary } = input.state;
+  const position = reconciled.position;
+  const stop = apply(flow, position, evidence, { type: 'next' }, { session: input.session, ...(boundary ? { boundary } : {}) });
+  if (stop.outcome.kind === 'decision' || stop.outcome.kind === 'failed' || (stop.outcome.kind === 'boundary' && boundary)) return { ...stop, entries: [] };
+  return { position, entries: [], outcome: { kind: 'duplicate', of: of.seq, event: of.event } };
+}
+
+/** What the command does: a repeat recognised, a command meant for another step refused, or the rules applied. */
+export function decideStep(input: StepInput): Transition {
+  const { event, state, session } = input;
+  const { flow, evidence, boundary } = state;
+  const position = state.reconciled.position;
+  const target = aimAt(event, input.step, input.peeked, position);
+  if (target) {
+    if (target.flow === flow.id && !stepByNumber(flow, target.step)) {
+      throw new InputError({
+        message: `--step ${target.step}: ${flow.id} has no such step`,
+        expected: `a step from 1 to ${flow.steps.length}`,
+        received: String(target.step),
+      });
+    }
+    const name = stepByNumber(flow, target.step)?.name ?? '?';
+    const verdict = judgeRepeat(event, target, name, position, input.latest);
+    if (verdict.kind === 'duplicate') return stopOrDuplicate(input, verdict.of);
+    if (verdict.kind === 'moved') return { position, entries: [], outcome: { kind: 'refused', problem: verdict.problem } };
+  }
+  // Not aimed at a step by name, and the very command this session last recorded: a retry, recorded once.
+  const last = state.lastRecord;
+  if (input.step === undefined && last && repeatsLastCommand(event, session, last) && sameAsRecord(position, last.pointer))
+    return stopOrDuplicate(input, { seq: last.seq, event: last.key!.split(':')[0]! });
+  return apply(flow, position, evidence, event, { session, ...(boundary ? { boundary } : {}) });
+}
+
+/** The step whose skill state the shell should read before `planStep`: `next` sending the agent to work. */
+export function skillStateWanted(event: Event, transition: Transition): number | undefined {
+  return event.type === 'next' && transition.outcome.kind === 'work' && typeof transition.position.step === 'number' ? transition.position.step : undefined;
+}
+
+/** A sentence when the skill's own file and the pointer disagree about where the step stands. */
+export function skillDisagreement(state: SkillState, subStep: string): string | undefined {
+  if (!state) return undefined;
+  if ('problem' in state) return `the skill's own state cannot be read: ${state.problem}`;
+  if (state.position === subStep) return undefined;
+  return `the skill's own state (${state.file}) says sub-step ${state.position}, the pointer says ${subStep === '0' ? 'none' : subStep}; resuming where the skill says`;
+}
+
+/**
+ * Re-entry: a skill that keeps its own progress file is the better judge of
+ * where inside the step the work is (docs/state-and-journal.md, "Skill state").
+ */
+function resumeWhereSkillSays(transition: Transition, skill: SkillState, notices: string[]): Transition {
+  const differs = skillDisagreement(skill, transition.position.subStep);
+  if (!differs) return transition;
+  notices.push(differs);
+  if (!skill || !('position' in skill)) return transition;
+  const resumed = { ...transition.position, status: 'in_progress' as const, subStep: skill.position };
+  const note = entry('skill_state_differs', resumed, { file: skill.file, skill_sub_step: skill.position, pointer_sub_step: transition.position.subStep });
+  return { ...transition, position: resumed, entries: [...transition.entries, note] };
+}
+
+/** What reconciliation itself changed, as journal entries: a run begun, work found on disk, a hand edit, a repair. */
+export function reconciliationEntries(state: Pick<StepState, 'flow' | 'pointer' | 'record' | 'reconciled' | 'evidence'>): JournalEntry[] {
+  const { pointer, reconciled, flow, record, evidence } = state;
+  const entries: JournalEntry[] = [];
+  const begun = !pointer && !record.start;
+  if (begun) {
+    entries.push(
+      entry('run_started', reconciled.position, { source: reconciled.source, flow_hash: flow.hash, flow_file: flowFileRef(flow), pinned: pinnedCopy(flow) }),
+    );
+  }
+  // Work the folder shows done that the journal never heard of: record each completion, so history matches the files.
+  const found = begun || reconciled.drift.some((d) => d.kind === 'ahead-on-disk');
+  if (found && typeof reconciled.position.step === 'number') {
+    const from = typeof pointer?.position.step === 'number' ? pointer.position.step : 1;
+    for (const step of flow.steps) {
+      if (step.number < from || step.number >= reconciled.position.step || !hasArtifacts(evidenceFor(evidence, step.number))) continue;
+      entries.push(entry('step_completed', atStep(flow, step, reconciled.position.cycle, 'completed'), { by: 'folder' }));
+    }
+  }
+  const edits = reconciled.drift.filter((d) => d.kind === 'hand-edit');
+  const repairs = reconciled.drift.filter((d) => d.kind !== 'hand-edit');
+  if (edits.length > 0)
+    entries.push(entry('pointer_edited', reconciled.position, { ...(record.edited ? { edited: record.edited } : {}), message: edits[0]!.message }));
+  if (repairs.length > 0) entries.push(entry('position_repaired', reconciled.position, { source: reconciled.source, drift: repairs.map((d) => d.message) }));
+  return entries;
+}
+
+/** The journal entry for a lease taken from another session. */
+function leaseEntries(lease: StepInput['lease'], position: Position): JournalEntry[] {
+  if (lease?.kind !== 'take' || !lease.takenFrom) return [];
+  const { holder, reason } = lease.takenFrom;
+  return [entry('lease_taken_over', position, { from: holder.session, from_host: holder.host, reason, heartbeat: holder.heartbeat })];
+}
+
+/** The checkpoint a transition calls for (docs/state-and-journal.md, "Checkpoints"). */
+function checkpointFor(transition: Transition): StepPlan['checkpoint'] {
+  if (transition.entries.some((e) => e.event === 'boundary_reached')) return { label: 'boundary', note: 'automatic: a session boundary' };
+  if (transition.outcome.kind === 'failed' && transition.entries.some((e) => e.event === 'step_failed'))
+    return { label: 'failed', note: 'automatic: a step failed three times' };
+  return undefined;
+}
+
+/** Everything the command writes and says, from what it decided. `skill`: the skill state of `skillStateWanted`'s step. */
+export function planStep(input: StepInput, decided: Transition, skill?: SkillState): StepPlan {
+  const { event, state, now } = input;
+  const { flow } = state;
+  const position = state.reconciled.position;
+  const notices: string[] = state.flowChange ? [state.flowChange] : [];
+  const transition = skillStateWanted(event, decided) !== undefined ? resumeWhereSkillSays(decided, skill, notices) : decided;
+
+  const target = aimAt(event, input.step, input.peeked, position);
+  const at = target ?? { flow: flow.id, cycle: position.cycle, step: typeof position.step === 'number' ? position.step : 0 };
+  const entries = [...reconciliationEntries(state), ...leaseEntries(input.lease, position), ...transition.entries];
+  const follow = event.type === 'next' ? followThrough(state.pointer?.lastAction, position, now, input.staleMs) : undefined;
+  if (follow) {
+    entries.unshift(entry('follow_through', position, { message: follow, expected: state.pointer?.lastAction?.next }));
+    notices.unshift(follow);
+  }
+
+  const acted = typeof position.step === 'number' ? stepByNumber(flow, position.step) : undefined;
+  const lastAction = lastActionOf(event, acted, transition.outcome, transition.position, now) ?? state.pointer?.lastAction;
+  const moved = !state.pointer || !samePosition(state.pointer.position, transition.position);
+  // At a boundary (reached, answered "a new conversation", or shown again) this session's lease ends: the next conversation starts free.
+  const lease = transition.outcome.kind === 'boundary' ? 'release' : input.lease?.lease;
+
+  let reason = 'reason' in event ? event.reason : event.type === 'done' ? event.force?.reason : undefined;
+  if (transition.outcome.kind === 'failed' && !reason) reason = input.lastFailure;
+  const answered = transition.entries.find((e) => e.event === 'decision_answered');
+  const passedOver = transition.entries
+    .filter((e) => e.event === 'step_skipped' && e.by === 'condition' && typeof e.step === 'number')
+    .map((e) => ({ step: e.step as number, name: e.name, reason: String(e.reason) }));
+  const checkpoint = checkpointFor(transition);
+
+  return {
+    transition,
+    entries,
+    key: commandKey(event, at, position.retryCount + 1),
+    ...(entries.length > 0 || moved ? { pointer: { position: transition.position, ...(lastAction ? { lastAction } : {}) } } : {}),
+    ...(lease ? { lease } : {}),
+    ...(checkpoint ? { checkpoint } : {}),
+    notices,
+    ...(acted ? { acted } : {}),
+    ...(reason ? { reason } : {}),
+    ...(answered ? { answer: `${String(answered.option)}) ${String(answered.choice)}` } : {}),
+    passedOver,
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * The checkpoint files, `_docs/_autopilot/checkpoints/<id>.json`: listed,
+ * read and named here; written and pruned only by the one write path
+ * (`app/commit.ts`). The format is `formats/checkpoint.ts`.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseCheckpointId } from '../engine/checkpoint-id.js';
+import { InputError } from '../errors.js';
+import { parseCheckpoint, type Checkpoint } from '../formats/checkpoint.js';
+import type { Repo } from './repo.js';
+
+export const checkpointsDir = (repo: Repo) => join(repo.autopilotDir, 'checkpoints');
+export const checkpointFile = (repo: Repo, id: string) => join(checkpointsDir(repo), `${id}.json`);
+
+/** The ids of the checkpoints on disk, newest first; files that are not checkpoints are left out. */
+export function checkpointIds(repo: Repo): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(checkpointsDir(repo));
+  } catch {
+    return [];
+  }
+  return names
+    .filter((n) => n.endsWith('.json'))
+    .map((n) => n.slice(0, -5))
+    .filter((id) => parseCheckpointId(id) !== undefined)
+    .sort()
+    .reverse();
+}
+
+export function readCheckpoint(repo: Repo, id: string): Checkpoint {
+  if (!parseCheckpointId(id)) {
+    throw new InputError({
+      message: `"${id.slice(0, 80)}" is not a checkpoint id`,
+      expected: 'an id from `autopilot checkpoints`, e.g. 2026-11-26T010203.000Z-boundary',
+      received: id.slice(0, 80),
+    });
+  }
+  const file = checkpointFile(repo, id);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    throw new InputError({ message: `no checkpoint ${id}`, expected: 'an id from `autopilot checkpoints`', received: id });
+  }
+  const parsed = parseCheckpoint(text, file);
+  if ('problem' in parsed) throw new InputError(parsed.problem);
+  return parsed.checkpoint;
+}

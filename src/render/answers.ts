@@ -1,0 +1,174 @@
+/**
+ * The JSON answers, the contract an agent reads (`--json`, the MCP tools'
+ * structured content): one zod schema each. The TypeScript types the
+ * renderers return are inferred from these schemas, the MCP server declares
+ * them as its tools' output schemas, and the tests check every answer against
+ * them. Only `autopilot mcp` and the tests load this file at run time (the
+ * CLI imports its types, which cost nothing): zod stays off start-up.
+ */
+import { z } from 'zod';
+import { STATUSES } from '../state/position.js';
+
+const stepNumber = z.union([z.number().int(), z.literal('done')]);
+const code = z.enum(['bad_input', 'refused', 'outside_repository', 'guard_off', 'held', 'internal']);
+
+export const problemSchema = z.object({
+  file: z.string().optional(),
+  line: z.number().int().optional(),
+  message: z.string(),
+  expected: z.string().optional(),
+  received: z.string().optional(),
+});
+
+export const errorSchema = z.object({
+  code,
+  message: z.string(),
+  file: z.string().optional(),
+  line: z.number().int().optional(),
+  expected: z.string().optional(),
+  received: z.string().optional(),
+  hint: z.string().optional(),
+  problems: z.array(problemSchema).optional(),
+  holder: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** Every failure, whatever the command: exit 1, 2 or 4. */
+export const errorAnswer = z.object({ error: errorSchema });
+
+const decision = z.object({
+  id: z.string(),
+  question: z.string(),
+  options: z.array(z.object({ option: z.string(), choice: z.string(), then: z.string() })),
+  recommendation: z.object({ option: z.string(), reason: z.string() }),
+  answer_with: z.string(),
+});
+
+/** The keys every position-bearing answer starts with: the pointer's meanings, where they came from, what disagreed. */
+const position = z.object({
+  flow: z.string(),
+  step: stepNumber,
+  name: z.string(),
+  status: z.enum(STATUSES),
+  sub_step: z.string(),
+  retry_count: z.number().int(),
+  cycle: z.number().int(),
+  steps: z.number().int(),
+  source: z.enum(['state', 'folder', 'git']),
+  drift: z.array(z.object({ kind: z.string(), step: stepNumber, message: z.string() })),
+  notices: z.array(z.string()).optional(),
+  commit: z.string().optional(),
+});
+
+export const statusAnswer = position.extend({
+  done_when: z.array(z.string()).optional(),
+  journal: z.object({ events: z.number().int() }),
+  lease: z
+    .union([
+      z.object({ session: z.string(), host: z.string(), heartbeat: z.string(), age: z.string(), mine: z.boolean(), stale: z.boolean() }),
+      z.object({ problem: z.string() }),
+      z.null(),
+    ])
+    .optional(),
+  guards: z.array(z.string()),
+  git_fallback: z.object({ on: z.boolean(), reason: z.string().optional() }),
+  boundary_pending: z.object({ after: z.number().int(), reached_by: z.string(), decision }).optional(),
+});
+
+const summary = z.union([
+  z.object({ file: z.string(), tasks: z.number().int(), batches: z.number().int(), points: z.number() }),
+  z.object({ file: z.string(), problem: z.string() }),
+]);
+
+/** `next`, `done`, `fail`, `skip`, `decide`, `ack`, `substep`. */
+export const stepAnswer = position.extend({
+  outcome: z.enum(['work', 'advanced', 'recorded', 'decision', 'boundary', 'failed', 'complete', 'duplicate', 'refused']),
+  action: z.enum(['start', 'resume', 'retry']).optional(),
+  skill: z.string().optional(),
+  done_when: z.array(z.string()).optional(),
+  resume: z.string().optional(),
+  decision: decision.optional(),
+  boundary: z
+    .object({
+      after: z.object({ step: z.number().int(), name: z.string() }),
+      next: z.object({ step: stepNumber, name: z.string() }),
+      answered: z.literal('A').optional(),
+      message: z.string().optional(),
+      decision: decision.optional(),
+      summary: summary.optional(),
+    })
+    .optional(),
+  message: z.string().optional(),
+  duplicate_of: z.object({ seq: z.number().int(), event: z.string() }).optional(),
+  error: problemSchema.extend({ code }).optional(),
+  missing: z.array(z.string()).optional(),
+  reason: z.string().optional(),
+});
+
+export const checkAnswer = z.object({
+  ok: z.boolean(),
+  problems: z.array(problemSchema),
+  flows: z.array(z.string()),
+  skills: z.number().int(),
+  pointer: z.enum(['ok', 'absent', 'invalid']),
+  journal_events: z.number().int(),
+  git_fallback: z.object({ on: z.boolean(), reason: z.string().optional() }),
+});
+
+export const logAnswer = z.object({
+  events: z.array(z.looseObject({ event: z.string(), flow: z.string(), step: stepNumber, at: z.string(), session: z.string() })),
+  problems: z.array(problemSchema),
+});
+
+export const initAnswer = z.object({
+  created: z.array(z.string()),
+  kept: z.array(z.string()),
+  pointer: z.object({ flow: z.string(), step: z.number().int() }).optional(),
+});
+
+export const breadcrumbAnswer = z.object({ markdown: z.string(), noted: z.string().optional() });
+export const reportAnswer = z.object({ file: z.string(), html: z.string().optional() });
+export const leaseAnswer = z.object({ remote: z.string(), sha: z.string(), taken: z.enum(['new', 'renewed', 'stale', 'take-over']) });
+export const repinAnswer = z.object({ repinned: z.boolean(), changes: z.array(z.string()), step: stepNumber, name: z.string() });
+export const checkpointAnswer = z.object({ id: z.string(), pruned: z.array(z.string()) });
+export const checkpointsAnswer = z.object({
+  checkpoints: z.array(
+    z.object({ id: z.string(), at: z.string(), note: z.string(), seq: z.number().int(), step: stepNumber.nullable(), status: z.string().nullable() }),
+  ),
+});
+export const restoreAnswer = z.object({ restored: z.string(), step: stepNumber, name: z.string(), status: z.enum(STATUSES) });
+export const closedAnswer = z.object({ closed: z.literal(true) });
+export const hookAnswer = z.object({});
+
+export type ErrorAnswer = z.infer<typeof errorAnswer>;
+export type StatusAnswer = z.infer<typeof statusAnswer>;
+export type StepAnswer = z.infer<typeof stepAnswer>;
+export type CheckAnswer = z.infer<typeof checkAnswer>;
+export type LogAnswer = z.infer<typeof logAnswer>;
+export type InitAnswer = z.infer<typeof initAnswer>;
+export type BreadcrumbAnswer = z.infer<typeof breadcrumbAnswer>;
+export type ReportAnswer = z.infer<typeof reportAnswer>;
+export type LeaseAnswer = z.infer<typeof leaseAnswer>;
+export type RepinAnswer = z.infer<typeof repinAnswer>;
+export type CheckpointAnswer = z.infer<typeof checkpointAnswer>;
+export type CheckpointsAnswer = z.infer<typeof checkpointsAnswer>;
+export type RestoreAnswer = z.infer<typeof restoreAnswer>;
+
+/** Each command's answer schema, by the name the registry gives it (`commands/*.ts`, `answer`). */
+export const ANSWERS = {
+  status: statusAnswer,
+  step: stepAnswer,
+  check: checkAnswer,
+  log: logAnswer,
+  init: initAnswer,
+  breadcrumb: breadcrumbAnswer,
+  report: reportAnswer,
+  lease: leaseAnswer,
+  repin: repinAnswer,
+  checkpoint: checkpointAnswer,
+  checkpoints: checkpointsAnswer,
+  restore: restoreAnswer,
+  closed: closedAnswer,
+  hook: hookAnswer,
+} as const;
+
+export type AnswerName = keyof typeof ANSWERS;

@@ -1,0 +1,147 @@
+/**
+ * The JSON an agent reads, for every front end (the CLI's `--json`, the MCP
+ * tools' structured content): the contract's keys first, then what the
+ * outcome adds. Typed by the schemas in `answers.ts`.
+ */
+import type { CheckResult } from '../app/check.js';
+import { currentStep, doneWhenPaths, type View } from '../app/view.js';
+import { boundaryDecision } from '../engine/boundary.js';
+import type { StampedEntry } from '../engine/journal-entry.js';
+import { formatAge } from '../engine/lease.js';
+import { problemJson, type Problem } from '../errors.js';
+import { stepByNumber, type Decision } from '../flow/model.js';
+import type { CheckAnswer, LogAnswer, StatusAnswer, StepAnswer } from './answers.js';
+
+type Json<T> = T extends object ? { -readonly [K in keyof T]: T[K] } : T;
+
+export function decisionJson(decision: Decision) {
+  return {
+    id: decision.id,
+    question: decision.question,
+    options: decision.options.map((o) => ({ option: o.letter, choice: o.choice, then: o.then })),
+    recommendation: { option: decision.recommendation.letter, reason: decision.recommendation.reason },
+    answer_with: `autopilot decide <${decision.options.map((o) => o.letter).join('|')}>`,
+  };
+}
+
+/** The keys every position-bearing answer starts with. */
+function positionJson(view: View) {
+  const { position } = view;
+  return {
+    flow: position.flow,
+    step: position.step,
+    name: position.name,
+    status: position.status,
+    sub_step: position.subStep,
+    retry_count: position.retryCount,
+    cycle: position.cycle,
+    steps: view.flow.steps.length,
+    source: view.source,
+    drift: view.drift.map((d) => ({ kind: d.kind, step: d.step, message: d.message })),
+    ...(view.notices ? { notices: view.notices } : {}),
+    ...(view.committed ? { commit: view.committed } : {}),
+  };
+}
+
+export function statusJson(view: View): StatusAnswer {
+  const step = currentStep(view);
+  const lease = view.lease;
+  return {
+    ...positionJson(view),
+    ...(step ? { done_when: doneWhenPaths(view.repo, step, view.position.cycle) } : {}),
+    journal: { events: view.journalSeq ?? 0 },
+    ...(lease
+      ? {
+          lease: lease.holder
+            ? {
+                session: lease.holder.session,
+                host: lease.holder.host,
+                heartbeat: lease.holder.heartbeat,
+                age: formatAge(lease.ageMs ?? 0),
+                mine: lease.mine === true,
+                stale: lease.stale === true,
+              }
+            : lease.problem
+              ? { problem: lease.problem }
+              : null,
+        }
+      : {}),
+    guards: view.guards ?? [],
+    git_fallback: view.gitOff ? { on: false, reason: view.gitOff } : { on: true },
+    ...(view.boundary
+      ? {
+          boundary_pending: {
+            after: view.boundary.after,
+            reached_by: view.boundary.session,
+            decision: decisionJson(boundaryDecision(view.flow, view.boundary.after, view.position.step)),
+          },
+        }
+      : {}),
+  };
+}
+
+export function stepJson(view: View): StepAnswer {
+  const { position, outcome } = view;
+  const json: Json<StepAnswer> = { ...positionJson(view), outcome: outcome!.kind };
+  switch (outcome!.kind) {
+    case 'work':
+      json.action = outcome!.action;
+      if (view.work) {
+        json.skill = view.work.skill;
+        json.done_when = view.work.doneWhen;
+      }
+      if (position.subStep !== '0') json.resume = position.subStep;
+      break;
+    case 'decision':
+      json.decision = decisionJson(outcome!.decision);
+      break;
+    case 'boundary': {
+      const after = stepByNumber(view.flow, outcome!.after)!;
+      json.boundary = {
+        after: { step: after.number, name: after.name },
+        next: { step: position.step, name: position.name },
+        ...(outcome!.answered
+          ? { answered: 'A' as const, message: 'Stop this conversation now; start a new one and run `/autopilot` (`autopilot next`).' }
+          : { decision: decisionJson(boundaryDecision(view.flow, outcome!.after, position.step)) }),
+        ...(view.summary ? { summary: view.summary } : {}),
+      };
+      break;
+    }
+    case 'failed':
+      json.message = 'Failed three times: a person runs `autopilot ack`, then `autopilot next` tries again.';
+      break;
+    case 'duplicate':
+      json.duplicate_of = { seq: outcome!.of, event: outcome!.event };
+      json.message = `Already recorded (journal event ${outcome!.of}, ${outcome!.event}); nothing was written again.`;
+      break;
+    case 'refused':
+      json.error = problemJson(outcome!.problem) as StepAnswer['error'];
+      if (outcome!.missing) json.missing = outcome!.missing.map((m) => `${view.repo.docsName}/${m}`);
+      break;
+    default:
+      break;
+  }
+  if (view.reason) json.reason = view.reason;
+  return json;
+}
+
+/** `status` or a step command's answer, by the view's command. */
+export function viewJson(view: View): StatusAnswer | StepAnswer {
+  return view.command === 'status' ? statusJson(view) : stepJson(view);
+}
+
+export function checkJson(r: CheckResult): CheckAnswer {
+  return {
+    ok: r.problems.length === 0,
+    problems: r.problems,
+    flows: r.flows,
+    skills: r.skills,
+    pointer: r.pointer,
+    journal_events: r.journalEvents,
+    git_fallback: r.gitOff ? { on: false, reason: r.gitOff } : { on: true },
+  };
+}
+
+export function logJson(r: { entries: StampedEntry[]; problems: Problem[] }): LogAnswer {
+  return { events: r.entries as LogAnswer['events'], problems: r.problems };
+}
