@@ -1,11 +1,27 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Five projects, so a developer runs the fast one alone (`npm run test:unit`,
+ * in process, no build) and `npm test` runs them all:
+ * - unit: the pure rules, the file formats and the command layer in process;
+ * - e2e: the built CLI and real git in temporary repositories;
+ * - faults: kills, races and leases with real processes;
+ * - fuzz: a bounded fuzz run;
+ * - agents: the real Claude Code and Codex CLIs against scripted models.
+ */
+const built = { globalSetup: ['test/global-setup.ts'] };
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/global-setup.ts'],
     // End-to-end tests spawn the built CLI and real git; give slow CI machines room.
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts', 'test/git/**/*.test.ts'], ...built } },
+      { extends: true, test: { name: 'faults', include: ['test/faults/**/*.test.ts'], ...built } },
+      { extends: true, test: { name: 'fuzz', include: ['test/fuzz/**/*.test.ts'], ...built } },
+      { extends: true, test: { name: 'agents', include: ['test/agents/**/*.test.ts'], ...built } },
+    ],
   },
 });

@@ -32,3 +32,19 @@ export function staticEdgesInto(inside: string, target: RegExp): string[] {
     .flatMap((file) => staticImports(file).map((to) => `${relative(ROOT, file)} → ${to}`))
     .filter((edge) => target.test(edge));
 }
+
+export type ImportKind = 'static' | 'type' | 'dynamic';
+
+/** Every import of a file, with its kind: loaded with the file, erased (type-only), or loaded on demand (`await import`). */
+export function importsOf(file: string): { target: string; kind: ImportKind }[] {
+  const text = readFileSync(file, 'utf8');
+  const resolveTarget = (specifier: string) =>
+    specifier.startsWith('.') ? relative(ROOT, resolve(dirname(file), specifier.replace(/\.js$/, '.ts'))) : specifier;
+  const found: { target: string; kind: ImportKind }[] = [];
+  for (const match of text.matchAll(/^\s*(import|export)\s+(type\s+)?([^'";]*?\s+from\s+)?['"]([^'"]+)['"]/gm)) {
+    // Only `import type` is erased: with verbatimModuleSyntax, `import { type A } from` still loads the module.
+    found.push({ target: resolveTarget(match[4]!), kind: match[2] !== undefined ? 'type' : 'static' });
+  }
+  for (const match of text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)) found.push({ target: resolveTarget(match[1]!), kind: 'dynamic' });
+  return found;
+}

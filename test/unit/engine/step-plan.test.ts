@@ -1,0 +1,208 @@
+/**
+ * The step plan (`engine/step-plan.ts`), in process and without a disk: what
+ * a step command journals, writes and says, decided from the state as read
+ * under the lock. Random sessions walk it as the shell does (the journal an
+ * array, the pointer the plan's), and every command is replayed as a retry
+ * after a kill would replay it; then the rules that used to hide in the
+ * shell, one by one.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { StampedEntry } from '../../../src/engine/journal-entry.js';
+import { toPointerRecord } from '../../../src/engine/journal-entry.js';
+import { DECISIVE } from '../../../src/engine/repeat.js';
+import { aimAt, decideStep, planStep, reconciliationEntries, type StepInput, type StepState } from '../../../src/engine/step-plan.js';
+import type { Event } from '../../../src/engine/transitions.js';
+import type { Flow } from '../../../src/flow/model.js';
+import type { Position } from '../../../src/state/position.js';
+import { at, builtInFlow, evidence, upTo } from '../../helpers/engine.js';
+
+const NOW = new Date('2026-11-26T10:00:00.000Z');
+const STALE = 10 * 60_000;
+
+/** The state a command reads when the pointer, the journal and the folder agree. */
+function stateAt(flow: Flow, position: Position, done: number[], extra: Partial<StepState> = {}): StepState {
+  return {
+    flow,
+    pointer: { position },
+    record: { start: position, drift: [] },
+    reconciled: { position, drift: [], source: 'state' },
+    evidence: evidence(flow, { done }, position.cycle),
+    ...extra,
+  };
+}
+
+const input = (state: StepState, event: Event, extra: Partial<StepInput> = {}): StepInput => ({
+  state,
+  event,
+  session: 'agent',
+  now: NOW,
+  staleMs: STALE,
+  ...extra,
+});
+
+const plan = (i: StepInput) => planStep(i, decideStep(i));
+
+/** The journal as the shell keeps it: stamped entries, newest last. */
+class Journal {
+  entries: StampedEntry[] = [];
+  record?: StepState['lastRecord'];
+  append(p: ReturnType<typeof planStep>, session: string, flow: Flow) {
+    p.entries.forEach((e, i) => {
+      const last = i === p.entries.length - 1;
+      const stamped: StampedEntry = {
+        ...e,
+        seq: this.entries.length + 1,
+        at: NOW.toISOString(),
+        session,
+        key: p.key,
+        ...(last && p.pointer ? { pointer: toPointerRecord(p.pointer.position, flow.hash) } : {}),
+      };
+      this.entries.push(stamped);
+      if (stamped.pointer) this.record = { seq: stamped.seq, pointer: stamped.pointer, session, key: p.key };
+    });
+  }
+  latestAbout(target: { flow: string; cycle: number; step: number } | undefined): StampedEntry | undefined {
+    if (!target) return undefined;
+    return this.entries.findLast((e) => e.flow === target.flow && e.cycle === target.cycle && e.step === target.step && DECISIVE.has(e.event));
+  }
+}
+
+const event = fc.oneof(
+  { weight: 4, arbitrary: fc.constant<Event>({ type: 'next' }) },
+  { weight: 5, arbitrary: fc.constant<Event>({ type: 'done' }) },
+  { weight: 2, arbitrary: fc.constantFrom('red', 'still red').map((reason): Event => ({ type: 'fail', reason })) },
+  { weight: 1, arbitrary: fc.constant<Event>({ type: 'skip', reason: 'no UI' }) },
+  { weight: 2, arbitrary: fc.constantFrom('A', 'B').map((option): Event => ({ type: 'decide', option })) },
+  { weight: 1, arbitrary: fc.constant<Event>({ type: 'ack' }) },
+  { weight: 1, arbitrary: fc.constant<Event>({ type: 'substep', text: '2 — Middle' }) },
+);
+
+describe('a step command replayed as a retry is recorded once', () => {
+  const flow = builtInFlow('greenfield');
+  it('whatever the session does, in 300 random walks (each command replayed as after a kill before it could answer)', () => {
+    let replays = 0;
+    let moves = 0;
+    fc.assert(
+      fc.property(fc.array(fc.tuple(event, fc.boolean(), fc.boolean()), { minLength: 1, maxLength: 60 }), fc.integer({ min: 0, max: 3 }), (walk, ahead) => {
+        const journal = new Journal();
+        let position = at(flow, 1);
+        const done: number[] = [];
+        for (const [e, writes, killedBeforePointer] of walk) {
+          // The agent does the work before it says done; sometimes the next steps' files are there already.
+          if (writes && typeof position.step === 'number')
+            for (let n = position.step; n <= Math.min(position.step + ahead, flow.steps.length); n++) if (!done.includes(n)) done.push(n);
+          const state = () => stateAt(flow, position, done, journal.record ? { lastRecord: journal.record } : {});
+          const handed = position;
+          const first = input(state(), e, { peeked: handed, latest: journal.latestAbout(aimAt(e, undefined, handed, position)) });
+          const p = plan(first);
+          if (p.transition.outcome.kind === 'refused') continue;
+          journal.append(p, 'agent', flow);
+          if (p.pointer) position = p.pointer.position;
+          moves += p.entries.length;
+
+          // The same command again: handed the old pointer (killed before the pointer write) or the new one (killed before it answered).
+          const peeked = killedBeforePointer ? handed : position;
+          const again = input(state(), e, { peeked, latest: journal.latestAbout(aimAt(e, undefined, peeked, position)) });
+          const q = plan(again);
+          if (['done', 'skip', 'fail', 'decide', 'ack'].includes(e.type) && p.entries.length > 0) {
+            replays++;
+            expect(q.entries, `${e.type} replayed at ${JSON.stringify(position)}`).toEqual([]);
+            expect(['duplicate', 'decision', 'failed', 'boundary']).toContain(q.transition.outcome.kind);
+          }
+          // Whatever is journaled, the pointer that names it is written with it.
+          if (p.entries.length > 0) expect(p.pointer).toBeDefined();
+        }
+      }),
+      { numRuns: 300 },
+    );
+    console.log(`step plan: ${replays} replayed commands recorded nothing again, over ${moves} journaled entries`);
+    expect(replays).toBeGreaterThan(100);
+  });
+});
+
+describe('the rules that live in the step plan', () => {
+  const flow = builtInFlow('greenfield');
+
+  it('a boundary ends the lease and takes a checkpoint; a third failure takes one too', () => {
+    const decompose = at(flow, 5, 'in_progress');
+    const boundary = plan(input(stateAt(flow, decompose, upTo(5)), { type: 'done' }, { lease: { kind: 'renew', lease: lease('agent') } }));
+    expect(boundary.transition.outcome).toMatchObject({ kind: 'boundary', after: 5 });
+    expect(boundary.lease).toBe('release');
+    expect(boundary.checkpoint).toEqual({ label: 'boundary', note: 'automatic: a session boundary' });
+
+    const third = plan(input(stateAt(flow, at(flow, 7, 'in_progress', { retryCount: 2 }), upTo(6)), { type: 'fail', reason: 'red' }));
+    expect(third.transition.outcome.kind).toBe('failed');
+    expect(third.checkpoint?.label).toBe('failed');
+    const second = plan(input(stateAt(flow, at(flow, 7, 'in_progress', { retryCount: 1 }), upTo(6)), { type: 'fail', reason: 'red' }));
+    expect(second.checkpoint).toBeUndefined();
+  });
+
+  it('a command for a step the work has left is refused, naming both, and records nothing', () => {
+    const state = stateAt(flow, at(flow, 3), upTo(2));
+    const p = plan(input(state, { type: 'done' }, { step: 2, latest: undefined }));
+    expect(p.transition.outcome.kind).toBe('refused');
+    expect(p.entries).toEqual([]);
+    expect(JSON.stringify(p.transition.outcome)).toMatch(/step 2.*step 3/);
+  });
+
+  it('a step the flow lacks is bad input', () => {
+    expect(() => plan(input(stateAt(flow, at(flow, 1), []), { type: 'done' }, { step: 99 }))).toThrow(/no such step/);
+  });
+
+  it("the skill's own state is where the work resumes, journaled once; an agreeing one changes nothing", () => {
+    const state = stateAt(flow, at(flow, 3, 'in_progress', { subStep: '2 — Middle' }), upTo(2));
+    const i = input(state, { type: 'next' });
+    const differs = planStep(i, decideStep(i), { file: '_docs/02_plan/state.json', position: '4 — Risks' });
+    expect(differs.transition.position).toMatchObject({ status: 'in_progress', subStep: '4 — Risks' });
+    expect(differs.entries.map((e) => e.event)).toEqual(['skill_state_differs']);
+    expect(differs.notices[0]).toMatch(/says sub-step 4 — Risks, the pointer says 2 — Middle/);
+    const agrees = planStep(i, decideStep(i), { file: '_docs/02_plan/state.json', position: '2 — Middle' });
+    expect(agrees.entries).toEqual([]);
+    expect(agrees.pointer).toBeUndefined();
+  });
+
+  it('a lease taken from another session is journaled before what the command did', () => {
+    const taken = { kind: 'take' as const, lease: lease('agent'), takenFrom: { holder: lease('other'), reason: 'stale' as const } };
+    const p = plan(input(stateAt(flow, at(flow, 1), []), { type: 'next' }, { lease: taken }));
+    expect(p.entries.map((e) => e.event)).toEqual(['lease_taken_over', 'step_started']);
+    expect(p.entries[0]).toMatchObject({ from: 'other', reason: 'stale' });
+    expect(p.lease).toEqual(taken.lease);
+  });
+
+  it('re-entry says when the work went elsewhere than the last session expected, first', () => {
+    const lastAction = { action: 'done step 1 (Problem)', result: 'success' as const, at: NOW.toISOString(), next: 'step 2 (Research)', nextStep: 2 };
+    const state = { ...stateAt(flow, at(flow, 3), upTo(2)), pointer: { position: at(flow, 3), lastAction } };
+    const p = plan(input(state, { type: 'next' }));
+    expect(p.entries[0]).toMatchObject({ event: 'follow_through', expected: 'step 2 (Research)' });
+    expect(p.notices[0]).toMatch(/expected step 2 \(Research\) next, but the work is at step 3/);
+  });
+
+  it('a run begun from the folder journals run_started and a completion for each step the folder shows done', () => {
+    const position = at(flow, 3);
+    const entries = reconciliationEntries({
+      flow,
+      pointer: null,
+      record: { start: null, drift: [] },
+      reconciled: { position, drift: [], source: 'folder' },
+      evidence: evidence(flow, { done: upTo(2) }),
+    });
+    expect(entries.map((e) => `${e.event}:${e.step}`)).toEqual(['run_started:3', 'step_completed:1', 'step_completed:2']);
+  });
+
+  it('the key names the command, the step it was aimed at and the attempt', () => {
+    const p = plan(input(stateAt(flow, at(flow, 7, 'in_progress', { retryCount: 1 }), upTo(6)), { type: 'fail', reason: 'red' }));
+    expect(p.key).toMatch(/^fail:greenfield\/1\/7:a2:[0-9a-f]{8}$/);
+  });
+
+  it("a failed step shows the last failure's reason, from whichever session asks", () => {
+    const failed = at(flow, 7, 'failed', { retryCount: 3 });
+    const p = plan(input(stateAt(flow, failed, upTo(6)), { type: 'next' }, { session: 'other', lastFailure: 'the build is red' }));
+    expect(p.transition.outcome.kind).toBe('failed');
+    expect(p.reason).toBe('the build is red');
+  });
+});
+
+function lease(session: string) {
+  return { session, host: 'h', machine: 'm', pid: 1, taken_at: NOW.toISOString(), heartbeat: NOW.toISOString() };
+}
