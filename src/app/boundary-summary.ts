@@ -1,5 +1,6 @@
 /**
- * The seed's summary above a boundary: the number of tasks, batches and
+ * The summary above a session boundary (docs/state-and-journal.md, "Session
+ * boundaries"): the number of tasks, batches and
  * complexity points, read from the task table the step before the boundary
  * wrote (its first Done-when file). Read only when a boundary is shown; the
  * Markdown parser is loaded then and only then.

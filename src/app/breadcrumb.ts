@@ -1,6 +1,6 @@
 /**
  * `autopilot breadcrumb`: a short Markdown block to paste into an issue or a
- * pull request (docs/git.md, "Breadcrumbs"): where the run is, what
+ * pull request (docs/git.md): where the run is, what
  * happened since the last breadcrumb, what is next, open decisions. The
  * breadcrumb is journaled, so "since the last one" holds across machines;
  * `--note` also stores it as a git note on the last progress commit.

@@ -243,7 +243,7 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride)
 }
 
 /**
- * A pointer without a `## Cycle` section (the seed's six lines, a hand-written
+ * A pointer without a `## Cycle` section (the contract's six lines, a hand-written
  * one) in a looping flow: its cycle comes from the journal's last record, else
  * from the folder — never a silent cycle 1 for a repository in its second.
  */

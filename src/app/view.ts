@@ -57,7 +57,7 @@ export interface View {
   summary?: BoundarySummary;
 }
 
-/** The seed's summary at a boundary: read from the decompose step's task table, or why it could not be. */
+/** The summary at a session boundary (docs/state-and-journal.md, "Session boundaries"): read from the decompose step's task table, or why it could not be. */
 export type BoundarySummary = { file: string; tasks: number; batches: number; points: number } | { file: string; problem: string };
 
 export function currentStep(view: Pick<View, 'flow' | 'position'>): Step | undefined {

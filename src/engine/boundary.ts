@@ -1,5 +1,6 @@
 /**
- * Rule 4: a session boundary is the seed's decision. After a step whose flow
+ * Rule 4 (docs/state-and-journal.md, "Session boundaries"): a session boundary
+ * is a decision. After a step whose flow
  * marks a boundary, the pointer moves to the next step (`not_started`) and the
  * engine stops with: A) start a new conversation (recommended), B) continue in
  * this one. Until it is answered, the session that reached it cannot walk past
@@ -34,7 +35,7 @@ export function mayWaitAtBoundary(flow: Flow, position: Position): boolean {
   return flow.steps.some((s) => s.then.kind === 'boundary');
 }
 
-/** The boundary as a decision, in the seed's words. */
+/** The boundary as a decision: A) a new conversation (recommended), B) this one. */
 export function boundaryDecision(flow: Flow, after: number, nextStep: number | 'done'): Decision {
   const done = stepByNumber(flow, after)!;
   const next = typeof nextStep === 'number' ? stepByNumber(flow, nextStep) : undefined;

@@ -1,6 +1,6 @@
 /**
- * The last action and its follow-through (seed 000: last_action, last_result,
- * next_target; seed 003: a commitment made is checked later). Every change
+ * The last action and its follow-through (docs/state-and-journal.md, "Last
+ * action and follow-through"): a commitment made is checked later. Every change
  * writes what was done and the step the engine expects next; at re-entry,
  * work that went elsewhere, or a target left untouched while its session went
  * quiet, is said once. Pure.

@@ -1,8 +1,8 @@
 /**
- * Pinned runs (seed 004: the resolved step list is recorded when a run starts
- * and a resume replays it). A run keeps the step list it started with; when
- * the flow file changes meanwhile, the engine says which steps changed and
- * goes on with the pinned list until `autopilot repin` adopts the new one. Pure.
+ * Pinned runs (docs/state-and-journal.md, "Pinned runs"): a run keeps the
+ * step list it started with; when the flow file changes meanwhile, the engine
+ * says which steps changed and goes on with the pinned list until `autopilot
+ * repin` adopts the new one. Pure.
  */
 import type { Flow, Step } from '../flow/model.js';
 import type { Position } from '../state/position.js';

@@ -236,7 +236,7 @@ export function outcomeText(view: View): string {
   return lines.join('\n');
 }
 
-/** The seed's summary above the boundary box: the decompose step's tasks, batches and points, or why they could not be read. */
+/** The summary above the boundary box: the decompose step's tasks, batches and points, or why they could not be read. */
 function summaryLines(view: View): string[] {
   const s = view.summary;
   if (!s) return [];
