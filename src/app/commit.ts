@@ -22,8 +22,8 @@ import { appendJournal, serializeEntries } from '../io/journal.js';
 import { removeLease } from '../io/lease-file.js';
 import type { Lock } from '../io/lock.js';
 import { displayPath, gatePath, type Repo } from '../io/repo.js';
-import type { Position } from '../state/position.js';
-import { serializePointer, type PointerExtras } from '../state/serialize-pointer.js';
+import type { Position } from '../formats/pointer/position.js';
+import { serializePointer, type PointerExtras } from '../formats/pointer/serialize-pointer.js';
 
 export interface Writer {
   session: string;

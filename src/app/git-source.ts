@@ -8,8 +8,8 @@ import { accessSync, constants, existsSync } from 'node:fs';
 import { delimiter, dirname, join, relative } from 'node:path';
 import type { Flow } from '../flow/model.js';
 import type { Repo } from '../io/repo.js';
-import { parsePointer, type ParsedPointer } from '../state/parse-pointer.js';
-import type { Position } from '../state/position.js';
+import { parsePointer, type ParsedPointer } from '../formats/pointer/parse-pointer.js';
+import type { Position } from '../formats/pointer/position.js';
 
 export interface FromGit {
   pointer: ParsedPointer;

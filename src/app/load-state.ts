@@ -18,8 +18,8 @@ import { BOUNDARY_EVENTS, mayWaitAtBoundary, pendingBoundary, type PendingBounda
 import { evidenceFromIndex, loadJournalIndex, type LoadedIndex } from '../io/journal-index.js';
 import { openFile } from '../io/journal.js';
 import { displayPath, gatePath, type Repo } from '../io/repo.js';
-import { parsePointer, type ParsedPointer } from '../state/parse-pointer.js';
-import { positionHash } from '../state/serialize-pointer.js';
+import { parsePointer, type ParsedPointer } from '../formats/pointer/parse-pointer.js';
+import { positionHash } from '../formats/pointer/serialize-pointer.js';
 
 /** A pointer is six lines; a file far larger is not one (and must not cost every command its size). */
 export const POINTER_MAX_BYTES = 64 * 1024;

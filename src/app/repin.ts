@@ -2,7 +2,7 @@
 import { entry } from '../engine/journal-entry.js';
 import { pinnedCopy, repinProblem } from '../engine/pin.js';
 import { InputError } from '../errors.js';
-import type { Position } from '../state/position.js';
+import type { Position } from '../formats/pointer/position.js';
 import type { Context } from './context.js';
 import { pointerAt, transact } from './transaction.js';
 

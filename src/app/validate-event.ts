@@ -5,7 +5,7 @@
  */
 import type { Event } from '../engine/transitions.js';
 import { InputError } from '../errors.js';
-import { oneLine } from '../state/serialize-pointer.js';
+import { oneLine } from '../formats/pointer/serialize-pointer.js';
 
 /** Reasons and sub-steps are one line for the journal and the pointer; a longer text is cut, never refused. */
 const TEXT_MAX = 500;

@@ -7,7 +7,7 @@
  */
 import type { Decision, Flow } from '../flow/model.js';
 import { stepByNumber } from '../flow/model.js';
-import type { Position } from '../state/position.js';
+import type { Position } from '../formats/pointer/position.js';
 import type { StampedEntry } from './journal-entry.js';
 
 export interface PendingBoundary {

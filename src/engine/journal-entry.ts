@@ -1,5 +1,5 @@
 /** The journal entries the rules produce; the shell stamps them (sequence, time, session, key) and appends them. */
-import { STATUSES, type Position } from '../state/position.js';
+import { STATUSES, type Position } from '../formats/pointer/position.js';
 
 export type JournalEvent =
   | 'run_started'

@@ -3,7 +3,7 @@
  * evidence on disk, and where they disagree the evidence decides. Pure.
  */
 import { loopStart, stepByNumber, type Flow, type Step } from '../flow/model.js';
-import { DONE_NAME, type Position } from '../state/position.js';
+import { DONE_NAME, type Position } from '../formats/pointer/position.js';
 import { evidenceFor, hasArtifacts, isSettled, isTouched, missingPatterns, type Evidence } from './evidence.js';
 
 export type Source = 'state' | 'folder' | 'git';

@@ -11,7 +11,7 @@
  * steps, and never applied to a step it was not meant for.
  */
 import type { Problem } from '../errors.js';
-import type { Position } from '../state/position.js';
+import type { Position } from '../formats/pointer/position.js';
 import type { StampedEntry } from './journal-entry.js';
 import type { Event } from './transitions.js';
 

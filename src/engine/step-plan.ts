@@ -14,8 +14,8 @@
  */
 import { InputError } from '../errors.js';
 import { stepByNumber, type Flow, type Step } from '../flow/model.js';
-import type { LastAction } from '../state/parse-pointer.js';
-import { samePosition, type Position } from '../state/position.js';
+import type { LastAction } from '../formats/pointer/parse-pointer.js';
+import { samePosition, type Position } from '../formats/pointer/position.js';
 import type { PendingBoundary } from './boundary.js';
 import { evidenceFor, hasArtifacts, type Evidence } from './evidence.js';
 import { followThrough, lastActionOf } from './follow-through.js';

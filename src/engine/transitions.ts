@@ -5,7 +5,7 @@
  */
 import type { Problem } from '../errors.js';
 import { stepByNumber, type Decision, type Flow, type Step } from '../flow/model.js';
-import { MAX_RETRIES, type Position } from '../state/position.js';
+import { MAX_RETRIES, type Position } from '../formats/pointer/position.js';
 import { allMatches, conditionFalse, evidenceFor, hasArtifacts, missingPatterns, type Evidence } from './evidence.js';
 import { entry, type JournalEntry } from './journal-entry.js';
 import { atStep, successor } from './reconcile.js';

@@ -6,7 +6,7 @@ import type { StampedEntry } from '../engine/journal-entry.js';
 import { formatAge } from '../engine/lease.js';
 import { boundaryDecision } from '../engine/boundary.js';
 import { loopStart, stepByNumber, type Decision, type Flow, type Step, type Then } from '../flow/model.js';
-import { MAX_RETRIES, type Position } from '../state/position.js';
+import { MAX_RETRIES, type Position } from '../formats/pointer/position.js';
 import { currentStep, type View } from '../app/view.js';
 
 const RULE = '══════════════════════════════════════════════';

@@ -6,7 +6,7 @@
  */
 import type { StampedEntry } from '../engine/journal-entry.js';
 import { loopStart, type Decision, type Flow, type Then } from '../flow/model.js';
-import type { Position } from '../state/position.js';
+import type { Position } from '../formats/pointer/position.js';
 
 export type StepState = 'done' | 'skipped' | 'in_progress' | 'failed' | 'not_started';
 

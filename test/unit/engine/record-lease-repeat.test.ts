@@ -4,8 +4,8 @@ import { toPointerRecord, type StampedEntry } from '../../../src/engine/journal-
 import { judgeLease, type Lease } from '../../../src/engine/lease.js';
 import { checkRecord } from '../../../src/engine/record.js';
 import { commandKey, judgeRepeat } from '../../../src/engine/repeat.js';
-import type { Position } from '../../../src/state/position.js';
-import { positionHash } from '../../../src/state/serialize-pointer.js';
+import type { Position } from '../../../src/formats/pointer/position.js';
+import { positionHash } from '../../../src/formats/pointer/serialize-pointer.js';
 
 const at = (over: Partial<Position> = {}): Position => ({
   flow: 'greenfield',

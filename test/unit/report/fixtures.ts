@@ -1,7 +1,7 @@
 /** Journals and models for the report's renderer tests. */
 import { entry, type StampedEntry } from '../../../src/engine/journal-entry.js';
 import type { Flow } from '../../../src/flow/model.js';
-import type { Position } from '../../../src/state/position.js';
+import type { Position } from '../../../src/formats/pointer/position.js';
 import { buildReport, type ReportModel } from '../../../src/report/report-model.js';
 import { at } from '../../helpers/engine.js';
 

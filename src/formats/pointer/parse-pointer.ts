@@ -9,7 +9,7 @@
  * small line reader does the job in time linear in the file's size: no
  * regular expression here can backtrack over a long run of one character.
  */
-import { InputError, type Problem } from '../errors.js';
+import { InputError, type Problem } from '../../errors.js';
 import { STATUSES, MAX_RETRIES, type Position, type Status } from './position.js';
 
 export const POINTER_SCHEMA = 1;
