@@ -9,7 +9,7 @@
  */
 import { closeSync, fstatSync, readFileSync, readSync } from 'node:fs';
 import type { StampedEntry } from '../engine/journal-entry.js';
-import { hashText } from './hash.js';
+import { hashText } from '../hash.js';
 import { judgeLine, openFile, scanLines } from './journal.js';
 import { oldestFirstBatches } from '../engine/batches.js';
 

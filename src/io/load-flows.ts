@@ -13,7 +13,7 @@ import { cacheKey, fromCached, readFlowCache, toCached, writeFlowCache, type Cac
 import { FLOW_ID_RULE, flowIdProblem } from '../flow/ids.js';
 import type { Flow } from '../flow/model.js';
 import { FLOW_MAX_BYTES } from '../limits.js';
-import { hashText } from './hash.js';
+import { hashText } from '../hash.js';
 import { packageRoot } from './package-root.js';
 import { readBounded } from './read-bounded.js';
 import { displayPath, gatePath, isInside, realOrSelf, type Repo } from './repo.js';

@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import { formatProblem } from '../errors.js';
 import { cacheKey, toCached, writeFlowCache, type FlowCache } from '../flow/flow-cache.js';
 import { parseFlow } from '../flow/parse-flow.js';
-import { hashText } from '../io/hash.js';
+import { hashText } from '../hash.js';
 import { builtInCacheFile } from '../io/load-flows.js';
 import { packageRoot } from '../io/package-root.js';
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cacheKey, FLOW_CACHE_FORMAT } from '../../../src/flow/flow-cache.js';
 import { PARSER_FAILED } from '../../../src/flow/parse-flow.js';
-import { hashText } from '../../../src/io/hash.js';
+import { hashText } from '../../../src/hash.js';
 import { packageRoot } from '../../../src/io/package-root.js';
 import { SKILL_MAX_BYTES } from '../../../src/limits.js';
 import type { Target, Verdict } from '../harness.js';
