@@ -6,7 +6,7 @@
  * newest, then one a day for 30 days. `restore` returns the pointer to one,
  * journaled; the journal itself is never cut, so restoring loses no history.
  */
-import { entry } from '../engine/journal-entry.js';
+import { entry } from '../formats/journal-line.js';
 import { InputError } from '../errors.js';
 import { checkpointIds, readCheckpoint } from '../io/checkpoint-files.js';
 import { openRepo } from '../io/repo.js';

@@ -4,7 +4,7 @@
  */
 import { closeSync, fstatSync, readSync } from 'node:fs';
 import type { Evidence } from '../engine/evidence.js';
-import { fromPointerRecord } from '../engine/journal-entry.js';
+import { fromPointerRecord } from '../formats/journal-line.js';
 import { checkRecord, type RecordVerdict } from '../engine/record.js';
 import { locate, type Drift, type Reconciled } from '../engine/reconcile.js';
 import { InputError } from '../errors.js';

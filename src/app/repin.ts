@@ -1,5 +1,5 @@
 /** `autopilot repin`: adopt the flow file as it is now for the run under way (journaled), unless the current step would vanish. */
-import { entry } from '../engine/journal-entry.js';
+import { entry } from '../formats/journal-line.js';
 import { pinnedCopy, repinProblem } from '../engine/pin.js';
 import { InputError } from '../errors.js';
 import type { Position } from '../formats/pointer/position.js';

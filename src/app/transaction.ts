@@ -21,7 +21,7 @@
  * `applyReleasePlan` returns the files it touched.
  */
 import { mkdirSync } from 'node:fs';
-import { entry } from '../engine/journal-entry.js';
+import { entry } from '../formats/journal-line.js';
 import { judgeLease, type LeaseVerdict } from '../engine/lease.js';
 import { InputError } from '../errors.js';
 import { loopStart, type Flow } from '../flow/model.js';

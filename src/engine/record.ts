@@ -12,7 +12,7 @@
  * - there is none: rebuilt from the journal's last record, else the folder.
  */
 import type { Position } from '../formats/pointer/position.js';
-import { fromPointerRecord, type PointerRecord } from './journal-entry.js';
+import { fromPointerRecord, type PointerRecord } from '../formats/journal-line.js';
 import type { Drift } from './reconcile.js';
 
 export interface PointerSeen {

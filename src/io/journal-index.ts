@@ -8,9 +8,10 @@
  * kilobytes, not the journal.
  */
 import { closeSync, fstatSync, readFileSync, readSync } from 'node:fs';
-import type { StampedEntry } from '../engine/journal-entry.js';
+import type { StampedEntry } from '../formats/journal-line.js';
 import { hashText } from '../hash.js';
-import { judgeLine, openFile, scanLines } from './journal.js';
+import { judgeLine } from '../formats/journal-line.js';
+import { openFile, scanLines } from './journal.js';
 import { oldestFirstBatches } from '../engine/batches.js';
 
 export type Waiver = 'skipped' | 'forced';
