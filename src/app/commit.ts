@@ -12,9 +12,9 @@ import { dirname } from 'node:path';
 import { checkpointId, parseCheckpointId } from '../engine/checkpoint-id.js';
 import { retain } from '../engine/retention.js';
 import { serializeCheckpoint } from '../formats/checkpoint.js';
+import { serializeLease, type Lease } from '../formats/lease.js';
 import { checkpointFile, checkpointIds } from '../io/checkpoint-files.js';
 import { serializeEntries, toPointerRecord, type JournalEntry, type StampedEntry } from '../formats/journal-line.js';
-import type { Lease } from '../engine/lease.js';
 import { removeLeftovers, writeFileAtomically } from '../io/atomic-write.js';
 import { crashPoint } from '../io/crash-point.js';
 import type { LoadedIndex } from '../io/journal-index.js';
@@ -107,7 +107,7 @@ export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writ
   else if (plan.lease) {
     mkdirSync(repo.autopilotDir, { recursive: true });
     // Not fsynced: a lease lost to a power cut is only taken again.
-    writeFileAtomically(repo.leaseFile, JSON.stringify(plan.lease) + '\n', { fsync: false });
+    writeFileAtomically(repo.leaseFile, serializeLease(plan.lease), { fsync: false });
     removeLeftovers(repo.leaseFile);
   }
   for (const file of plan.files ?? []) {

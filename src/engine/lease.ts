@@ -12,16 +12,7 @@
  * The machine id, not the host name, says "this machine", so a renamed host
  * neither locks its own repository forever nor lets another machine in.
  */
-
-export interface Lease {
-  session: string;
-  host: string;
-  machine: string;
-  /** The process of the holder's last call. */
-  pid: number;
-  taken_at: string;
-  heartbeat: string;
-}
+import type { Lease } from '../formats/lease.js';
 
 export interface Caller {
   session: string;
@@ -72,18 +63,4 @@ export function formatAge(ms: number): string {
   if (m < 90) return `${m} min`;
   const h = Math.round(m / 60);
   return h < 48 ? `${h} h` : `${Math.round(h / 24)} days`;
-}
-
-/** Is this JSON a lease? (The file is a person's to edit or delete; a broken one is reported, never trusted.) */
-export function isLease(value: unknown): value is Lease {
-  if (typeof value !== 'object' || value === null) return false;
-  const l = value as Record<string, unknown>;
-  return (
-    typeof l.session === 'string' &&
-    typeof l.host === 'string' &&
-    typeof l.machine === 'string' &&
-    typeof l.pid === 'number' &&
-    typeof l.taken_at === 'string' &&
-    typeof l.heartbeat === 'string'
-  );
 }

@@ -1,7 +1,8 @@
 /** The pure rules of "Nothing lost": pointer against journal, the lease, and repeated commands. No disk. */
 import { describe, expect, it } from 'vitest';
 import { toPointerRecord, type JournalEvent, type StampedEntry } from '../../../src/formats/journal-line.js';
-import { judgeLease, type Lease } from '../../../src/engine/lease.js';
+import { judgeLease } from '../../../src/engine/lease.js';
+import type { Lease } from '../../../src/formats/lease.js';
 import { checkRecord } from '../../../src/engine/record.js';
 import { commandKey, judgeRepeat } from '../../../src/engine/repeat.js';
 import type { Position } from '../../../src/formats/pointer/position.js';
