@@ -35,11 +35,21 @@ export const FLOW_CACHE_MAX_BYTES = 4 * 1024 * KB;
 /** A checkpoint file: the pointer it keeps and a few lines of JSON. */
 export const CHECKPOINT_MAX_BYTES = 256 * KB;
 
+/** The repository's settings, `.autopilot/config.yml`: a few lines of YAML. */
+export const CONFIG_MAX_BYTES = 64 * KB;
+
 /** A file `init` adds its lines to (.gitignore, AGENTS.md, an agent's settings). */
 export const SETUP_FILE_MAX_BYTES = 1024 * KB;
 
 /** Events a breadcrumb lists since the last one; older ones are counted. */
 export const BREADCRUMB_MAX_EVENTS = 30;
+
+/**
+ * How long another session's lease on this machine may be quiet before it is
+ * stale and taken over (`lease.stale_after_minutes` changes it): an agent
+ * calls autopilot every few minutes while it works.
+ */
+export const DEFAULT_STALE_MS = 10 * 60_000;
 
 /** How long a command waits for the lock before exit 4: a command holds it for milliseconds. */
 export const LOCK_WAIT_MS = 10_000;

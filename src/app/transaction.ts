@@ -41,7 +41,8 @@ import { heldError } from './lease-view.js';
 import type { Loaded } from './load-state.js';
 import { readState } from './read-state.js';
 import { holdRemoteLease } from './remote-lease.js';
-import { readSettings, type Settings } from './settings.js';
+import type { Settings } from '../formats/settings.js';
+import { readSettings } from './settings.js';
 
 /** What a command has before the lock is taken. */
 export interface Opened {

@@ -26,8 +26,6 @@ export type LeaseVerdict =
   | { kind: 'renew'; lease: Lease }
   | { kind: 'held'; holder: Lease; ageMs: number; stale: boolean; otherMachine: boolean };
 
-export const DEFAULT_STALE_MS = 10 * 60_000;
-
 export const holds = (lease: Lease, caller: Caller) => lease.session === caller.session && lease.machine === caller.machine;
 
 export function heartbeatAge(lease: Lease, now: Date): number {
