@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cacheKey, FLOW_CACHE_FORMAT } from '../../../src/flow/flow-cache.js';
+import { cacheKey, FLOW_CACHE_FORMAT } from '../../../src/formats/flow-cache.js';
 import { PARSER_FAILED } from '../../../src/flow/parse-flow.js';
 import { hashText } from '../../../src/hash.js';
 import { packageRoot } from '../../../src/io/package-root.js';
