@@ -20,6 +20,12 @@ export const FLOW_MAX_BYTES = 32 * KB;
 /** A skill file (SKILL.md). autopilot only names it, but the agent reads it whole at every step. */
 export const SKILL_MAX_BYTES = 256 * KB;
 
+/** A skill's own state file (named in its SKILL.md): a position and what the skill keeps beside it, a few kilobytes. */
+export const SKILL_STATE_MAX_BYTES = 256 * KB;
+
+/** A skill's recorded position: a sub-step's name, shown on one line beside the pointer's `sub_step`. */
+export const SKILL_STATE_POSITION_MAX_LENGTH = 200;
+
 /** The state pointer, `_docs/_autopilot_state.md`: six lines and whatever a person adds. */
 export const POINTER_MAX_BYTES = 64 * KB;
 
@@ -93,6 +99,9 @@ export const MARKDOWN_LIMITS = {
 
 /** YAML aliases (`*name`) in a flow's front matter, and yaml's `maxAliasCount`: yaml resolves each alias by scanning the document. */
 export const YAML_MAX_ALIASES = 100;
+
+/** YAML aliases in a SKILL.md's front matter (`maxAliasCount`): they have no use there; a few are tolerated, a billion laughs are not. */
+export const SKILL_STATE_MAX_ALIASES = 10;
 
 export function formatBytes(bytes: number): string {
   if (bytes < KB) return `${bytes} bytes`;
