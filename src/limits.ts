@@ -47,6 +47,19 @@ export const CONFIG_MAX_BYTES = 64 * KB;
 /** A file `init` adds its lines to (.gitignore, AGENTS.md, an agent's settings). */
 export const SETUP_FILE_MAX_BYTES = 1024 * KB;
 
+/**
+ * Cycles the journal index keeps per step: only the few most recent can be
+ * located (the folder's cycle, or the one after it), and the index stays
+ * small however long a loop has run.
+ */
+export const JOURNAL_INDEX_KEPT_CYCLES = 8;
+
+/** Bytes the journal index may lag behind the journal before a writing command rewrites it: a few hundred events, read in a millisecond. */
+export const JOURNAL_INDEX_REFRESH_LAG_BYTES = 64 * KB;
+
+/** The journal bytes before the point the index covers whose hash it keeps: enough to notice a journal replaced or rewritten. */
+export const JOURNAL_INDEX_TAIL_BYTES = 256;
+
 /** Events a breadcrumb lists since the last one; older ones are counted. */
 export const BREADCRUMB_MAX_EVENTS = 30;
 

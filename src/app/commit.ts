@@ -12,6 +12,7 @@ import { dirname } from 'node:path';
 import { checkpointId, parseCheckpointId } from '../engine/checkpoint-id.js';
 import { retain } from '../engine/retention.js';
 import { serializeCheckpoint } from '../formats/checkpoint.js';
+import { serializeJournalIndex } from '../formats/journal-index.js';
 import { serializeLease, type Lease } from '../formats/lease.js';
 import { checkpointFile, checkpointIds } from '../io/checkpoint-files.js';
 import { serializeEntries, toPointerRecord, type JournalEntry, type StampedEntry } from '../formats/journal-line.js';
@@ -130,7 +131,7 @@ export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writ
   if (plan.index?.stale) {
     try {
       mkdirSync(dirname(repo.journalIndexFile), { recursive: true });
-      writeFileAtomically(repo.journalIndexFile, JSON.stringify(plan.index.index), { fsync: false });
+      writeFileAtomically(repo.journalIndexFile, serializeJournalIndex(plan.index.index), { fsync: false });
       removeLeftovers(repo.journalIndexFile);
     } catch {
       // A cache: the next reader derives it again.

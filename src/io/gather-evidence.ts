@@ -3,7 +3,7 @@ import type { Evidence, StepEvidence } from '../engine/evidence.js';
 import { hasArtifacts } from '../engine/evidence.js';
 import { DOCS_PLACEHOLDER, isPerCycle, loopStart, stepByNumber, withCycle, type Flow, type Step } from '../flow/model.js';
 import { DEPENDENCY_FOLDERS, findMatches } from './find-matches.js';
-import type { JournalEvidence } from './journal-index.js';
+import type { JournalEvidence } from '../formats/journal-index.js';
 import type { Repo } from './repo.js';
 
 /** Enough to tell a new round's file from the last round's; more would only cost stats. */
