@@ -11,7 +11,7 @@ import { entry, type StampedEntry } from '../formats/journal-line.js';
 import { InputError } from '../errors.js';
 import { readBackwards } from '../io/journal.js';
 import { openRepo } from '../io/repo.js';
-import { BREADCRUMB_MAX_EVENTS } from '../limits.js';
+import { BREADCRUMB_MAX_EVENTS, BREADCRUMB_SCAN_EVENTS } from '../limits.js';
 import type { Context } from './context.js';
 import { gitFallbackOff } from './git-source.js';
 import { pointerAt, transact } from './transaction.js';
@@ -50,7 +50,7 @@ export async function runBreadcrumb(ctx: Context, note: boolean): Promise<{ mark
     readBackwards(repo.journalFile, (e) => {
       if (e.event === 'breadcrumb') return true;
       since.push(e);
-      return since.length >= 400;
+      return since.length >= BREADCRUMB_SCAN_EVENTS;
     });
     const happened = since
       .reverse()

@@ -20,9 +20,7 @@ import { openFile } from '../io/journal.js';
 import { displayPath, gatePath, type Repo } from '../io/repo.js';
 import { parsePointer, type ParsedPointer } from '../formats/pointer/parse-pointer.js';
 import { positionHash } from '../formats/pointer/serialize-pointer.js';
-
-/** A pointer is six lines; a file far larger is not one (and must not cost every command its size). */
-export const POINTER_MAX_BYTES = 64 * 1024;
+import { POINTER_MAX_BYTES } from '../limits.js';
 
 export interface Loaded {
   repo: Repo;

@@ -15,7 +15,7 @@
  * `app/settings.ts`.
  */
 import type { Problem } from '../errors.js';
-import { DEFAULT_STALE_MS } from '../limits.js';
+import { DEFAULT_STALE_MS, REMOTE_NAME_MAX_LENGTH } from '../limits.js';
 
 export interface Settings {
   /** How long another session's lease on this machine may be quiet before it is stale. */
@@ -27,7 +27,7 @@ export interface Settings {
 }
 
 const MINUTE_MS = 60_000;
-const REMOTE = /^[A-Za-z0-9][A-Za-z0-9._/-]{0,99}$/;
+const REMOTE = new RegExp(`^[A-Za-z0-9][A-Za-z0-9._/-]{0,${REMOTE_NAME_MAX_LENGTH - 1}}$`);
 
 /**
  * A lease threshold in minutes (`stale_after_minutes`, or the environment's

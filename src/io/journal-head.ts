@@ -6,6 +6,7 @@
  */
 import type { JournalEvent, KnownEntry, PointerRecord, StampedEntry } from '../formats/journal-line.js';
 import { readBackwards } from './journal.js';
+import { JOURNAL_HEAD_WINDOW_BYTES, JOURNAL_STEP_WINDOW_BYTES } from '../limits.js';
 
 export interface JournalHead {
   /** The highest `seq` near the end; 0 for an empty journal or one from before sequence numbers. */
@@ -29,7 +30,7 @@ export function readJournalHead(file: string): JournalHead {
       }
       return false;
     },
-    1 << 20,
+    JOURNAL_HEAD_WINDOW_BYTES,
   );
   return head;
 }
@@ -51,7 +52,7 @@ export function latestAbout<E extends JournalEvent>(
       if (e.flow === at.flow && e.cycle === at.cycle && e.step === at.step && isOneOf(e, events)) found = e;
       return found !== undefined;
     },
-    8 << 20,
+    JOURNAL_STEP_WINDOW_BYTES,
   );
   return found;
 }
@@ -65,7 +66,7 @@ export function latestOf<E extends JournalEvent>(file: string, flow: string, eve
       if (e.flow === flow && isOneOf(e, events)) found = e;
       return found !== undefined;
     },
-    1 << 20,
+    JOURNAL_HEAD_WINDOW_BYTES,
   );
   return found;
 }

@@ -12,11 +12,9 @@ import { closeSync, constants, fstatSync, fsyncSync, openSync, readSync, writeSy
 import { newestFirstFilter, oldestFirstBatches } from '../engine/batches.js';
 import { InputError, type Problem } from '../errors.js';
 import { judgeLine, parseJournalLine, type StampedEntry } from '../formats/journal-line.js';
-import { JOURNAL_LINE_MAX_BYTES } from '../limits.js';
+import { JOURNAL_BACKWARD_CHUNK_BYTES, JOURNAL_LINE_MAX_BYTES, JOURNAL_SCAN_CHUNK_BYTES, JOURNAL_TAIL_WINDOW_BYTES } from '../limits.js';
 import { displayPath } from './repo.js';
 import { crashPoint, crashWanted } from './crash-point.js';
-
-const CHUNK = 1 << 20;
 
 /**
  * Appends whole lines. When the file does not end with a newline (a write a
@@ -95,13 +93,13 @@ export function scanLines(file: string, visit: (line: string, lineNo: number, co
   if (fd === undefined) return;
   const keep = JOURNAL_LINE_MAX_BYTES + 1;
   try {
-    const buffer = Buffer.alloc(CHUNK);
+    const buffer = Buffer.alloc(JOURNAL_SCAN_CHUNK_BYTES);
     let position = start;
     // The unfinished line so far: at most `keep` bytes of its head (a longer line is refused whatever its tail).
     let carry: Buffer = Buffer.alloc(0);
     let lineNo = 0;
     for (;;) {
-      const read = readSync(fd, buffer, 0, CHUNK, position);
+      const read = readSync(fd, buffer, 0, JOURNAL_SCAN_CHUNK_BYTES, position);
       if (read === 0) break;
       const chunk = buffer.subarray(0, read);
       let from = 0;
@@ -162,13 +160,13 @@ export function readJournal(file: string, display: string): JournalRead {
  * true or `maxBytes` have been read. Reads backwards in chunks, so the cost
  * is what the caller needs, not the journal's length.
  */
-export function readBackwards(file: string, visit: (entry: StampedEntry) => boolean | void, maxBytes = 4 * CHUNK): void {
+export function readBackwards(file: string, visit: (entry: StampedEntry) => boolean | void, maxBytes = JOURNAL_TAIL_WINDOW_BYTES): void {
   const fd = openFile(file);
   if (fd === undefined) return;
   const onRecord = newestFirstFilter();
   try {
     const size = fstatSync(fd).size;
-    const chunk = 64 * 1024;
+    const chunk = JOURNAL_BACKWARD_CHUNK_BYTES;
     let end = size;
     let carry = Buffer.alloc(0);
     while (end > 0 && size - end < maxBytes) {
