@@ -3,22 +3,14 @@
  * with O_EXCL (one creator wins, whatever the timing), holding who took it.
  * Held for milliseconds. A lock whose process is dead on this machine (a
  * command killed mid-way) is broken; a waiter waits a bounded time and then
- * gives up naming the holder (exit 4).
+ * gives up naming the holder (exit 4). The file's format: `formats/lock.ts`.
  */
 import { closeSync, constants, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { HeldError } from '../errors.js';
+import { parseLockHolder, serializeLockHolder, type LockHolder } from '../formats/lock.js';
 import { processAlive, thisMachine } from './machine.js';
 import { LOCK_EMPTY_GRACE_MS, LOCK_MAX_HOLD_MS, LOCK_RETRY_FIRST_MS, LOCK_RETRY_MAX_MS } from '../limits.js';
-
-export interface LockHolder {
-  pid: number;
-  host: string;
-  machine: string;
-  session: string;
-  at: string;
-  nonce: string;
-}
 
 export interface Lock {
   holder: LockHolder;
@@ -36,12 +28,8 @@ function readHolder(file: string): LockHolder | undefined | 'empty' {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  try {
-    const holder = JSON.parse(text) as LockHolder;
-    return typeof holder.pid === 'number' && typeof holder.nonce === 'string' ? holder : 'empty';
-  } catch {
-    return 'empty';
-  }
+  const parsed = parseLockHolder(text, file);
+  return 'holder' in parsed ? parsed.holder : 'empty';
 }
 
 function ageMs(file: string, now: number): number {
@@ -69,7 +57,7 @@ function tryCreate(file: string, holder: LockHolder): boolean {
     throw error;
   }
   try {
-    writeSync(fd, JSON.stringify(holder));
+    writeSync(fd, serializeLockHolder(holder));
   } finally {
     closeSync(fd);
   }
