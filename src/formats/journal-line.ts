@@ -24,33 +24,6 @@ import { JOURNAL_LINE_MAX_BYTES } from '../limits.js';
 import type { Problem } from '../errors.js';
 import { MAX_RETRIES, STATUSES, type Position, type Status } from './pointer/position.js';
 
-export const JOURNAL_EVENTS = [
-  'run_started',
-  'position_repaired',
-  'pointer_edited',
-  'step_started',
-  'substep',
-  'step_completed',
-  'step_skipped',
-  'step_failed',
-  'decision_required',
-  'decision_answered',
-  'boundary_reached',
-  'boundary_answered',
-  'failure_acknowledged',
-  'cycle_started',
-  'flow_completed',
-  'lease_taken_over',
-  'follow_through',
-  'breadcrumb',
-  'skill_state_differs',
-  'checkpoint_restored',
-  'run_repinned',
-  'lock_broken',
-] as const;
-
-export type JournalEvent = (typeof JOURNAL_EVENTS)[number];
-
 /** Where a run's position came from when it was recorded: `init`, the pointer, the folder, or git history. */
 export type PositionSource = 'init' | 'state' | 'folder' | 'git';
 
@@ -93,6 +66,9 @@ export interface EventDetails {
   run_repinned: { from_hash: string; flow_hash: string; changed: string[]; pinned: PinnedFlow };
   lock_broken: { holder: { pid: number; host: string; session: string; at: string } };
 }
+
+/** Every event this autopilot writes. */
+export type JournalEvent = keyof EventDetails;
 
 /** Every key an event's details may hold (across the shapes of an event that has several). */
 type DetailKey<E extends JournalEvent> = EventDetails[E] extends infer D ? (D extends unknown ? keyof D : never) : never;
@@ -236,8 +212,6 @@ export type OtherEntry = { event: OtherEvent } & Stamp & At & { readonly [detail
 /** An entry as it stands in the journal file, as every reader gets it. */
 export type StampedEntry = KnownEntry | OtherEntry;
 
-const KNOWN = new Set<string>(JOURNAL_EVENTS);
-
 /** A detail read by name, for what shows every detail (a log line, a report). */
 export function readDetail(e: StampedEntry, key: string): unknown {
   return Object.hasOwn(e, key) ? (e as unknown as Record<string, unknown>)[key] : undefined;
@@ -277,11 +251,10 @@ export function eventProblem(value: unknown): string | undefined {
   if (e.seq !== undefined && !isCount(e.seq, 1)) return '`seq` is not a sequence number';
   if (e.key !== undefined && typeof e.key !== 'string') return '`key` is not a command key';
   if (e.pointer !== undefined && !isPointerRecord(e.pointer)) return '`pointer` is not a position';
-  if (KNOWN.has(e.event)) {
-    const checks: Record<string, (v: unknown) => boolean> = CHECKED[e.event as keyof Checked] ?? {};
-    for (const [key, check] of Object.entries(checks)) {
-      if (e[key] !== undefined && !check(e[key])) return `\`${key}\` of ${e.event} is not what autopilot writes`;
-    }
+  // Only the events with details the engine decides by have checks; any other event, known or newer, is read as it is.
+  const checks: Record<string, (v: unknown) => boolean> = Object.hasOwn(CHECKED, e.event) ? CHECKED[e.event as keyof Checked] : {};
+  for (const [key, check] of Object.entries(checks)) {
+    if (e[key] !== undefined && !check(e[key])) return `\`${key}\` of ${e.event} is not what autopilot writes`;
   }
   if (typeof e.name !== 'string') e.name = '';
   if (typeof e.status !== 'string') e.status = '';
