@@ -1,13 +1,18 @@
 /**
- * How much of a repository's input autopilot will read. A repository is
- * untrusted input: each limit sits far above real use, and low enough that
- * the work a file can cause stays within a fraction of a second.
- * docs/flow-format.md shows what happens at each.
+ * Every limit autopilot keeps, and nothing else: how much of a repository's
+ * input it will read, how much work that input can cause, how long it waits.
+ * A repository is untrusted input: each limit sits far above real use, and
+ * low enough that the work a file can cause stays within a fraction of a
+ * second. docs/flow-format.md shows what happens at each. (The rules of the
+ * contract, such as `MAX_RETRIES`, are not limits: they live with the rules.)
  */
 
 import type { Problem } from './errors.js';
 
 const KB = 1024;
+const MB = 1024 * KB;
+
+// ——— Files read whole: a larger one is refused (or, for a cache, dropped) before it is read.
 
 /**
  * A flow file. The built-in flows are about 4 KB. remark is slow on any
@@ -20,35 +25,114 @@ export const FLOW_MAX_BYTES = 32 * KB;
 /** A skill file (SKILL.md). autopilot only names it, but the agent reads it whole at every step. */
 export const SKILL_MAX_BYTES = 256 * KB;
 
+/** A skill's own state file (named in its SKILL.md): a position and what the skill keeps beside it, a few kilobytes. */
+export const SKILL_STATE_MAX_BYTES = 256 * KB;
+
 /** The state pointer, `_docs/_autopilot_state.md`: six lines and whatever a person adds. */
 export const POINTER_MAX_BYTES = 64 * KB;
 
-/** One line of the journal: one event, a few hundred bytes in practice. */
+/** One line of the journal: one event, a few hundred bytes in practice. A longer line is not one autopilot wrote; it is skipped and reported. */
 export const JOURNAL_LINE_MAX_BYTES = 64 * KB;
 
 /**
  * The repository's flow cache (`_docs/_autopilot/cache/flows.json`): a parsed
  * flow is a few KB of JSON. A larger file is dropped and started afresh.
  */
-export const FLOW_CACHE_MAX_BYTES = 4 * 1024 * KB;
+export const FLOW_CACHE_MAX_BYTES = 4 * MB;
 
 /** A checkpoint file: the pointer it keeps and a few lines of JSON. */
 export const CHECKPOINT_MAX_BYTES = 256 * KB;
 
+/** The repository's settings, `.autopilot/config.yml`: a few lines of YAML. */
+export const CONFIG_MAX_BYTES = 64 * KB;
+
 /** A file `init` adds its lines to (.gitignore, AGENTS.md, an agent's settings). */
-export const SETUP_FILE_MAX_BYTES = 1024 * KB;
+export const SETUP_FILE_MAX_BYTES = 1 * MB;
+
+/** The task index a boundary's summary counts (tasks, batches, points): a table of a few hundred rows is tens of kilobytes. */
+export const TASK_INDEX_MAX_BYTES = 256 * KB;
+
+// ——— Files read in part.
+
+/** The head of a SKILL.md read to see whether its front matter declares `state:`: front matter is a few lines. */
+export const SKILL_HEAD_BYTES = 4096;
+
+/**
+ * The journal is never read whole by a command, only from its end, backwards,
+ * within these windows: the last record and sequence number (and the boundary
+ * last reached) within 1 MB, thousands of events; the newest event about the
+ * step a command is aimed at within 8 MB (a command aimed at a step that long
+ * ago is refused, not applied); any other tail (a breadcrumb's events) 4 MB.
+ */
+export const JOURNAL_HEAD_WINDOW_BYTES = 1 * MB;
+export const JOURNAL_STEP_WINDOW_BYTES = 8 * MB;
+export const JOURNAL_TAIL_WINDOW_BYTES = 4 * MB;
+
+/** The chunks the journal is read in: memory stays flat whatever its size (whole reads forwards, tails backwards). */
+export const JOURNAL_SCAN_CHUNK_BYTES = 1 * MB;
+export const JOURNAL_BACKWARD_CHUNK_BYTES = 64 * KB;
+
+/** Events a breadcrumb reads back to find the last breadcrumb: more are not worth listing (it counts them). */
+export const BREADCRUMB_SCAN_EVENTS = 400;
 
 /** Events a breadcrumb lists since the last one; older ones are counted. */
 export const BREADCRUMB_MAX_EVENTS = 30;
 
-/** How long a command waits for the lock before exit 4: a command holds it for milliseconds. */
-export const LOCK_WAIT_MS = 10_000;
+/** Commits the git fallback looks back through for a pointer that parses, or for progress trailers: a lost pointer is recent history. */
+export const GIT_FALLBACK_MAX_COMMITS = 20;
 
-/** How long the SessionStart hook waits for its input on stdin: a hook never waits on a terminal. */
-export const HOOK_STDIN_WAIT_MS = 300;
+// ——— The journal index (`_docs/_autopilot/cache/journal-index.json`).
+
+/**
+ * Cycles the journal index keeps per step: only the few most recent can be
+ * located (the folder's cycle, or the one after it), and the index stays
+ * small however long a loop has run.
+ */
+export const JOURNAL_INDEX_KEPT_CYCLES = 8;
+
+/** Bytes the journal index may lag behind the journal before a writing command rewrites it: a few hundred events, read in a millisecond. */
+export const JOURNAL_INDEX_REFRESH_LAG_BYTES = 64 * KB;
+
+/** The journal bytes before the point the index covers whose hash it keeps: enough to notice a journal replaced or rewritten. */
+export const JOURNAL_INDEX_TAIL_BYTES = 256;
+
+// ——— Names and text.
 
 /** A flow id (the file name without `.md`, and the pointer's `flow:`). */
 export const FLOW_ID_MAX_LENGTH = 64;
+
+/** A key of the pointer's `key: value` lines: the longest is `retry_count`; anything longer before the colon is not a key. */
+export const POINTER_KEY_MAX_LENGTH = 40;
+
+/** Problems one pointer reports before the reader stops looking: a file with more is not a pointer gone wrong but something else. */
+export const POINTER_MAX_PROBLEMS = 20;
+
+/** Free text from an agent or a person on one line (a reason, a sub-step, a step's name in the pointer): longer is cut, with `…`. */
+export const FREE_TEXT_MAX_LENGTH = 500;
+
+/** A skill's recorded position: a sub-step's name, shown on one line beside the pointer's `sub_step`. */
+export const SKILL_STATE_POSITION_MAX_LENGTH = 200;
+
+/** A checkpoint's label, as it goes into the checkpoint's id and file name. */
+export const CHECKPOINT_LABEL_MAX_LENGTH = 40;
+
+/** A session id from Claude Code's SessionStart hook: its ids are UUIDs; anything longer is not taken. */
+export const SESSION_ID_MAX_LENGTH = 128;
+
+/** The docs folder (`--docs`): a short path inside the repository, each folder of it shorter still. */
+export const DOCS_PATH_MAX_LENGTH = 200;
+export const DOCS_SEGMENT_MAX_LENGTH = 100;
+
+/** A git remote's name in the settings (`lease.remote`). */
+export const REMOTE_NAME_MAX_LENGTH = 100;
+
+// ——— Work.
+
+/** Files matched per Done-when pattern: enough to tell a new round's file from the last round's; more would only cost stats. */
+export const EVIDENCE_MATCH_LIMIT = 100;
+
+/** Cycles reconciliation may step through in one call: cycles only grow and a folder holds finitely many; the bound guards a broken reader. */
+export const RECONCILE_MAX_HOPS = 100_000;
 
 /**
  * The shape of a flow's Markdown, checked in one linear pass before remark
@@ -83,6 +167,53 @@ export const MARKDOWN_LIMITS = {
 
 /** YAML aliases (`*name`) in a flow's front matter, and yaml's `maxAliasCount`: yaml resolves each alias by scanning the document. */
 export const YAML_MAX_ALIASES = 100;
+
+/** YAML aliases in a SKILL.md's front matter (`maxAliasCount`): they have no use there; a few are tolerated, a billion laughs are not. */
+export const SKILL_STATE_MAX_ALIASES = 10;
+
+/** YAML aliases in `.autopilot/config.yml` (`maxAliasCount`): three keys need none. */
+export const CONFIG_MAX_ALIASES = 10;
+
+/**
+ * A task index read for a boundary's summary (also past the byte limit,
+ * lines and table cells cost remark time): with the syntax a table reader
+ * never needs switched off, the slowest shapes found at these limits parse
+ * in about a second; a 500-task index is a tenth of each.
+ */
+export const TABLE_INPUT_LIMITS = {
+  bytes: 256 * KB,
+  lines: 5_000,
+  /** `|` characters: a bound on table cells. */
+  pipes: 30_000,
+} as const;
+
+// ——— Time.
+
+/**
+ * How long another session's lease on this machine may be quiet before it is
+ * stale and taken over (`lease.stale_after_minutes` changes it): an agent
+ * calls autopilot every few minutes while it works.
+ */
+export const DEFAULT_STALE_MS = 10 * 60_000;
+
+/** How long a command waits for the lock before exit 4: a command holds it for milliseconds. */
+export const LOCK_WAIT_MS = 10_000;
+
+/** The waits between tries for the lock: from 2 ms, doubling (with jitter) up to 50 ms, so a waiter neither spins nor sleeps past a free lock. */
+export const LOCK_RETRY_FIRST_MS = 2;
+export const LOCK_RETRY_MAX_MS = 50;
+
+/** A lock older than this is broken even if its pid is alive (the pid was reused): no command holds it that long. */
+export const LOCK_MAX_HOLD_MS = 60_000;
+
+/** A lock file still empty after this long belongs to a process killed between creating and writing it. */
+export const LOCK_EMPTY_GRACE_MS = 2_000;
+
+/** How long the SessionStart hook waits for its input on stdin: a hook never waits on a terminal. */
+export const HOOK_STDIN_WAIT_MS = 300;
+
+/** How long Claude Code lets the SessionStart hook run (its settings' `timeout`, in seconds): the hook takes a fraction of one. */
+export const HOOK_TIMEOUT_SECONDS = 10;
 
 export function formatBytes(bytes: number): string {
   if (bytes < KB) return `${bytes} bytes`;

@@ -15,6 +15,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../errors.js';
 import { packageRoot } from '../io/package-root.js';
+import { HOOK_TIMEOUT_SECONDS } from '../limits.js';
 
 export const LOCAL_BIN = 'node_modules/.bin/autopilot';
 
@@ -76,6 +77,6 @@ export function withSessionStartHook(text: string | undefined, file: string, lau
       group.hooks.some((h) => isObject(h) && typeof h.command === 'string' && h.command.includes('hook session-start')),
   );
   if (present) return undefined;
-  const ours = { hooks: [{ type: 'command', command: hookCommand(launch), timeout: 10 }] };
+  const ours = { hooks: [{ type: 'command', command: hookCommand(launch), timeout: HOOK_TIMEOUT_SECONDS }] };
   return render({ ...json, hooks: { ...hooks, SessionStart: [...start, ours] } });
 }

@@ -12,8 +12,7 @@ import { findMatches } from '../io/find-matches.js';
 import { openFile } from '../io/journal.js';
 import type { Repo } from '../io/repo.js';
 import type { BoundarySummary } from './view.js';
-
-const SUMMARY_MAX_BYTES = 256 * 1024;
+import { TASK_INDEX_MAX_BYTES } from '../limits.js';
 
 export async function boundarySummary(repo: Repo, flow: Flow, after: number, cycle: number): Promise<BoundarySummary | undefined> {
   const step = flow.steps[after - 1];
@@ -27,7 +26,7 @@ export async function boundarySummary(repo: Repo, flow: Flow, after: number, cyc
   let text: string;
   try {
     const size = fstatSync(fd).size;
-    if (size > SUMMARY_MAX_BYTES) return { file, problem: `the task index is ${size} bytes, more than the ${SUMMARY_MAX_BYTES} read for a summary` };
+    if (size > TASK_INDEX_MAX_BYTES) return { file, problem: `the task index is ${size} bytes, more than the ${TASK_INDEX_MAX_BYTES} read for a summary` };
     const bytes = Buffer.alloc(size);
     readSync(fd, bytes, 0, size, 0);
     text = bytes.toString('utf8');

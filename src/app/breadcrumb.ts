@@ -7,11 +7,11 @@
  */
 import { openDecision } from '../engine/boundary.js';
 import { describeTarget } from '../engine/follow-through.js';
-import { entry, type StampedEntry } from '../engine/journal-entry.js';
+import { entry, type StampedEntry } from '../formats/journal-line.js';
 import { InputError } from '../errors.js';
 import { readBackwards } from '../io/journal.js';
 import { openRepo } from '../io/repo.js';
-import { BREADCRUMB_MAX_EVENTS } from '../limits.js';
+import { BREADCRUMB_MAX_EVENTS, BREADCRUMB_SCAN_EVENTS } from '../limits.js';
 import type { Context } from './context.js';
 import { gitFallbackOff } from './git-source.js';
 import { pointerAt, transact } from './transaction.js';
@@ -22,9 +22,9 @@ function said(e: StampedEntry): string | undefined {
     case 'step_completed':
       return `${step} completed${e.forced ? ' (forced by a person)' : ''}`;
     case 'step_skipped':
-      return `${step} skipped${e.by === 'condition' ? ' (its condition does not hold)' : e.reason ? `: ${String(e.reason)}` : ''}`;
+      return `${step} skipped${e.by === 'condition' ? ' (its condition does not hold)' : e.reason ? `: ${e.reason}` : ''}`;
     case 'step_failed':
-      return `${step} failed (attempt ${String(e.attempt)}${e.reason ? `: ${String(e.reason)}` : ''})`;
+      return `${step} failed (attempt ${String(e.attempt)}${e.reason ? `: ${e.reason}` : ''})`;
     case 'decision_answered':
     case 'boundary_answered':
       return `decision after ${step}: ${String(e.option)}) ${String(e.choice)}`;
@@ -50,7 +50,7 @@ export async function runBreadcrumb(ctx: Context, note: boolean): Promise<{ mark
     readBackwards(repo.journalFile, (e) => {
       if (e.event === 'breadcrumb') return true;
       since.push(e);
-      return since.length >= 400;
+      return since.length >= BREADCRUMB_SCAN_EVENTS;
     });
     const happened = since
       .reverse()

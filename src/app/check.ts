@@ -6,7 +6,7 @@ import { readJournal } from '../io/journal.js';
 import { loadFlows } from '../io/load-flows.js';
 import { displayPath, openRepo } from '../io/repo.js';
 import { skillFile, type SkillFile } from '../io/skills.js';
-import { positionHash } from '../state/serialize-pointer.js';
+import { positionHash } from '../formats/pointer/serialize-pointer.js';
 import type { Context } from './context.js';
 import { flowOfPointer, loadState, readPointer } from './load-state.js';
 import { flowChangeNotice } from './flows.js';

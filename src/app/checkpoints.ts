@@ -6,12 +6,12 @@
  * newest, then one a day for 30 days. `restore` returns the pointer to one,
  * journaled; the journal itself is never cut, so restoring loses no history.
  */
-import { entry } from '../engine/journal-entry.js';
+import { entry } from '../formats/journal-line.js';
 import { InputError } from '../errors.js';
 import { checkpointIds, readCheckpoint } from '../io/checkpoint-files.js';
 import { openRepo } from '../io/repo.js';
-import { parsePointer } from '../state/parse-pointer.js';
-import type { Position } from '../state/position.js';
+import { parsePointer } from '../formats/pointer/parse-pointer.js';
+import type { Position } from '../formats/pointer/position.js';
 import type { Context } from './context.js';
 import { readPointerText } from './load-state.js';
 import { pointerAt, transact } from './transaction.js';

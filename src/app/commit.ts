@@ -12,18 +12,19 @@ import { dirname } from 'node:path';
 import { checkpointId, parseCheckpointId } from '../engine/checkpoint-id.js';
 import { retain } from '../engine/retention.js';
 import { serializeCheckpoint } from '../formats/checkpoint.js';
+import { serializeJournalIndex } from '../formats/journal-index.js';
+import { serializeLease, type Lease } from '../formats/lease.js';
 import { checkpointFile, checkpointIds } from '../io/checkpoint-files.js';
-import { toPointerRecord, type JournalEntry, type StampedEntry } from '../engine/journal-entry.js';
-import type { Lease } from '../engine/lease.js';
+import { serializeEntries, toPointerRecord, type JournalEntry, type StampedEntry } from '../formats/journal-line.js';
 import { removeLeftovers, writeFileAtomically } from '../io/atomic-write.js';
 import { crashPoint } from '../io/crash-point.js';
 import type { LoadedIndex } from '../io/journal-index.js';
-import { appendJournal, serializeEntries } from '../io/journal.js';
+import { appendJournal } from '../io/journal.js';
 import { removeLease } from '../io/lease-file.js';
 import type { Lock } from '../io/lock.js';
 import { displayPath, gatePath, type Repo } from '../io/repo.js';
-import type { Position } from '../state/position.js';
-import { serializePointer, type PointerExtras } from '../state/serialize-pointer.js';
+import type { Position } from '../formats/pointer/position.js';
+import { serializePointer, type PointerExtras } from '../formats/pointer/serialize-pointer.js';
 
 export interface Writer {
   session: string;
@@ -107,7 +108,7 @@ export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writ
   else if (plan.lease) {
     mkdirSync(repo.autopilotDir, { recursive: true });
     // Not fsynced: a lease lost to a power cut is only taken again.
-    writeFileAtomically(repo.leaseFile, JSON.stringify(plan.lease) + '\n', { fsync: false });
+    writeFileAtomically(repo.leaseFile, serializeLease(plan.lease), { fsync: false });
     removeLeftovers(repo.leaseFile);
   }
   for (const file of plan.files ?? []) {
@@ -130,7 +131,7 @@ export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writ
   if (plan.index?.stale) {
     try {
       mkdirSync(dirname(repo.journalIndexFile), { recursive: true });
-      writeFileAtomically(repo.journalIndexFile, JSON.stringify(plan.index.index), { fsync: false });
+      writeFileAtomically(repo.journalIndexFile, serializeJournalIndex(plan.index.index), { fsync: false });
       removeLeftovers(repo.journalIndexFile);
     } catch {
       // A cache: the next reader derives it again.

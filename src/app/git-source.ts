@@ -8,8 +8,9 @@ import { accessSync, constants, existsSync } from 'node:fs';
 import { delimiter, dirname, join, relative } from 'node:path';
 import type { Flow } from '../flow/model.js';
 import type { Repo } from '../io/repo.js';
-import { parsePointer, type ParsedPointer } from '../state/parse-pointer.js';
-import type { Position } from '../state/position.js';
+import { parsePointer, type ParsedPointer } from '../formats/pointer/parse-pointer.js';
+import type { Position } from '../formats/pointer/position.js';
+import { GIT_FALLBACK_MAX_COMMITS } from '../limits.js';
 
 export interface FromGit {
   pointer: ParsedPointer;
@@ -48,7 +49,7 @@ export async function positionFromGit(repo: Repo, flows: Flow[]): Promise<FromGi
   if (!opened.handle) return undefined;
   const { committedVersions, progressTrailers } = await import('../git/history.js');
   const known = (id: string) => flows.some((f) => f.id === id);
-  for (const version of await committedVersions(opened.handle, rel(repo, repo.pointerFile), 20)) {
+  for (const version of await committedVersions(opened.handle, rel(repo, repo.pointerFile), GIT_FALLBACK_MAX_COMMITS)) {
     try {
       const pointer = parsePointer(version.text, rel(repo, repo.pointerFile));
       if (known(pointer.position.flow)) return { pointer, from: `the pointer committed in ${version.sha.slice(0, 8)}` };
@@ -56,7 +57,7 @@ export async function positionFromGit(repo: Repo, flows: Flow[]): Promise<FromGi
       // An older broken version: look further back.
     }
   }
-  const [latest] = (await progressTrailers(opened.handle, 20)).filter((t) => known(t.flow));
+  const [latest] = (await progressTrailers(opened.handle, GIT_FALLBACK_MAX_COMMITS)).filter((t) => known(t.flow));
   if (!latest) return undefined;
   const position: Position = {
     flow: latest.flow,

@@ -8,7 +8,7 @@
  */
 import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { entry } from '../engine/journal-entry.js';
+import { entry } from '../formats/journal-line.js';
 import { atStep } from '../engine/reconcile.js';
 import { InputError } from '../errors.js';
 import { loopStart, type Flow } from '../flow/model.js';

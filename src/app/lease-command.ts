@@ -1,5 +1,5 @@
 /** `autopilot lease --remote NAME`: take or renew the lease on a shared git remote; journaled when it takes one over. */
-import { entry } from '../engine/journal-entry.js';
+import { entry } from '../formats/journal-line.js';
 import { InputError } from '../errors.js';
 import type { Context } from './context.js';
 import { holdRemoteLease, type RemoteLeaseResult } from './remote-lease.js';

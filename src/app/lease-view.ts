@@ -1,6 +1,7 @@
 /** The lease as people and agents read it: who holds the repository, how long ago they were last seen, how to take over. */
-import { formatAge, heartbeatAge, type Lease, type LeaseVerdict } from '../engine/lease.js';
+import { formatAge, heartbeatAge, type LeaseVerdict } from '../engine/lease.js';
 import { HeldError } from '../errors.js';
+import type { Lease } from '../formats/lease.js';
 import { readLease } from '../io/lease-file.js';
 import { thisMachine } from '../io/machine.js';
 import { displayPath, type Repo } from '../io/repo.js';

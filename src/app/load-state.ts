@@ -4,25 +4,23 @@
  */
 import { closeSync, fstatSync, readSync } from 'node:fs';
 import type { Evidence } from '../engine/evidence.js';
-import { fromPointerRecord } from '../engine/journal-entry.js';
+import { fromPointerRecord } from '../formats/journal-line.js';
 import { checkRecord, type RecordVerdict } from '../engine/record.js';
 import { locate, type Drift, type Reconciled } from '../engine/reconcile.js';
 import { InputError } from '../errors.js';
 import { loopStart, stepByNumber, type Flow } from '../flow/model.js';
-import type { CachedFlow } from '../flow/flow-cache.js';
-import { isCachedParse } from '../flow/cached-shape.js';
+import { isCachedParse, type CachedFlow } from '../formats/flow-cache.js';
 import { flowChanges } from '../engine/pin.js';
 import { detectFlow, diskCycle, gatherEvidence } from '../io/gather-evidence.js';
 import { latestOf, readJournalHead, type JournalHead } from '../io/journal-head.js';
 import { BOUNDARY_EVENTS, mayWaitAtBoundary, pendingBoundary, type PendingBoundary } from '../engine/boundary.js';
-import { evidenceFromIndex, loadJournalIndex, type LoadedIndex } from '../io/journal-index.js';
+import { evidenceFromIndex } from '../formats/journal-index.js';
+import { loadJournalIndex, type LoadedIndex } from '../io/journal-index.js';
 import { openFile } from '../io/journal.js';
 import { displayPath, gatePath, type Repo } from '../io/repo.js';
-import { parsePointer, type ParsedPointer } from '../state/parse-pointer.js';
-import { positionHash } from '../state/serialize-pointer.js';
-
-/** A pointer is six lines; a file far larger is not one (and must not cost every command its size). */
-export const POINTER_MAX_BYTES = 64 * 1024;
+import { parsePointer, type ParsedPointer } from '../formats/pointer/parse-pointer.js';
+import { positionHash } from '../formats/pointer/serialize-pointer.js';
+import { POINTER_MAX_BYTES } from '../limits.js';
 
 export interface Loaded {
   repo: Repo;

@@ -1,5 +1,5 @@
 /** `log`: the journal, newest last. `-n N` reads only the end of the file. */
-import type { StampedEntry } from '../engine/journal-entry.js';
+import type { StampedEntry } from '../formats/journal-line.js';
 import type { Problem } from '../errors.js';
 import { lastEntries, readJournal } from '../io/journal.js';
 import { displayPath, openRepo } from '../io/repo.js';

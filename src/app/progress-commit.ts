@@ -7,7 +7,7 @@
  * engine can recover the position from. Never pushed.
  */
 import { allMatches, evidenceFor } from '../engine/evidence.js';
-import type { StampedEntry } from '../engine/journal-entry.js';
+import type { StampedEntry } from '../formats/journal-line.js';
 import type { Transition } from '../engine/transitions.js';
 import { InputError } from '../errors.js';
 import type { Flow } from '../flow/model.js';

@@ -13,12 +13,13 @@ import { statSync } from 'node:fs';
 import { InputError } from '../errors.js';
 import type { Flow } from '../flow/model.js';
 import { displayPath, type Repo } from '../io/repo.js';
-import { parsePointer } from '../state/parse-pointer.js';
-import type { Position } from '../state/position.js';
+import { parsePointer } from '../formats/pointer/parse-pointer.js';
+import type { Position } from '../formats/pointer/position.js';
 import { isTouched } from '../engine/evidence.js';
 import { conflictSides, gitFallbackOff, positionFromGit } from './git-source.js';
-import { loadState, POINTER_MAX_BYTES, readPointerText, type Loaded } from './load-state.js';
+import { loadState, readPointerText, type Loaded } from './load-state.js';
 import { describeTarget } from '../engine/follow-through.js';
+import { POINTER_MAX_BYTES } from '../limits.js';
 
 /** The pointer did not read. One past the size limit is refused as it is: it is never read, not even to keep a copy. */
 const unreadablePointer = (repo: Repo, error: unknown) =>

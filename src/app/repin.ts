@@ -1,8 +1,8 @@
 /** `autopilot repin`: adopt the flow file as it is now for the run under way (journaled), unless the current step would vanish. */
-import { entry } from '../engine/journal-entry.js';
+import { entry } from '../formats/journal-line.js';
 import { pinnedCopy, repinProblem } from '../engine/pin.js';
 import { InputError } from '../errors.js';
-import type { Position } from '../state/position.js';
+import type { Position } from '../formats/pointer/position.js';
 import type { Context } from './context.js';
 import { pointerAt, transact } from './transaction.js';
 

@@ -7,11 +7,11 @@
  * It never blocks a session: whatever fails is one short note, and exit 0.
  */
 import { appendFileSync } from 'node:fs';
-import { HOOK_STDIN_WAIT_MS } from '../limits.js';
+import { HOOK_STDIN_WAIT_MS, SESSION_ID_MAX_LENGTH } from '../limits.js';
 import type { Context } from './context.js';
 import { runStatus } from './status.js';
 import type { View } from './view.js';
-const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+const SESSION_ID = new RegExp(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,${SESSION_ID_MAX_LENGTH - 1}}$`);
 
 /** stdin whole, or what came before the wait ran out (a hook never waits on a terminal). */
 function readStdin(): Promise<string> {

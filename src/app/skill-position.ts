@@ -10,9 +10,10 @@ import type { SkillState } from '../engine/step-plan.js';
 import type { Step } from '../flow/model.js';
 import type { Repo } from '../io/repo.js';
 import { skillFile } from '../io/skills.js';
+import { SKILL_HEAD_BYTES } from '../limits.js';
 
 /** The first bytes of a file: enough to see whether its front matter declares `state:`. */
-function head(path: string, bytes = 4096): string {
+function head(path: string, bytes = SKILL_HEAD_BYTES): string {
   const fd = openSync(path, 'r');
   try {
     const buffer = Buffer.alloc(bytes);

@@ -21,7 +21,7 @@
  * `applyReleasePlan` returns the files it touched.
  */
 import { mkdirSync } from 'node:fs';
-import { entry } from '../engine/journal-entry.js';
+import { entry } from '../formats/journal-line.js';
 import { judgeLease, type LeaseVerdict } from '../engine/lease.js';
 import { InputError } from '../errors.js';
 import { loopStart, type Flow } from '../flow/model.js';
@@ -32,8 +32,8 @@ import { acquireLock, type Lock } from '../io/lock.js';
 import { thisMachine } from '../io/machine.js';
 import { displayPath, gatePath, openRepo, type Repo } from '../io/repo.js';
 import { LOCK_WAIT_MS } from '../limits.js';
-import type { LastAction } from '../state/parse-pointer.js';
-import type { Position } from '../state/position.js';
+import type { LastAction } from '../formats/pointer/parse-pointer.js';
+import type { Position } from '../formats/pointer/position.js';
 import { commit, type Plan, type Written } from './commit.js';
 import type { Context } from './context.js';
 import { loadRepoFlows } from './flows.js';
@@ -41,7 +41,8 @@ import { heldError } from './lease-view.js';
 import type { Loaded } from './load-state.js';
 import { readState } from './read-state.js';
 import { holdRemoteLease } from './remote-lease.js';
-import { readSettings, type Settings } from './settings.js';
+import type { Settings } from '../formats/settings.js';
+import { readSettings } from './settings.js';
 
 /** What a command has before the lock is taken. */
 export interface Opened {

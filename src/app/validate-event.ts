@@ -5,13 +5,13 @@
  */
 import type { Event } from '../engine/transitions.js';
 import { InputError } from '../errors.js';
-import { oneLine } from '../state/serialize-pointer.js';
+import { oneLine } from '../formats/pointer/serialize-pointer.js';
+import { FREE_TEXT_MAX_LENGTH } from '../limits.js';
 
 /** Reasons and sub-steps are one line for the journal and the pointer; a longer text is cut, never refused. */
-const TEXT_MAX = 500;
 
 function reasonOf(command: string, reason: unknown, example: string): string {
-  const text = typeof reason === 'string' ? oneLine(reason, TEXT_MAX) : '';
+  const text = typeof reason === 'string' ? oneLine(reason, FREE_TEXT_MAX_LENGTH) : '';
   if (text === '') {
     throw new InputError({
       message: `${command} needs a reason: it is journaled with why`,
@@ -32,7 +32,7 @@ export function validateEvent(event: Event): Event {
     case 'skip':
       return { type: 'skip', reason: reasonOf('skip', event.reason, '`autopilot skip --reason "no UI in this project"`') };
     case 'substep': {
-      const text = oneLine(event.text, TEXT_MAX);
+      const text = oneLine(event.text, FREE_TEXT_MAX_LENGTH);
       if (text === '')
         throw new InputError({
           message: 'the sub-step text is empty',

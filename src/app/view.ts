@@ -9,7 +9,7 @@ import { InputError } from '../errors.js';
 import { stepByNumber, withCycle, type Flow, type Step } from '../flow/model.js';
 import type { Repo } from '../io/repo.js';
 import { skillDisplayPath, skillFile } from '../io/skills.js';
-import type { Position } from '../state/position.js';
+import type { Position } from '../formats/pointer/position.js';
 import type { LeaseStatus } from './lease-view.js';
 import type { Loaded } from './load-state.js';
 import type { PendingBoundary } from '../engine/boundary.js';

@@ -5,7 +5,7 @@
  * not on record, and every reader leaves them out. Events from before
  * sequence numbers (an older autopilot) always count. Pure.
  */
-import type { StampedEntry } from './journal-entry.js';
+import type { StampedEntry } from '../formats/journal-line.js';
 
 /** Reading newest first: call `accept` for each event and learn whether it is on record. */
 export function newestFirstFilter(): (e: StampedEntry) => boolean {

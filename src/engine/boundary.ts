@@ -8,8 +8,8 @@
  */
 import type { Decision, Flow } from '../flow/model.js';
 import { stepByNumber } from '../flow/model.js';
-import type { Position } from '../state/position.js';
-import type { StampedEntry } from './journal-entry.js';
+import type { Position } from '../formats/pointer/position.js';
+import type { JournalEvent, StampedEntry } from '../formats/journal-line.js';
 
 export interface PendingBoundary {
   /** The step whose completion reached the boundary. */
@@ -19,14 +19,13 @@ export interface PendingBoundary {
 }
 
 /** The journal events that open or close a boundary (`step_started` closes one that was never answered, as by an older autopilot). */
-export const BOUNDARY_EVENTS = new Set(['boundary_reached', 'boundary_answered', 'step_started']);
+export const BOUNDARY_EVENTS: ReadonlySet<JournalEvent> = new Set<JournalEvent>(['boundary_reached', 'boundary_answered', 'step_started']);
 
 /** Whether the position waits at a boundary: it is the step after one, not started, and the newest boundary event is the boundary reached there. */
 export function pendingBoundary(flow: Flow, position: Position, latest: StampedEntry | undefined): PendingBoundary | undefined {
   if (position.step === 'done' || position.status !== 'not_started' || !latest || latest.event !== 'boundary_reached') return undefined;
   if (latest.flow !== flow.id || latest.step !== position.step || latest.cycle !== position.cycle) return undefined;
-  const after = typeof latest.after === 'number' ? latest.after : undefined;
-  return after === undefined ? undefined : { after, session: latest.session };
+  return latest.after === undefined ? undefined : { after: latest.after, session: latest.session };
 }
 
 /** Whether the position could be at a boundary at all: only then is the journal asked. */

@@ -4,13 +4,13 @@
  * colons (which Windows refuses in file names), then a short label:
  * `2026-04-22T180000.000Z-before-deploy`. Ids sort by time as text.
  */
+import { CHECKPOINT_LABEL_MAX_LENGTH } from '../limits.js';
 
-export const MAX_LABEL_LENGTH = 40;
 const FALLBACK_LABEL = 'checkpoint';
 const ID = /^(\d{4})-(\d{2})-(\d{2})T(\d{2})(\d{2})(\d{2})\.(\d{3})Z-([a-z0-9]+(?:-[a-z0-9]+)*)$/;
 
 /**
- * Any text → lowercase letters, digits and single dashes, at most 40
+ * Any text → lowercase letters, digits and single dashes, at most `CHECKPOINT_LABEL_MAX_LENGTH`
  * characters: `Before Deploy (v2)!` → `before-deploy-v2`. Accents are dropped
  * (`Übergang` → `ubergang`); text with nothing usable becomes `checkpoint`.
  */
@@ -21,7 +21,7 @@ export function safeLabel(text: string): string {
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '')
-    .slice(0, MAX_LABEL_LENGTH)
+    .slice(0, CHECKPOINT_LABEL_MAX_LENGTH)
     .replace(/-$/, '');
   return label || FALLBACK_LABEL;
 }
@@ -38,7 +38,7 @@ export function parseCheckpointId(id: string): { at: Date; label: string } | und
   const match = ID.exec(id);
   if (!match) return undefined;
   const [, year, month, day, hour, minute, second, millis, label] = match;
-  if (label!.length > MAX_LABEL_LENGTH) return undefined;
+  if (label!.length > CHECKPOINT_LABEL_MAX_LENGTH) return undefined;
   const iso = `${year}-${month}-${day}T${hour}:${minute}:${second}.${millis}Z`;
   const at = new Date(iso);
   // `Date` rolls 2026-02-30 over to March; an id naming a day that does not exist is not one of ours.

@@ -6,8 +6,8 @@
  * quiet, is said once. Pure.
  */
 import type { Event, Outcome } from './transitions.js';
-import type { Position } from '../state/position.js';
-import type { LastAction } from '../state/parse-pointer.js';
+import type { Position } from '../formats/pointer/position.js';
+import type { LastAction } from '../formats/pointer/parse-pointer.js';
 import type { Step } from '../flow/model.js';
 import { formatAge } from './lease.js';
 

@@ -12,16 +12,7 @@
  * The machine id, not the host name, says "this machine", so a renamed host
  * neither locks its own repository forever nor lets another machine in.
  */
-
-export interface Lease {
-  session: string;
-  host: string;
-  machine: string;
-  /** The process of the holder's last call. */
-  pid: number;
-  taken_at: string;
-  heartbeat: string;
-}
+import type { Lease } from '../formats/lease.js';
 
 export interface Caller {
   session: string;
@@ -34,8 +25,6 @@ export type LeaseVerdict =
   | { kind: 'take'; lease: Lease; takenFrom?: { holder: Lease; reason: 'stale' | 'take-over' } }
   | { kind: 'renew'; lease: Lease }
   | { kind: 'held'; holder: Lease; ageMs: number; stale: boolean; otherMachine: boolean };
-
-export const DEFAULT_STALE_MS = 10 * 60_000;
 
 export const holds = (lease: Lease, caller: Caller) => lease.session === caller.session && lease.machine === caller.machine;
 
@@ -72,18 +61,4 @@ export function formatAge(ms: number): string {
   if (m < 90) return `${m} min`;
   const h = Math.round(m / 60);
   return h < 48 ? `${h} h` : `${Math.round(h / 24)} days`;
-}
-
-/** Is this JSON a lease? (The file is a person's to edit or delete; a broken one is reported, never trusted.) */
-export function isLease(value: unknown): value is Lease {
-  if (typeof value !== 'object' || value === null) return false;
-  const l = value as Record<string, unknown>;
-  return (
-    typeof l.session === 'string' &&
-    typeof l.host === 'string' &&
-    typeof l.machine === 'string' &&
-    typeof l.pid === 'number' &&
-    typeof l.taken_at === 'string' &&
-    typeof l.heartbeat === 'string'
-  );
 }

@@ -5,7 +5,7 @@
  * repin` adopts the new one. Pure.
  */
 import type { Flow, Step } from '../flow/model.js';
-import type { Position } from '../state/position.js';
+import type { Position } from '../formats/pointer/position.js';
 
 /** The flow as the journal keeps it with a run: everything but where the file was. */
 export function pinnedCopy(flow: Flow): Omit<Flow, 'file'> {

@@ -3,8 +3,9 @@
  * evidence on disk, and where they disagree the evidence decides. Pure.
  */
 import { loopStart, stepByNumber, type Flow, type Step } from '../flow/model.js';
-import { DONE_NAME, type Position } from '../state/position.js';
+import { DONE_NAME, type Position } from '../formats/pointer/position.js';
 import { evidenceFor, hasArtifacts, isSettled, isTouched, missingPatterns, type Evidence } from './evidence.js';
+import { RECONCILE_MAX_HOPS } from '../limits.js';
 
 export type Source = 'state' | 'folder' | 'git';
 
@@ -183,7 +184,7 @@ export function locate(flow: Flow, pointer: Position | null, diskCycle: number, 
   let result = reconcile(flow, pointer, evidence, drift);
   // Cycles only grow and a folder holds finitely many, so this ends; the bound guards a broken reader.
   for (let hops = 0; result.position.cycle !== evidence.cycle; hops++) {
-    if (hops > 100_000) throw new Error(`cycle ${result.position.cycle} never settles`);
+    if (hops > RECONCILE_MAX_HOPS) throw new Error(`cycle ${result.position.cycle} never settles`);
     evidence = evidenceOf(result.position.cycle);
     const again = reconcile(flow, result.position, evidence);
     result = { position: again.position, drift: [...result.drift, ...again.drift], source: result.source };

@@ -11,8 +11,8 @@
  *   merge kept half of each side): respected, and reported as a hand edit;
  * - there is none: rebuilt from the journal's last record, else the folder.
  */
-import type { Position } from '../state/position.js';
-import { fromPointerRecord, type PointerRecord } from './journal-entry.js';
+import type { Position } from '../formats/pointer/position.js';
+import { fromPointerRecord, type PointerRecord } from '../formats/journal-line.js';
 import type { Drift } from './reconcile.js';
 
 export interface PointerSeen {

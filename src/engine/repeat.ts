@@ -11,8 +11,8 @@
  * steps, and never applied to a step it was not meant for.
  */
 import type { Problem } from '../errors.js';
-import type { Position } from '../state/position.js';
-import type { StampedEntry } from './journal-entry.js';
+import type { Position } from '../formats/pointer/position.js';
+import type { JournalEvent, StampedEntry } from '../formats/journal-line.js';
 import type { Event } from './transitions.js';
 
 export interface Target {
@@ -24,7 +24,7 @@ export interface Target {
 export type RepeatVerdict = { kind: 'apply' } | { kind: 'duplicate'; of: StampedEntry } | { kind: 'moved'; problem: Problem };
 
 /** The entries that say what last happened to a step (others, like `decision_required`, follow from them). */
-export const DECISIVE = new Set([
+export const DECISIVE: ReadonlySet<JournalEvent> = new Set<JournalEvent>([
   'step_started',
   'substep',
   'step_completed',
@@ -78,7 +78,7 @@ export function repeatsLastCommand(event: Event, session: string, last: { key?: 
 
 /** Which command wrote an entry (from its key; for entries older than keys, from the event). */
 export function commandOf(e: StampedEntry): string | undefined {
-  if (typeof e.key === 'string') return e.key.slice(0, e.key.indexOf(':'));
+  if (e.key !== undefined) return e.key.slice(0, e.key.indexOf(':'));
   const byEvent: Record<string, string> = {
     step_started: 'next',
     substep: 'substep',
@@ -95,10 +95,15 @@ export function commandOf(e: StampedEntry): string | undefined {
 function sameCommand(event: Event, e: StampedEntry): boolean {
   if (commandOf(e) !== event.type) return false;
   if (event.type === 'substep') return e.event === 'substep' && e.sub_step === event.text;
-  if (event.type === 'decide')
-    return (e.event === 'decision_answered' || e.event === 'boundary_answered') && String(e.option) === event.option.trim().toUpperCase();
+  if (event.type === 'decide') return (e.event === 'decision_answered' || e.event === 'boundary_answered') && e.option === event.option.trim().toUpperCase();
   // A second failure, or skip, for another reason is another command, not a repeat of the first.
-  if ((event.type === 'fail' || event.type === 'skip') && typeof e.reason === 'string' && e.reason !== event.reason) return false;
+  if (
+    (event.type === 'fail' || event.type === 'skip') &&
+    (e.event === 'step_failed' || e.event === 'step_skipped') &&
+    e.reason !== undefined &&
+    e.reason !== event.reason
+  )
+    return false;
   const result: Record<string, string> = { done: 'step_completed', skip: 'step_skipped', fail: 'step_failed', ack: 'failure_acknowledged' };
   return e.event === result[event.type];
 }

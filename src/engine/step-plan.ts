@@ -14,13 +14,14 @@
  */
 import { InputError } from '../errors.js';
 import { stepByNumber, type Flow, type Step } from '../flow/model.js';
-import type { LastAction } from '../state/parse-pointer.js';
-import { samePosition, type Position } from '../state/position.js';
+import type { LastAction } from '../formats/pointer/parse-pointer.js';
+import { samePosition, type Position } from '../formats/pointer/position.js';
 import type { PendingBoundary } from './boundary.js';
 import { evidenceFor, hasArtifacts, type Evidence } from './evidence.js';
 import { followThrough, lastActionOf } from './follow-through.js';
-import { entry, type JournalEntry, type PointerRecord, type StampedEntry } from './journal-entry.js';
-import type { Lease, LeaseVerdict } from './lease.js';
+import { entry, type JournalEntry, type PointerRecord, type StampedEntry } from '../formats/journal-line.js';
+import type { LeaseVerdict } from './lease.js';
+import type { Lease } from '../formats/lease.js';
 import { flowFileRef, pinnedCopy } from './pin.js';
 import { atStep, type Reconciled } from './reconcile.js';
 import type { RecordVerdict } from './record.js';
@@ -230,7 +231,8 @@ export function planStep(input: StepInput, decided: Transition, skill?: SkillSta
   if (transition.outcome.kind === 'failed' && !reason) reason = input.lastFailure;
   const answered = transition.entries.find((e) => e.event === 'decision_answered');
   const passedOver = transition.entries
-    .filter((e) => e.event === 'step_skipped' && e.by === 'condition' && typeof e.step === 'number')
+    .filter((e) => e.event === 'step_skipped')
+    .filter((e) => e.by === 'condition' && typeof e.step === 'number')
     .map((e) => ({ step: e.step as number, name: e.name, reason: String(e.reason) }));
   const checkpoint = checkpointFor(transition);
 

@@ -5,9 +5,9 @@
  */
 import type { Problem } from '../errors.js';
 import { stepByNumber, type Decision, type Flow, type Step } from '../flow/model.js';
-import { MAX_RETRIES, type Position } from '../state/position.js';
+import { MAX_RETRIES, type Position } from '../formats/pointer/position.js';
 import { allMatches, conditionFalse, evidenceFor, hasArtifacts, missingPatterns, type Evidence } from './evidence.js';
-import { entry, type JournalEntry } from './journal-entry.js';
+import { entry, type EventDetails, type JournalEntry } from '../formats/journal-line.js';
 import { atStep, successor } from './reconcile.js';
 import { boundaryDecision, type PendingBoundary } from './boundary.js';
 
@@ -68,13 +68,19 @@ const refuse = (position: Position, message: string, expected?: string, received
   outcome: { kind: 'refused', problem: { message, ...(expected ? { expected } : {}), ...(received ? { received } : {}) }, ...(missing ? { missing } : {}) },
 });
 
+/** How a step finished, with the details its journal entry carries. */
+type Finished = { status: 'completed'; details: EventDetails['step_completed'] } | { status: 'skipped'; details: EventDetails['step_skipped'] };
+
+const completedWith = (details: EventDetails['step_completed'] = {}): Finished => ({ status: 'completed', details });
+const skippedWith = (details: EventDetails['step_skipped']): Finished => ({ status: 'skipped', details });
+
 /**
  * A step has finished (completed or skipped): record it, move the pointer as
  * its `Then` says, and skip any following step whose condition does not hold.
  */
-function finish(flow: Flow, from: Position, step: Step, status: 'completed' | 'skipped', evidence: Evidence, details: Record<string, unknown>): Transition {
-  const finished: Position = { ...from, status, subStep: '0', retryCount: 0 };
-  const entries = [entry(status === 'completed' ? 'step_completed' : 'step_skipped', finished, details)];
+function finish(flow: Flow, from: Position, step: Step, end: Finished, evidence: Evidence): Transition {
+  const finished: Position = { ...from, status: end.status, subStep: '0', retryCount: 0 };
+  const entries: JournalEntry[] = [end.status === 'completed' ? entry('step_completed', finished, end.details) : entry('step_skipped', finished, end.details)];
 
   if (step.then.kind === 'decision') {
     const decision = flow.decisions[step.then.id]!;
@@ -94,7 +100,7 @@ function moveOn(flow: Flow, position: Position, evidence: Evidence, entries: Jou
   const next = stepByNumber(flow, position.step)!;
   // The evidence describes one cycle; a step of a new cycle is judged by the next call.
   if (position.cycle === evidence.cycle && conditionFalse(next, evidenceFor(evidence, next.number))) {
-    const skipped = finish(flow, position, next, 'skipped', evidence, { by: 'condition', reason: conditionReason(next) });
+    const skipped = finish(flow, position, next, skippedWith({ by: 'condition', reason: conditionReason(next) }), evidence);
     if (boundaryAfter === undefined || skipped.outcome.kind !== 'advanced') return { ...skipped, entries: [...entries, ...skipped.entries] };
     entries.push(...skipped.entries);
     position = skipped.position;
@@ -168,7 +174,7 @@ export function apply(flow: Flow, position: Position, evidence: Evidence, event:
       const stop = stopped();
       if (stop) return stop;
       if (conditionFalse(step, evidenceFor(evidence, step.number))) {
-        const skipped = finish(flow, position, step, 'skipped', evidence, { by: 'condition', reason: conditionReason(step) });
+        const skipped = finish(flow, position, step, skippedWith({ by: 'condition', reason: conditionReason(step) }), evidence);
         if (skipped.outcome.kind !== 'advanced') return skipped;
         const then = apply(flow, skipped.position, evidence, event);
         return { ...then, entries: [...skipped.entries, ...then.entries] };
@@ -183,7 +189,7 @@ export function apply(flow: Flow, position: Position, evidence: Evidence, event:
       const stop = stopped();
       if (stop) return stop;
       const ev = evidenceFor(evidence, step.number);
-      if (conditionFalse(step, ev)) return finish(flow, position, step, 'skipped', evidence, { by: 'condition', reason: conditionReason(step) });
+      if (conditionFalse(step, ev)) return finish(flow, position, step, skippedWith({ by: 'condition', reason: conditionReason(step) }), evidence);
       const stale = ev.roundBaseline && allMatches(ev).every((file) => ev.roundBaseline!.includes(file));
       if (hasArtifacts(ev) && stale && !event.force) {
         return refuse(
@@ -193,8 +199,8 @@ export function apply(flow: Flow, position: Position, evidence: Evidence, event:
           ev.roundBaseline!.join(', '),
         );
       }
-      if (hasArtifacts(ev)) return finish(flow, position, step, 'completed', evidence, {});
-      if (event.force) return finish(flow, position, step, 'completed', evidence, { forced: true, reason: event.force.reason });
+      if (hasArtifacts(ev)) return finish(flow, position, step, completedWith(), evidence);
+      if (event.force) return finish(flow, position, step, completedWith({ forced: true, reason: event.force.reason }), evidence);
       const missing = missingPatterns(ev);
       const names = missing.map((m) => `\`${m}\``).join(', ');
       return refuse(
@@ -230,7 +236,7 @@ export function apply(flow: Flow, position: Position, evidence: Evidence, event:
           `step ${step.number} runs ${step.runs.kind}`,
         );
       }
-      return finish(flow, position, step, 'skipped', evidence, { by: 'agent', reason: event.reason });
+      return finish(flow, position, step, skippedWith({ by: 'agent', reason: event.reason }), evidence);
     }
 
     case 'decide': {
@@ -252,7 +258,7 @@ export function apply(flow: Flow, position: Position, evidence: Evidence, event:
           event.option,
         );
       }
-      const details: Record<string, unknown> = { decision: pending.id, option: option.letter, choice: option.choice, then: option.then };
+      const details: EventDetails['decision_answered'] = { decision: pending.id, option: option.letter, choice: option.choice, then: option.then };
       // A new round must leave a new file: remember what this one starts with.
       if (option.then === 'repeat') details.round_files = allMatches(evidenceFor(evidence, step.number));
       const entries = [entry('decision_answered', position, details)];

@@ -18,7 +18,7 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import type { Problem } from '../errors.js';
-import { hashText } from '../io/hash.js';
+import { hashText } from '../hash.js';
 import { FLOW_MAX_BYTES, tooLarge } from '../limits.js';
 import { readFrontMatter } from './front-matter.js';
 import { markdownShapeProblem } from './markdown-shape.js';

@@ -4,7 +4,7 @@
  * reads (`Autopilot-Flow: greenfield`). Pure: no git, no disk, so building a
  * message costs a caller nothing.
  */
-import { STATUSES, type Status } from '../state/position.js';
+import { STATUSES, type Status } from '../formats/pointer/position.js';
 
 export const TRAILER = {
   flow: 'Autopilot-Flow',

@@ -3,11 +3,9 @@ import type { Evidence, StepEvidence } from '../engine/evidence.js';
 import { hasArtifacts } from '../engine/evidence.js';
 import { DOCS_PLACEHOLDER, isPerCycle, loopStart, stepByNumber, withCycle, type Flow, type Step } from '../flow/model.js';
 import { DEPENDENCY_FOLDERS, findMatches } from './find-matches.js';
-import type { JournalEvidence } from './journal-index.js';
+import type { JournalEvidence } from '../formats/journal-index.js';
 import type { Repo } from './repo.js';
-
-/** Enough to tell a new round's file from the last round's; more would only cost stats. */
-const MATCH_LIMIT = 100;
+import { EVIDENCE_MATCH_LIMIT } from '../limits.js';
 
 function stepEvidence(repo: Repo, step: Step, cycle: number): StepEvidence {
   const outside: string[] = [];
@@ -15,7 +13,7 @@ function stepEvidence(repo: Repo, step: Step, cycle: number): StepEvidence {
   const within = { root: repo.root, refused: (rel: string) => outside.push(rel), empty: (rel: string) => empty.push(rel) };
   const patterns = step.doneWhen.map((p) => {
     const pattern = withCycle(p, cycle);
-    return { pattern, matches: findMatches(repo.docs, pattern, MATCH_LIMIT, within) };
+    return { pattern, matches: findMatches(repo.docs, pattern, EVIDENCE_MATCH_LIMIT, within) };
   });
   const ev: StepEvidence = { step: step.number, patterns };
   if (step.runs.kind === 'if') ev.conditionMet = findMatches(repo.docs, withCycle(step.runs.pattern, cycle), 1, within).length > 0;

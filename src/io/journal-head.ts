@@ -4,8 +4,9 @@
  * stale pointer is rebuilt from). Read backwards, so it costs the same at a
  * million events as at ten.
  */
-import type { PointerRecord, StampedEntry } from '../engine/journal-entry.js';
+import type { JournalEvent, KnownEntry, PointerRecord, StampedEntry } from '../formats/journal-line.js';
 import { readBackwards } from './journal.js';
+import { JOURNAL_HEAD_WINDOW_BYTES, JOURNAL_STEP_WINDOW_BYTES } from '../limits.js';
 
 export interface JournalHead {
   /** The highest `seq` near the end; 0 for an empty journal or one from before sequence numbers. */
@@ -14,6 +15,9 @@ export interface JournalHead {
   record?: { seq: number; pointer: PointerRecord; at: string; session: string; key?: string };
 }
 
+const isOneOf = <E extends JournalEvent>(e: StampedEntry, events: ReadonlySet<E>): e is Extract<KnownEntry, { event: E }> =>
+  (events as ReadonlySet<string>).has(e.event);
+
 export function readJournalHead(file: string): JournalHead {
   const head: JournalHead = { lastSeq: 0 };
   readBackwards(
@@ -21,12 +25,12 @@ export function readJournalHead(file: string): JournalHead {
     (e: StampedEntry) => {
       if (typeof e.seq === 'number' && e.seq > head.lastSeq) head.lastSeq = e.seq;
       if (e.pointer && typeof e.seq === 'number') {
-        head.record = { seq: e.seq, pointer: e.pointer, at: e.at, session: e.session, ...(typeof e.key === 'string' ? { key: e.key } : {}) };
+        head.record = { seq: e.seq, pointer: e.pointer, at: e.at, session: e.session, ...(e.key !== undefined ? { key: e.key } : {}) };
         return true;
       }
       return false;
     },
-    1 << 20,
+    JOURNAL_HEAD_WINDOW_BYTES,
   );
   return head;
 }
@@ -36,29 +40,33 @@ export function readJournalHead(file: string): JournalHead {
  * read backwards; undefined when none lies within the last few megabytes
  * (a command aimed at a step that long ago is refused, not applied).
  */
-export function latestAbout(file: string, at: { flow: string; cycle: number; step: number }, events: Set<string>): StampedEntry | undefined {
-  let found: StampedEntry | undefined;
+export function latestAbout<E extends JournalEvent>(
+  file: string,
+  at: { flow: string; cycle: number; step: number },
+  events: ReadonlySet<E>,
+): Extract<KnownEntry, { event: E }> | undefined {
+  let found: Extract<KnownEntry, { event: E }> | undefined;
   readBackwards(
     file,
     (e) => {
-      if (e.flow === at.flow && e.cycle === at.cycle && e.step === at.step && events.has(e.event)) found = e;
+      if (e.flow === at.flow && e.cycle === at.cycle && e.step === at.step && isOneOf(e, events)) found = e;
       return found !== undefined;
     },
-    8 << 20,
+    JOURNAL_STEP_WINDOW_BYTES,
   );
   return found;
 }
 
 /** The newest entry of one flow whose event is in `events` (within the last megabyte), e.g. the boundary last reached. */
-export function latestOf(file: string, flow: string, events: Set<string>): StampedEntry | undefined {
-  let found: StampedEntry | undefined;
+export function latestOf<E extends JournalEvent>(file: string, flow: string, events: ReadonlySet<E>): Extract<KnownEntry, { event: E }> | undefined {
+  let found: Extract<KnownEntry, { event: E }> | undefined;
   readBackwards(
     file,
     (e) => {
-      if (e.flow === flow && events.has(e.event)) found = e;
+      if (e.flow === flow && isOneOf(e, events)) found = e;
       return found !== undefined;
     },
-    1 << 20,
+    JOURNAL_HEAD_WINDOW_BYTES,
   );
   return found;
 }

@@ -10,18 +10,11 @@
  */
 import { closeSync, constants, fstatSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
 import { newestFirstFilter, oldestFirstBatches } from '../engine/batches.js';
-import { eventProblem, type StampedEntry } from '../engine/journal-entry.js';
 import { InputError, type Problem } from '../errors.js';
+import { judgeLine, parseJournalLine, type StampedEntry } from '../formats/journal-line.js';
+import { JOURNAL_BACKWARD_CHUNK_BYTES, JOURNAL_LINE_MAX_BYTES, JOURNAL_SCAN_CHUNK_BYTES, JOURNAL_TAIL_WINDOW_BYTES } from '../limits.js';
 import { displayPath } from './repo.js';
 import { crashPoint, crashWanted } from './crash-point.js';
-
-/** A journal line longer than this is not one autopilot wrote; it is skipped and reported. */
-export const JOURNAL_LINE_MAX_BYTES = 64 * 1024;
-const CHUNK = 1 << 20;
-
-export function serializeEntries(entries: StampedEntry[]): string {
-  return entries.map((e) => JSON.stringify(e)).join('\n') + '\n';
-}
 
 /**
  * Appends whole lines. When the file does not end with a newline (a write a
@@ -89,21 +82,6 @@ export function openFile(file: string): number | undefined {
   return fd;
 }
 
-export type LineVerdict = { entry: StampedEntry } | { problem: string };
-
-/** One line of the journal, judged: an event, or why it is not one. */
-export function judgeLine(line: string): LineVerdict {
-  if (line.length > JOURNAL_LINE_MAX_BYTES) return { problem: `a line of ${line.length} characters (the limit is ${JOURNAL_LINE_MAX_BYTES})` };
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return { problem: 'not JSON (a line cut short by a crash, or a mangled merge)' };
-  }
-  const problem = eventProblem(value);
-  return problem ? { problem: `not an event: ${problem}` } : { entry: value as StampedEntry };
-}
-
 /**
  * Calls `visit` for each line from byte `start` (a line start), with its
  * 1-based number counted from there and the byte offset just past it. Works
@@ -115,13 +93,13 @@ export function scanLines(file: string, visit: (line: string, lineNo: number, co
   if (fd === undefined) return;
   const keep = JOURNAL_LINE_MAX_BYTES + 1;
   try {
-    const buffer = Buffer.alloc(CHUNK);
+    const buffer = Buffer.alloc(JOURNAL_SCAN_CHUNK_BYTES);
     let position = start;
     // The unfinished line so far: at most `keep` bytes of its head (a longer line is refused whatever its tail).
     let carry: Buffer = Buffer.alloc(0);
     let lineNo = 0;
     for (;;) {
-      const read = readSync(fd, buffer, 0, CHUNK, position);
+      const read = readSync(fd, buffer, 0, JOURNAL_SCAN_CHUNK_BYTES, position);
       if (read === 0) break;
       const chunk = buffer.subarray(0, read);
       let from = 0;
@@ -162,22 +140,16 @@ export function readJournal(file: string, display: string): JournalRead {
   };
   scanLines(file, (line, lineNo, complete) => {
     if (line.trim() === '') return;
-    const verdict = judgeLine(line);
-    if ('entry' in verdict) {
-      lineOf.set(verdict.entry, lineNo);
-      const { accepted, dropped } = batches.push(verdict.entry);
+    const parsed = parseJournalLine(line, display, lineNo);
+    if ('entry' in parsed) {
+      lineOf.set(parsed.entry, lineNo);
+      const { accepted, dropped } = batches.push(parsed.entry);
       cut(dropped);
       entries.push(...accepted);
     } else
-      problems.push({
-        file: display,
-        line: lineNo,
-        message: complete
-          ? `a journal line is ${verdict.problem}; every reader skips it`
-          : 'the last journal line is torn (a write cut short by a crash); every reader skips it',
-        expected: 'one event a line, e.g. {"seq":1,"at":"…","session":"local","event":"step_started","flow":"greenfield","cycle":1,"step":1,…}',
-        received: line.slice(0, 80),
-      });
+      problems.push(
+        complete ? parsed.problem : { ...parsed.problem, message: 'the last journal line is torn (a write cut short by a crash); every reader skips it' },
+      );
   });
   cut(batches.pending());
   return { entries, problems };
@@ -188,13 +160,13 @@ export function readJournal(file: string, display: string): JournalRead {
  * true or `maxBytes` have been read. Reads backwards in chunks, so the cost
  * is what the caller needs, not the journal's length.
  */
-export function readBackwards(file: string, visit: (entry: StampedEntry) => boolean | void, maxBytes = 4 * CHUNK): void {
+export function readBackwards(file: string, visit: (entry: StampedEntry) => boolean | void, maxBytes = JOURNAL_TAIL_WINDOW_BYTES): void {
   const fd = openFile(file);
   if (fd === undefined) return;
   const onRecord = newestFirstFilter();
   try {
     const size = fstatSync(fd).size;
-    const chunk = 64 * 1024;
+    const chunk = JOURNAL_BACKWARD_CHUNK_BYTES;
     let end = size;
     let carry = Buffer.alloc(0);
     while (end > 0 && size - end < maxBytes) {

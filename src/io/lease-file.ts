@@ -1,6 +1,6 @@
-/** `_docs/_autopilot/lease.json`: who drives the repository (machine-local: git-ignored). */
+/** Reads and removes `_docs/_autopilot/lease.json` (its format: `formats/lease.ts`; `app/commit.ts` writes it). */
 import { readFileSync, unlinkSync } from 'node:fs';
-import { isLease, type Lease } from '../engine/lease.js';
+import { parseLease, type Lease } from '../formats/lease.js';
 
 export type LeaseOnDisk = { lease?: Lease } | { unreadable: string };
 
@@ -12,12 +12,8 @@ export function readLease(file: string): LeaseOnDisk {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
     return { unreadable: (error as NodeJS.ErrnoException).code ?? 'unreadable' };
   }
-  try {
-    const value: unknown = JSON.parse(text);
-    return isLease(value) ? { lease: value } : { unreadable: 'not a lease' };
-  } catch {
-    return { unreadable: 'not JSON' };
-  }
+  const parsed = parseLease(text, file);
+  return 'lease' in parsed ? parsed : { unreadable: parsed.problem.message };
 }
 
 export function removeLease(file: string): void {

@@ -8,12 +8,12 @@
 import { mkdirSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Problem } from '../errors.js';
-import { isCachedParse } from '../flow/cached-shape.js';
-import { cacheKey, fromCached, readFlowCache, toCached, writeFlowCache, type CachedParse, type FlowCache } from '../flow/flow-cache.js';
+import { cacheKey, fromCached, isCachedParse, toCached, type CachedParse, type FlowCache } from '../formats/flow-cache.js';
 import { FLOW_ID_RULE, flowIdProblem } from '../flow/ids.js';
 import type { Flow } from '../flow/model.js';
 import { FLOW_MAX_BYTES } from '../limits.js';
-import { hashText } from './hash.js';
+import { hashText } from '../hash.js';
+import { readFlowCache, writeFlowCache } from './flow-cache-file.js';
 import { packageRoot } from './package-root.js';
 import { readBounded } from './read-bounded.js';
 import { displayPath, gatePath, isInside, realOrSelf, type Repo } from './repo.js';

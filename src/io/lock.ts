@@ -3,21 +3,14 @@
  * with O_EXCL (one creator wins, whatever the timing), holding who took it.
  * Held for milliseconds. A lock whose process is dead on this machine (a
  * command killed mid-way) is broken; a waiter waits a bounded time and then
- * gives up naming the holder (exit 4).
+ * gives up naming the holder (exit 4). The file's format: `formats/lock.ts`.
  */
 import { closeSync, constants, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { HeldError } from '../errors.js';
+import { parseLockHolder, serializeLockHolder, type LockHolder } from '../formats/lock.js';
 import { processAlive, thisMachine } from './machine.js';
-
-export interface LockHolder {
-  pid: number;
-  host: string;
-  machine: string;
-  session: string;
-  at: string;
-  nonce: string;
-}
+import { LOCK_EMPTY_GRACE_MS, LOCK_MAX_HOLD_MS, LOCK_RETRY_FIRST_MS, LOCK_RETRY_MAX_MS } from '../limits.js';
 
 export interface Lock {
   holder: LockHolder;
@@ -27,11 +20,6 @@ export interface Lock {
   release(): void;
 }
 
-/** A lock older than this is broken even if its pid is alive (the pid was reused): no command holds it that long. */
-const MAX_HOLD_MS = 60_000;
-/** A lock file still empty after this long belongs to a process killed between creating and writing it. */
-const EMPTY_GRACE_MS = 2_000;
-
 function readHolder(file: string): LockHolder | undefined | 'empty' {
   let text: string;
   try {
@@ -40,12 +28,8 @@ function readHolder(file: string): LockHolder | undefined | 'empty' {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  try {
-    const holder = JSON.parse(text) as LockHolder;
-    return typeof holder.pid === 'number' && typeof holder.nonce === 'string' ? holder : 'empty';
-  } catch {
-    return 'empty';
-  }
+  const parsed = parseLockHolder(text, file);
+  return 'holder' in parsed ? parsed.holder : 'empty';
 }
 
 function ageMs(file: string, now: number): number {
@@ -58,9 +42,9 @@ function ageMs(file: string, now: number): number {
 
 /** Whether the lock can be broken: its process is gone on this machine, or it is far too old to be held. */
 function isDead(holder: LockHolder | 'empty', file: string, now: number): boolean {
-  if (holder === 'empty') return ageMs(file, now) > EMPTY_GRACE_MS;
+  if (holder === 'empty') return ageMs(file, now) > LOCK_EMPTY_GRACE_MS;
   const age = now - Date.parse(holder.at);
-  if (age > MAX_HOLD_MS) return true;
+  if (age > LOCK_MAX_HOLD_MS) return true;
   return holder.machine === thisMachine().machine && holder.pid !== process.pid && !processAlive(holder.pid);
 }
 
@@ -73,7 +57,7 @@ function tryCreate(file: string, holder: LockHolder): boolean {
     throw error;
   }
   try {
-    writeSync(fd, JSON.stringify(holder));
+    writeSync(fd, serializeLockHolder(holder));
   } finally {
     closeSync(fd);
   }
@@ -90,7 +74,7 @@ function breakDead(file: string, seen: LockHolder | 'empty', now: number): LockH
   const me = { pid: process.pid, host: thisMachine().host, machine: thisMachine().machine, session: '', at: new Date(now).toISOString(), nonce: '' };
   if (!tryCreate(breaker, me)) {
     // Another breaker is at work, or died at work: its file is stale after a moment.
-    if (ageMs(breaker, now) > EMPTY_GRACE_MS) unlinkQuietly(breaker);
+    if (ageMs(breaker, now) > LOCK_EMPTY_GRACE_MS) unlinkQuietly(breaker);
     return undefined;
   }
   try {
@@ -118,7 +102,7 @@ export async function acquireLock(file: string, session: string, waitMs: number)
   const { host, machine } = thisMachine();
   const broken: LockHolder[] = [];
   const deadline = Date.now() + waitMs;
-  let delay = 2;
+  let delay = LOCK_RETRY_FIRST_MS;
   for (;;) {
     const now = Date.now();
     const holder: LockHolder = { pid: process.pid, host, machine, session, at: new Date(now).toISOString(), nonce: randomBytes(6).toString('hex') };
@@ -152,6 +136,6 @@ export async function acquireLock(file: string, session: string, waitMs: number)
       });
     }
     await sleep(Math.min(delay, Math.max(1, deadline - now)) + Math.random() * delay);
-    delay = Math.min(delay * 2, 50);
+    delay = Math.min(delay * 2, LOCK_RETRY_MAX_MS);
   }
 }

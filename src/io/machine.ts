@@ -1,7 +1,7 @@
 /** Who is running: host name, a machine id that survives a rename of the host, and this process. */
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { hashText } from './hash.js';
+import { hashText } from '../hash.js';
 
 export interface Machine {
   host: string;

@@ -5,6 +5,7 @@
 import { existsSync, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { InputError } from '../errors.js';
+import { DOCS_PATH_MAX_LENGTH, DOCS_SEGMENT_MAX_LENGTH } from '../limits.js';
 
 export const DEFAULT_DOCS = '_docs';
 
@@ -51,10 +52,10 @@ export function openRepo(options: RepoOptions = {}, cwd = process.cwd()): Repo {
     throw new InputError({ message: `-C ${options.dir}: no such directory`, expected: 'the path of a repository, e.g. `-C ../my-project`', received: start });
   }
   const docsName = (options.docs ?? DEFAULT_DOCS).replace(/[\\/]+$/, '') || DEFAULT_DOCS;
-  if (docsName.length > 200 || docsName.split(/[\\/]/).some((segment) => segment.length > 100)) {
+  if (docsName.length > DOCS_PATH_MAX_LENGTH || docsName.split(/[\\/]/).some((segment) => segment.length > DOCS_SEGMENT_MAX_LENGTH)) {
     throw new InputError({
       message: `--docs: a docs folder name of ${docsName.length} characters is too long`,
-      expected: 'a short path relative to the repository root (at most 200 characters, 100 a folder), e.g. `--docs docs`',
+      expected: `a short path relative to the repository root (at most ${DOCS_PATH_MAX_LENGTH} characters, ${DOCS_SEGMENT_MAX_LENGTH} a folder), e.g. \`--docs docs\``,
       received: `${docsName.slice(0, 40)}…`,
     });
   }

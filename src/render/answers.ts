@@ -7,7 +7,7 @@
  * CLI imports its types, which cost nothing): zod stays off start-up.
  */
 import { z } from 'zod';
-import { STATUSES } from '../state/position.js';
+import { STATUSES } from '../formats/pointer/position.js';
 
 const stepNumber = z.union([z.number().int(), z.literal('done')]);
 const code = z.enum(['bad_input', 'refused', 'outside_repository', 'guard_off', 'held', 'internal']);

@@ -6,7 +6,7 @@
 import type { CheckResult } from '../app/check.js';
 import { currentStep, doneWhenPaths, type View } from '../app/view.js';
 import { boundaryDecision } from '../engine/boundary.js';
-import type { StampedEntry } from '../engine/journal-entry.js';
+import type { StampedEntry } from '../formats/journal-line.js';
 import { formatAge } from '../engine/lease.js';
 import { problemJson, type Problem } from '../errors.js';
 import { stepByNumber, type Decision } from '../flow/model.js';

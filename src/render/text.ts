@@ -2,11 +2,11 @@
 import { evidenceFor, hasArtifacts, isSettled } from '../engine/evidence.js';
 import { formatProblem, HeldError, InputError, type Problem } from '../errors.js';
 import type { CheckResult } from '../app/check.js';
-import type { StampedEntry } from '../engine/journal-entry.js';
+import type { StampedEntry } from '../formats/journal-line.js';
 import { formatAge } from '../engine/lease.js';
 import { boundaryDecision } from '../engine/boundary.js';
 import { loopStart, stepByNumber, type Decision, type Flow, type Step, type Then } from '../flow/model.js';
-import { MAX_RETRIES, type Position } from '../state/position.js';
+import { MAX_RETRIES, type Position } from '../formats/pointer/position.js';
 import { currentStep, type View } from '../app/view.js';
 
 const RULE = '══════════════════════════════════════════════';

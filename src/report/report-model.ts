@@ -4,9 +4,9 @@
  * the decision, boundary and loop edges; the open decision; the last events.
  * Pure: the journal, the flow and the position come in, a model comes out.
  */
-import type { StampedEntry } from '../engine/journal-entry.js';
+import { readDetail, type StampedEntry } from '../formats/journal-line.js';
 import { loopStart, type Decision, type Flow, type Then } from '../flow/model.js';
-import type { Position } from '../state/position.js';
+import type { Position } from '../formats/pointer/position.js';
 
 export type StepState = 'done' | 'skipped' | 'in_progress' | 'failed' | 'not_started';
 
@@ -135,11 +135,11 @@ function edgesOf(flow: Flow): ReportEdge[] {
 function detailOf(e: StampedEntry): string {
   const parts: string[] = [];
   for (const key of ['reason', 'sub_step', 'option', 'choice', 'message', 'by'] as const) {
-    const value = e[key];
+    const value = readDetail(e, key);
     if (typeof value !== 'string' || value === '' || (key === 'by' && parts.length > 0)) continue;
     parts.push(key === 'option' ? `${value})` : value);
   }
-  if (e.forced === true) parts.unshift('forced');
+  if (readDetail(e, 'forced') === true) parts.unshift('forced');
   return parts.join(' ').slice(0, 200);
 }
 

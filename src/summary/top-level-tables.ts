@@ -16,6 +16,7 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified, type Processor } from 'unified';
 import type { Problem } from '../errors.js';
+import { TABLE_INPUT_LIMITS } from '../limits.js';
 
 export interface TableInputLimits {
   bytes: number;
@@ -23,12 +24,6 @@ export interface TableInputLimits {
   /** `|` characters: a bound on table cells. */
   pipes: number;
 }
-
-/**
- * With everything below switched off, the slowest shapes found at these
- * limits parse in about a second; a 500-task index is a tenth of each.
- */
-export const TABLE_INPUT_LIMITS: TableInputLimits = { bytes: 256 * 1024, lines: 5_000, pipes: 30_000 };
 
 /**
  * Syntax a table reader never needs. Without the inline constructs, cells read

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parsePointer } from '../../src/state/parse-pointer.js';
+import { parsePointer } from '../../src/formats/pointer/parse-pointer.js';
 import { autopilot, journal, read, snapshot, tempRepo, write, type NextJson } from '../helpers/cli.js';
 import { ROOT } from '../helpers/engine.js';
 

@@ -19,6 +19,6 @@ describe('the git layer is loaded lazily', () => {
     const edges = sources(GIT).flatMap((file) => staticImports(file).map((target) => ({ from: relative(GIT, file), target })));
     expect(edges.filter((e) => e.target === 'simple-git').map((e) => e.from)).toEqual(['run.ts']);
     const outside = new Set(edges.map((e) => e.target).filter((t) => !t.startsWith('src/git/') && !t.startsWith('node:') && t !== 'simple-git'));
-    expect([...outside].sort()).toEqual(['src/errors.ts', 'src/state/position.ts']);
+    expect([...outside].sort()).toEqual(['src/errors.ts', 'src/formats/pointer/position.ts']);
   });
 });

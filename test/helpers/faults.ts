@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll } from 'vitest';
 import { readJournal } from '../../src/io/journal.js';
-import { parsePointer, type ParsedPointer } from '../../src/state/parse-pointer.js';
+import { parsePointer, type ParsedPointer } from '../../src/formats/pointer/parse-pointer.js';
 import { ROOT } from './engine.js';
 import { write } from './cli.js';
 

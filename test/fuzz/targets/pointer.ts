@@ -5,9 +5,9 @@
  * rewrite unchanged.
  */
 import { InputError } from '../../../src/errors.js';
-import { parsePointer } from '../../../src/state/parse-pointer.js';
-import { serializePointer } from '../../../src/state/serialize-pointer.js';
-import { STATUSES, type Position } from '../../../src/state/position.js';
+import { parsePointer } from '../../../src/formats/pointer/parse-pointer.js';
+import { serializePointer } from '../../../src/formats/pointer/serialize-pointer.js';
+import { STATUSES, type Position } from '../../../src/formats/pointer/position.js';
 import { saveText, type Target, type Verdict } from '../harness.js';
 import { mutate } from '../mutate.js';
 import type { Rng } from '../rng.js';

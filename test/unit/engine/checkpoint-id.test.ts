@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkpointId, MAX_LABEL_LENGTH, parseCheckpointId, safeLabel } from '../../../src/engine/checkpoint-id.js';
+import { checkpointId, parseCheckpointId, safeLabel } from '../../../src/engine/checkpoint-id.js';
+import { CHECKPOINT_LABEL_MAX_LENGTH } from '../../../src/limits.js';
 
 const anyDate = fc.date({ min: new Date('0000-01-01T00:00:00.000Z'), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true });
 
@@ -46,7 +47,7 @@ describe('safeLabel', () => {
     ['', 'checkpoint'],
     ['!!!', 'checkpoint'],
     ['日本語', 'checkpoint'],
-    ['x'.repeat(100), 'x'.repeat(MAX_LABEL_LENGTH)],
+    ['x'.repeat(100), 'x'.repeat(CHECKPOINT_LABEL_MAX_LENGTH)],
     [`${'a'.repeat(39)} b`, 'a'.repeat(39)],
   ])('%j → %s', (text, label) => {
     expect(safeLabel(text)).toBe(label);
@@ -57,7 +58,7 @@ describe('safeLabel', () => {
       fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (text) => {
         const label = safeLabel(text);
         expect(label).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
-        expect(label.length).toBeLessThanOrEqual(MAX_LABEL_LENGTH);
+        expect(label.length).toBeLessThanOrEqual(CHECKPOINT_LABEL_MAX_LENGTH);
         expect(safeLabel(label)).toBe(label);
       }),
     );

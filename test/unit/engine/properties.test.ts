@@ -9,7 +9,7 @@ import { isSettled, evidenceFor } from '../../../src/engine/evidence.js';
 import { locate } from '../../../src/engine/reconcile.js';
 import { apply, type Event } from '../../../src/engine/transitions.js';
 import type { Flow } from '../../../src/flow/model.js';
-import { MAX_RETRIES, type Position } from '../../../src/state/position.js';
+import { MAX_RETRIES, type Position } from '../../../src/formats/pointer/position.js';
 import { builtInFlow, evidence } from '../../helpers/engine.js';
 
 type Action =

@@ -1,11 +1,12 @@
 /** The pure rules of "Nothing lost": pointer against journal, the lease, and repeated commands. No disk. */
 import { describe, expect, it } from 'vitest';
-import { toPointerRecord, type StampedEntry } from '../../../src/engine/journal-entry.js';
-import { judgeLease, type Lease } from '../../../src/engine/lease.js';
+import { toPointerRecord, type JournalEvent, type StampedEntry } from '../../../src/formats/journal-line.js';
+import { judgeLease } from '../../../src/engine/lease.js';
+import type { Lease } from '../../../src/formats/lease.js';
 import { checkRecord } from '../../../src/engine/record.js';
 import { commandKey, judgeRepeat } from '../../../src/engine/repeat.js';
-import type { Position } from '../../../src/state/position.js';
-import { positionHash } from '../../../src/state/serialize-pointer.js';
+import type { Position } from '../../../src/formats/pointer/position.js';
+import { positionHash } from '../../../src/formats/pointer/serialize-pointer.js';
 
 const at = (over: Partial<Position> = {}): Position => ({
   flow: 'greenfield',
@@ -90,20 +91,21 @@ describe('judgeLease: one driving session', () => {
 
 describe('judgeRepeat: a command names its step', () => {
   const target = { flow: 'greenfield', cycle: 1, step: 3 };
-  const stamped = (event: string, extra: Partial<StampedEntry> = {}): StampedEntry => ({
-    seq: 9,
-    at: '',
-    session: 'local',
-    event: event as StampedEntry['event'],
-    flow: 'greenfield',
-    cycle: 1,
-    step: 3,
-    name: 'Plan',
-    index: 2,
-    status: 'completed',
-    retry_count: 0,
-    ...extra,
-  });
+  const stamped = (event: JournalEvent, extra: Record<string, unknown> = {}): StampedEntry =>
+    ({
+      seq: 9,
+      at: '',
+      session: 'local',
+      event,
+      flow: 'greenfield',
+      cycle: 1,
+      step: 3,
+      name: 'Plan',
+      index: 2,
+      status: 'completed',
+      retry_count: 0,
+      ...extra,
+    }) as StampedEntry;
 
   it('recognises a `done` that already completed its step, and refuses one whose step the work left some other way', () => {
     const moved = at({ step: 4, name: 'UI Design', status: 'not_started' });

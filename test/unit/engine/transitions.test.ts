@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { apply, exitCodeOf, type Event } from '../../../src/engine/transitions.js';
-import type { Position } from '../../../src/state/position.js';
+import type { Position } from '../../../src/formats/pointer/position.js';
 import { at, builtInFlow, evidence, upTo, type EvidenceSpec } from '../../helpers/engine.js';
 
 const greenfield = builtInFlow('greenfield');

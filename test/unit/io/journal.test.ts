@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { StampedEntry } from '../../../src/engine/journal-entry.js';
+import type { StampedEntry } from '../../../src/formats/journal-line.js';
 import { readJournalHead } from '../../../src/io/journal-head.js';
-import { evidenceFromIndex, loadJournalIndex, type JournalEvidence } from '../../../src/io/journal-index.js';
+import { evidenceFromIndex, type JournalEvidence } from '../../../src/formats/journal-index.js';
+import { loadJournalIndex } from '../../../src/io/journal-index.js';
 import { appendJournal, lastEntries, readJournal } from '../../../src/io/journal.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'autopilot-journal-'));

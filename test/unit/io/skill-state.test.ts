@@ -1,11 +1,10 @@
 /** A skill's own progress file, read from real folders: the declaration in SKILL.md, then the JSON it names. */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readSkillState, readStateDeclaration } from '../../../src/io/skill-state.js';
+import { readSkillState } from '../../../src/io/skill-state.js';
 import { openRepo, type Repo } from '../../../src/io/repo.js';
-import { ROOT } from '../../helpers/engine.js';
 
 const made: string[] = [];
 afterEach(() => {
@@ -121,69 +120,5 @@ describe('readSkillState', () => {
     expect(readSkillState(repo, skill, 1)).toMatchObject({
       problem: { file: '.autopilot/skills/document/SKILL.md', line: 4, message: 'the front matter is not valid YAML' },
     });
-  });
-});
-
-describe('readStateDeclaration', () => {
-  const FILE = 'skills/x/SKILL.md';
-
-  it('reads the declaration, in flow or block style, with CRLF line ends', () => {
-    expect(readStateDeclaration(`---\n${DECLARED}\n---\n`, FILE)).toEqual({ file: '02_document/state.json', field: 'position' });
-    const block = '\uFEFF---\r\nname: x\r\nstate:\r\n  file: 02_document/state.json\r\n  field: progress.step\r\n---\r\n# x\r\n';
-    expect(readStateDeclaration(block, FILE)).toEqual({ file: '02_document/state.json', field: 'progress.step' });
-  });
-
-  it('finds nothing declared without front matter or without `state`', () => {
-    expect(readStateDeclaration('# A skill\n\nstate: { file: a.json, field: b }\n', FILE)).toBeUndefined();
-    expect(readStateDeclaration('---\nname: x\n---\n', FILE)).toBeUndefined();
-    expect(readStateDeclaration('---\n- a list\n---\n', FILE)).toBeUndefined();
-  });
-
-  it.each([
-    ['state: { file: ../secrets.json, field: position }', /`state.file` is not usable: the path leaves its folder with `\.\.`/],
-    ['state: { file: 02_document/../../x.json, field: position }', /`\.\.`/],
-    ['state: { file: /etc/state.json, field: position }', /the path is absolute/],
-    ['state: { file: "C:/state.json", field: position }', /the path is absolute/],
-    ['state: { file: "02_document\\\\state.json", field: position }', /`\\`/],
-    ['state: { file: "02_document/*.json", field: position }', /names one file: it may hold `\{cycle\}` but no glob/],
-    ['state: { file: "{docs}/state.json", field: position }', /`\{docs\}` is not a placeholder/],
-    ['state: { file: 02_document/state.yaml, field: position }', /must be a JSON file/],
-    ['state: { file: 02_document/, field: position }', /must be a JSON file/],
-    ['state: { file: "", field: position }', /`state.file` must be a path under the docs folder/],
-    ['state: { field: position }', /`state.file` must be a path/],
-    ['state: { file: 02_document/state.json }', /`state.field` must be a key or a dotted path/],
-    ['state: { file: 02_document/state.json, field: "a..b" }', /`state.field`/],
-    ['state: { file: 02_document/state.json, field: 3 }', /`state.field`/],
-    ['state: { file: 02_document/state.json, field: position, feild: x }', /unknown key\(s\): feild/],
-    ['state: 02_document/state.json', /`state` must name the file and the field/],
-    ['state: [02_document/state.json, position]', /`state` must name the file and the field/],
-  ])('refuses %s', (front, why) => {
-    const text = `---\nname: x\n${front}\n---\n`;
-    const result = readStateDeclaration(text, FILE);
-    expect(result).toMatchObject({ problem: { file: FILE, line: 3, message: expect.stringMatching(why), expected: expect.stringContaining('state: {') } });
-  });
-
-  it('refuses front matter that is never closed, or that expands aliases without end', () => {
-    expect(readStateDeclaration('---\nstate: { file: a.json, field: b }\n', FILE)).toMatchObject({
-      problem: { line: 1, message: 'the front matter is never closed' },
-    });
-    const laughs = [
-      '---',
-      'a: &a [x, x, x, x, x, x, x, x, x, x]',
-      'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]',
-      'c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]',
-      'state: { file: 02_document/state.json, field: position, extra: [*c, *c, *c, *c, *c, *c, *c, *c, *c] }',
-      '---',
-    ].join('\n');
-    expect(readStateDeclaration(laughs, FILE)).toMatchObject({
-      problem: { line: 5, message: 'the front matter could not be read', received: expect.stringContaining('alias') },
-    });
-  });
-
-  it('reads the worked example in skills/document/SKILL.md', () => {
-    const text = readFileSync(join(ROOT, 'skills', 'document', 'SKILL.md'), 'utf8');
-    expect(readStateDeclaration(text, 'skills/document/SKILL.md')).toEqual({ file: '02_document/state.json', field: 'position' });
-    const example = /```json\n([\s\S]*?)```/.exec(text)![1]!;
-    expect(JSON.parse(example)).toMatchObject({ position: '3 — Components' });
   });
 });

@@ -1,21 +1,18 @@
 /** Journals and models for the report's renderer tests. */
-import { entry, type StampedEntry } from '../../../src/engine/journal-entry.js';
+import { entry, type JournalEntry, type JournalEvent, type StampedEntry } from '../../../src/formats/journal-line.js';
 import type { Flow } from '../../../src/flow/model.js';
-import type { Position } from '../../../src/state/position.js';
+import type { Position } from '../../../src/formats/pointer/position.js';
 import { buildReport, type ReportModel } from '../../../src/report/report-model.js';
 import { at } from '../../helpers/engine.js';
 
 export const HOSTILE = 'x"]) --> y["<script>alert(1)</script> | `a` #quot; {b} & c;';
 
+/** Any event with any details: the renderer tests feed odd ones on purpose. */
+const anyEntry = entry as (event: JournalEvent, at: Position, details?: Record<string, unknown>) => JournalEntry;
+
 let seq = 0;
-export function stamped(
-  event: StampedEntry['event'],
-  position: Position,
-  time: string,
-  session = 'local',
-  details: Record<string, unknown> = {},
-): StampedEntry {
-  return { seq: ++seq, at: `2026-11-26T${time}.000Z`, session, ...entry(event, position, details) };
+export function stamped(event: JournalEvent, position: Position, time: string, session = 'local', details: Record<string, unknown> = {}): StampedEntry {
+  return { seq: ++seq, at: `2026-11-26T${time}.000Z`, session, ...anyEntry(event, position, details) } as StampedEntry;
 }
 
 /** Step 1 done, 2 failed once then done by another session, 3 in progress. */

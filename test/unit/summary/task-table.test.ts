@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { summarizeTasks } from '../../../src/summary/task-table.js';
-import { TABLE_INPUT_LIMITS } from '../../../src/summary/top-level-tables.js';
+import { TABLE_INPUT_LIMITS } from '../../../src/limits.js';
 import { ROOT } from '../../helpers/engine.js';
 
 const FILE = '_docs/02_tasks/_index.md';

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parsePointer } from '../../../src/state/parse-pointer.js';
-import { STATUSES, type Position } from '../../../src/state/position.js';
-import { serializePointer } from '../../../src/state/serialize-pointer.js';
+import { parsePointer } from '../../../../src/formats/pointer/parse-pointer.js';
+import { STATUSES, type Position } from '../../../../src/formats/pointer/position.js';
+import { serializePointer } from '../../../../src/formats/pointer/serialize-pointer.js';
 import { FILE, TEMPLATE, TEMPLATE_POSITION } from './pointer-fixtures.js';
 
 const roundTrip = (position: Position, loops: boolean, extraSections?: string) =>

@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { Position } from './position.js';
 import { POINTER_SCHEMA, type LastAction } from './parse-pointer.js';
+import { FREE_TEXT_MAX_LENGTH } from '../../limits.js';
 
 export interface PointerExtras {
   /** Whether the flow loops, so the cycle is worth a line. */
@@ -19,7 +20,7 @@ export interface PointerExtras {
  * Free text from an agent or a person on one line, unable to forge anything:
  * no line breaks, no control characters, no comment fences.
  */
-export function oneLine(value: string, max = 500): string {
+export function oneLine(value: string, max = FREE_TEXT_MAX_LENGTH): string {
   let out = '';
   for (const ch of value) {
     const code = ch.codePointAt(0)!;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePointer } from '../../../src/state/parse-pointer.js';
+import { parsePointer } from '../../../../src/formats/pointer/parse-pointer.js';
 import { FILE, LINE, TEMPLATE, TEMPLATE_POSITION, editLine, onlyProblemOf, problemsOf } from './pointer-fixtures.js';
 
 /** The template with one failed attempt, so an in-progress status reads as written. */

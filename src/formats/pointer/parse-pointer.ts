@@ -9,7 +9,8 @@
  * small line reader does the job in time linear in the file's size: no
  * regular expression here can backtrack over a long run of one character.
  */
-import { InputError, type Problem } from '../errors.js';
+import { InputError, type Problem } from '../../errors.js';
+import { FLOW_ID_MAX_LENGTH, POINTER_KEY_MAX_LENGTH, POINTER_MAX_PROBLEMS } from '../../limits.js';
 import { STATUSES, MAX_RETRIES, type Position, type Status } from './position.js';
 
 export const POINTER_SCHEMA = 1;
@@ -45,7 +46,8 @@ type Key = (typeof KEYS)[number];
 /** Keys whose value has a fixed form: for them, `[…]` is the template's placeholder. `name` and `sub_step` are free text. */
 const STRUCTURED = new Set<Key>(['flow', 'step', 'status', 'retry_count']);
 /** A key is short; anything longer before the colon is not a key. */
-const KEY_MAX = 40;
+const KEY = new RegExp(`^[A-Za-z][A-Za-z _-]{0,${POINTER_KEY_MAX_LENGTH}}$`);
+const FLOW_ID = new RegExp(`^[a-z0-9][a-z0-9-]{0,${FLOW_ID_MAX_LENGTH - 1}}$`);
 
 interface Line {
   text: string;
@@ -126,7 +128,7 @@ function readKeyValue(text: string): { key: string; value: string } | undefined 
   let s = text.trimStart();
   if ((s[0] === '-' || s[0] === '*' || s[0] === '+') && (s[1] === ' ' || s[1] === '\t')) s = s.slice(2).trimStart();
   const colon = s.indexOf(':');
-  if (colon < 1 || colon > KEY_MAX + 6) return undefined;
+  if (colon < 1 || colon > POINTER_KEY_MAX_LENGTH + 6) return undefined;
   let rawKey = s.slice(0, colon).trim();
   let value = s.slice(colon + 1);
   // `**key:** value`: the closing emphasis follows the colon.
@@ -137,7 +139,7 @@ function readKeyValue(text: string): { key: string; value: string } | undefined 
     }
   }
   rawKey = strip(strip(strip(rawKey, '**'), '__'), '`');
-  if (!/^[A-Za-z][A-Za-z _-]{0,40}$/.test(rawKey)) return undefined;
+  if (!KEY.test(rawKey)) return undefined;
   return {
     key: rawKey
       .trim()
@@ -222,7 +224,7 @@ export function parsePointer(text: string, file: string): ParsedPointer {
         `one of ${KEYS.join(', ')} (e.g. \`status: in_progress\`)`,
         trimmed,
       );
-      if (problems.length > 20) break;
+      if (problems.length > POINTER_MAX_PROBLEMS) break;
       continue;
     }
     const key = kv.key as Key;
@@ -244,7 +246,7 @@ export function parsePointer(text: string, file: string): ParsedPointer {
 
   const get = (key: Key) => values.get(key)!;
   const flow = get('flow');
-  if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(flow.value))
+  if (!FLOW_ID.test(flow.value))
     problem(flow.line, 'the flow id is not a flow id', 'lowercase letters, digits and dashes, e.g. `flow: greenfield`', flow.value);
 
   const stepValue = get('step');

@@ -1,8 +1,8 @@
 /** Shared text for the pointer tests: the contract's template and ways to edit it line by line. */
 import { expect } from 'vitest';
-import { InputError, type Problem } from '../../../src/errors.js';
-import { parsePointer } from '../../../src/state/parse-pointer.js';
-import type { Position } from '../../../src/state/position.js';
+import { InputError, type Problem } from '../../../../src/errors.js';
+import { parsePointer } from '../../../../src/formats/pointer/parse-pointer.js';
+import type { Position } from '../../../../src/formats/pointer/position.js';
 
 export const FILE = '_docs/_autopilot_state.md';
 

@@ -1,0 +1,301 @@
+/**
+ * One line of the journal, `_docs/_autopilot/journal.jsonl`: one JSON event
+ * a line. Pure: an entry → text (`serializeEntries`), a line → an event or
+ * why it is not one (`judgeLine`, `parseJournalLine`). Reading the file is
+ * `io/journal.ts`.
+ *
+ * What a line guarantees once judged an event:
+ * - its stamp (`at`, `session`, `seq` when it has one, `key`) and where it
+ *   happened (`flow`, `cycle`, `step`) have their types; a missing `name`,
+ *   `status` or `retry_count` reads as empty (lines of older autopilots);
+ * - a `pointer` holds a position (what a lost pointer is rebuilt from);
+ * - the details the engine decides by (`CHECKED`) have the type the writers
+ *   give them. A line may lack any detail (an older autopilot did not write
+ *   it); every other detail is only shown, so it is typed `unknown`.
+ * A line longer than `JOURNAL_LINE_MAX_BYTES` is refused unparsed, so judging
+ * costs at most one bounded `JSON.parse`.
+ *
+ * An event this autopilot does not know (a newer autopilot wrote it) is still
+ * an event: `log` shows it, and a pointer it carries still counts. Its type
+ * is `OtherEntry` (see there).
+ */
+import type { Flow } from '../flow/model.js';
+import { JOURNAL_LINE_MAX_BYTES } from '../limits.js';
+import type { Problem } from '../errors.js';
+import { MAX_RETRIES, STATUSES, type Position, type Status } from './pointer/position.js';
+
+/** Where a run's position came from when it was recorded: `init`, the pointer, the folder, or git history. */
+export type PositionSource = 'init' | 'state' | 'folder' | 'git';
+
+/** The flow a run is pinned to, as the journal keeps it: everything but where the file was. */
+export type PinnedFlow = Omit<Flow, 'file'>;
+
+type NoDetails = Record<never, never>;
+
+/** The details each event carries, as the engine writes them. */
+export interface EventDetails {
+  run_started: { source: PositionSource; flow_hash: string; flow_file: string; pinned: PinnedFlow };
+  position_repaired: { source: PositionSource; drift: string[] };
+  /** `edited`: the fields a person changed, when the journal knows what the pointer said before. */
+  pointer_edited: { edited?: Record<string, { was: unknown; now: unknown }>; message: string };
+  step_started: { attempt: number };
+  substep: { sub_step: string };
+  /** `by: folder`: found done on disk; `forced`: a person forced it done, with a reason. */
+  step_completed: { by?: 'folder'; forced?: true; reason?: string };
+  step_skipped: { by: 'agent' | 'condition'; reason: string };
+  step_failed: { reason: string; attempt: number };
+  decision_required: { decision: string };
+  /** `round_files`: with `then: repeat`, the files that existed when the new round began. */
+  decision_answered: { decision: string; option: string; choice: string; then: 'continue' | 'repeat'; round_files?: string[] };
+  /** `after`: the step whose completion reached the boundary. */
+  boundary_reached: { after: number };
+  /** `reached_by`: the session that reached it, when a new session crossed it (answering A). */
+  boundary_answered: { option: string; choice: string; after: number; reached_by?: string };
+  failure_acknowledged: NoDetails;
+  cycle_started: NoDetails;
+  flow_completed: NoDetails;
+  /** Taken from another session on this machine (`from`…), or on a shared git remote (`remote`). */
+  lease_taken_over: { from: string; from_host: string; reason: 'stale' | 'take-over'; heartbeat: string } | { remote: string; reason: 'stale' | 'take-over' };
+  /** `expected`: the next step the last action named, when the pointer had one. */
+  follow_through: { message: string; expected?: string | undefined };
+  /** `events`: how many events the breadcrumb listed. */
+  breadcrumb: { events: number };
+  skill_state_differs: { file: string; skill_sub_step: string; pointer_sub_step: string };
+  /** `journal_then`: the journal's last event when the checkpoint was made. */
+  checkpoint_restored: { checkpoint: string; journal_then: number };
+  run_repinned: { from_hash: string; flow_hash: string; changed: string[]; pinned: PinnedFlow };
+  lock_broken: { holder: { pid: number; host: string; session: string; at: string } };
+}
+
+/** Every event this autopilot writes. */
+export type JournalEvent = keyof EventDetails;
+
+/** Every key an event's details may hold (across the shapes of an event that has several). */
+type DetailKey<E extends JournalEvent> = EventDetails[E] extends infer D ? (D extends unknown ? keyof D : never) : never;
+
+/** Where the event happened: the position's fields, on every entry. */
+interface At {
+  flow: string;
+  cycle: number;
+  step: number | 'done';
+  name: string;
+  /** The step's zero-based position in the flow's step list. */
+  index: number | null;
+  status: string;
+  retry_count: number;
+}
+
+/** An entry the rules produce, before the shell stamps it: one shape per event. */
+export type JournalEntry<E extends JournalEvent = JournalEvent> = { [K in E]: { event: K } & At & EventDetails[K] }[E];
+
+/** An event with no details takes none; one whose details are all optional may leave them out. */
+type DetailsArgument<E extends JournalEvent> = [DetailKey<E>] extends [never]
+  ? []
+  : NoDetails extends EventDetails[E]
+    ? [details?: EventDetails[E]]
+    : [details: EventDetails[E]];
+
+/** The entry for `event` at a position: the details must be the event's own. */
+export function entry<E extends JournalEvent>(event: E, at: Position, ...details: DetailsArgument<E>): JournalEntry<E> {
+  return {
+    event,
+    flow: at.flow,
+    cycle: at.cycle,
+    step: at.step,
+    name: at.name,
+    index: typeof at.step === 'number' ? at.step - 1 : null,
+    status: at.status,
+    retry_count: at.retryCount,
+    ...details[0],
+  } as unknown as JournalEntry<E>;
+}
+
+/** The pointer a command left behind, carried by the last entry of its batch: what a lost pointer is rebuilt from. */
+export interface PointerRecord {
+  flow: string;
+  step: number | 'done';
+  name: string;
+  status: Status;
+  sub_step: string;
+  retry_count: number;
+  cycle: number;
+  /** The sha1 of the flow the run is pinned to: a changed flow file is noticed without reading history. */
+  flow_hash?: string;
+}
+
+export function toPointerRecord(p: Position, flowHash?: string): PointerRecord {
+  return {
+    flow: p.flow,
+    step: p.step,
+    name: p.name,
+    status: p.status,
+    sub_step: p.subStep,
+    retry_count: p.retryCount,
+    cycle: p.cycle,
+    ...(flowHash ? { flow_hash: flowHash } : {}),
+  };
+}
+
+export function fromPointerRecord(r: PointerRecord): Position {
+  return { flow: r.flow, step: r.step, name: r.name, status: r.status, subStep: r.sub_step, retryCount: r.retry_count, cycle: r.cycle };
+}
+
+/** What the shell adds to every entry it appends. */
+interface Stamp {
+  /**
+   * 1, 2, 3, …: the entry's place in the journal; the pointer names the last
+   * one it reflects. Lines of an autopilot from before sequence numbers have
+   * none: readers that use it check `typeof e.seq`.
+   */
+  seq: number;
+  at: string;
+  session: string;
+  /** The command that wrote it: `done:greenfield/1/3:a1:…` (command, flow/cycle/step, attempt, arguments). Recognises a repeated command. */
+  key?: string;
+  pointer?: PointerRecord;
+}
+
+const isCount = (v: unknown, min: number): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= min;
+const isStepNumber = (v: unknown): v is number => isCount(v, 1);
+const isStep = (v: unknown): v is number | 'done' => v === 'done' || isStepNumber(v);
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
+const isBoolean = (v: unknown): v is boolean => typeof v === 'boolean';
+const isJsonObject = (v: unknown): v is object => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The details the engine decides by, checked on every line that holds them: a
+ * wrong type makes the line not an event. The boundary pending (`after`),
+ * the waivers and rounds of the journal index (`by`, `forced`, `then`,
+ * `round_files`), the pinned step list (`pinned`: its flow shape is checked
+ * where it is used) and the repeat of a command (`reason`, `sub_step`,
+ * `option`). The types are wider than the writers' where a newer autopilot
+ * may write a value this one does not know (`by`, `then`).
+ */
+const CHECKED = {
+  boundary_reached: { after: isStepNumber },
+  decision_answered: { then: isString, round_files: isStrings, option: isString },
+  boundary_answered: { option: isString },
+  step_completed: { forced: isBoolean },
+  step_skipped: { by: isString, reason: isString },
+  step_failed: { reason: isString },
+  substep: { sub_step: isString },
+  run_started: { pinned: isJsonObject },
+  run_repinned: { pinned: isJsonObject },
+} satisfies { [E in JournalEvent]?: { [K in DetailKey<E>]?: (v: unknown) => boolean } };
+
+type Checked = typeof CHECKED;
+type Guarded<G> = G extends (v: unknown) => v is infer T ? T : unknown;
+/** A detail as a reader sees it: its checked type, or `unknown`; always optional. */
+type ReadDetails<E extends JournalEvent> = {
+  [K in DetailKey<E>]?: E extends keyof Checked ? (K extends keyof Checked[E] ? Guarded<Checked[E][K]> : unknown) : unknown;
+};
+
+/** A line whose event this autopilot knows, as `judgeLine` vouches for it. */
+export type KnownEntry = { [E in JournalEvent]: { event: E } & Stamp & At & ReadDetails<E> }[JournalEvent];
+
+/**
+ * The name `OtherEntry.event` is typed with. A newer autopilot's event name
+ * is any string but the known ones, which TypeScript cannot say; a literal
+ * that names none of them keeps `e.event === 'boundary_reached'` narrowing an
+ * entry to the known event, and a `switch` that lists every known event
+ * still has to handle the rest. No line holds this name: never compare with it.
+ */
+export type OtherEvent = '(an event this autopilot does not know)';
+
+/**
+ * A line whose event a newer autopilot wrote: its stamp and place are checked
+ * like any line's, its details are only shown (`log`), never read.
+ */
+export type OtherEntry = { event: OtherEvent } & Stamp & At & { readonly [detail: string]: unknown };
+
+/** An entry as it stands in the journal file, as every reader gets it. */
+export type StampedEntry = KnownEntry | OtherEntry;
+
+/** A detail read by name, for what shows every detail (a log line, a report). */
+export function readDetail(e: StampedEntry, key: string): unknown {
+  return Object.hasOwn(e, key) ? (e as unknown as Record<string, unknown>)[key] : undefined;
+}
+
+function isPointerRecord(v: unknown): v is PointerRecord {
+  if (typeof v !== 'object' || v === null) return false;
+  const r = v as Record<string, unknown>;
+  return (
+    typeof r.flow === 'string' &&
+    isStep(r.step) &&
+    typeof r.name === 'string' &&
+    (STATUSES as readonly unknown[]).includes(r.status) &&
+    typeof r.sub_step === 'string' &&
+    isCount(r.retry_count, 0) &&
+    r.retry_count <= MAX_RETRIES &&
+    isCount(r.cycle, 1) &&
+    (r.flow_hash === undefined || typeof r.flow_hash === 'string')
+  );
+}
+
+/**
+ * Why a parsed journal line is not an event, or undefined when it is one.
+ * Lines from an older autopilot (no `seq`, no details) are events; a
+ * `pointer` that does not hold a position, or a detail the engine decides by
+ * of the wrong type, makes the line unusable.
+ */
+export function eventProblem(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a JSON object';
+  const e = value as Record<string, unknown>;
+  if (typeof e.event !== 'string' || e.event === '') return 'no `event`';
+  if (typeof e.flow !== 'string') return 'no `flow`';
+  if (!isStep(e.step)) return '`step` is not a step number or `done`';
+  if (!isCount(e.cycle, 1)) return '`cycle` is not a cycle number';
+  if (typeof e.at !== 'string') return 'no `at` time';
+  if (typeof e.session !== 'string') return 'no `session`';
+  if (e.seq !== undefined && !isCount(e.seq, 1)) return '`seq` is not a sequence number';
+  if (e.key !== undefined && typeof e.key !== 'string') return '`key` is not a command key';
+  if (e.pointer !== undefined && !isPointerRecord(e.pointer)) return '`pointer` is not a position';
+  // Only the events with details the engine decides by have checks; any other event, known or newer, is read as it is.
+  const checks: Record<string, (v: unknown) => boolean> = Object.hasOwn(CHECKED, e.event) ? CHECKED[e.event as keyof Checked] : {};
+  for (const [key, check] of Object.entries(checks)) {
+    if (e[key] !== undefined && !check(e[key])) return `\`${key}\` of ${e.event} is not what autopilot writes`;
+  }
+  if (typeof e.name !== 'string') e.name = '';
+  if (typeof e.status !== 'string') e.status = '';
+  if (!isCount(e.retry_count, 0)) e.retry_count = 0;
+  return undefined;
+}
+
+export type LineVerdict = { entry: StampedEntry } | { problem: string };
+
+/** One line of the journal, judged: an event, or why it is not one. */
+export function judgeLine(line: string): LineVerdict {
+  if (line.length > JOURNAL_LINE_MAX_BYTES) return { problem: `a line of ${line.length} characters (the limit is ${JOURNAL_LINE_MAX_BYTES})` };
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return { problem: 'not JSON (a line cut short by a crash, or a mangled merge)' };
+  }
+  const problem = eventProblem(value);
+  return problem ? { problem: `not an event: ${problem}` } : { entry: value as StampedEntry };
+}
+
+export const JOURNAL_LINE_EXAMPLE =
+  'one event a line, e.g. {"seq":1,"at":"…","session":"local","event":"step_started","flow":"greenfield","cycle":1,"step":1,…}';
+
+/** One line of `file` (at 1-based `line`): an event, or the problem that every reader skips it for. */
+export function parseJournalLine(text: string, file: string, line: number): { entry: StampedEntry } | { problem: Problem } {
+  const verdict = judgeLine(text);
+  if ('entry' in verdict) return verdict;
+  return {
+    problem: {
+      file,
+      line,
+      message: `a journal line is ${verdict.problem}; every reader skips it`,
+      expected: JOURNAL_LINE_EXAMPLE,
+      received: text.slice(0, 80),
+    },
+  };
+}
+
+/** Entries as the journal holds them: one JSON object a line, each line ended. */
+export function serializeEntries(entries: readonly StampedEntry[]): string {
+  return entries.map((e) => JSON.stringify(e)).join('\n') + '\n';
+}

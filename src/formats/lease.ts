@@ -1,0 +1,49 @@
+/**
+ * The lease file, `_docs/_autopilot/lease.json`: which session drives the
+ * repository, from which machine, and when it was last seen (rule 6; the
+ * rules are `engine/lease.ts`). Machine-local and git-ignored, but a file a
+ * person may edit or delete: a broken one is reported, never trusted. Pure:
+ * text → lease or a problem (its message short, as it is shown inside "the
+ * lease file cannot be read (…)"); lease → text.
+ */
+import type { Problem } from '../errors.js';
+
+export interface Lease {
+  session: string;
+  host: string;
+  /** The machine id (`io/machine.ts`): what "this machine" means, whatever the host is called. */
+  machine: string;
+  /** The process of the holder's last call. */
+  pid: number;
+  taken_at: string;
+  heartbeat: string;
+}
+
+const EXPECTED = 'a JSON object with `session`, `host`, `machine`, `pid`, `taken_at` and `heartbeat`';
+
+function isLease(value: unknown): value is Lease {
+  if (typeof value !== 'object' || value === null) return false;
+  const l = value as Record<string, unknown>;
+  return (
+    typeof l.session === 'string' &&
+    typeof l.host === 'string' &&
+    typeof l.machine === 'string' &&
+    typeof l.pid === 'number' &&
+    typeof l.taken_at === 'string' &&
+    typeof l.heartbeat === 'string'
+  );
+}
+
+export function parseLease(text: string, file: string): { lease: Lease } | { problem: Problem } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { problem: { file, message: 'not JSON', expected: EXPECTED, received: text.slice(0, 80) } };
+  }
+  return isLease(value) ? { lease: value } : { problem: { file, message: 'not a lease', expected: EXPECTED, received: text.slice(0, 80) } };
+}
+
+export function serializeLease(lease: Lease): string {
+  return JSON.stringify(lease) + '\n';
+}

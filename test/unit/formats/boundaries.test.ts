@@ -1,0 +1,32 @@
+/**
+ * The file formats are pure: nothing under src/formats (nor the shared
+ * errors, limits and hash) reads a file, the clock or the environment, or
+ * leans on the layers that do; and nothing under src/flow imports src/io.
+ * docs/architecture.md, "File formats (formats/)".
+ */
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../../helpers/engine.js';
+import { SRC, sources, staticImports } from '../../helpers/imports.js';
+
+const PURE = [...sources(join(SRC, 'formats')), join(SRC, 'errors.ts'), join(SRC, 'limits.ts'), join(SRC, 'hash.ts')];
+/** What a pure module may import: itself and the pure layers, node:crypto, and yaml (whose readers are loaded lazily). */
+const ALLOWED = /^(src\/(formats|flow)\/|src\/(errors|limits|hash)\.ts$|node:crypto$|yaml$)/;
+
+describe('the formats are pure', () => {
+  it('import nothing that reads a file, the clock or the environment', () => {
+    const edges = PURE.flatMap((file) => staticImports(file).map((to) => `${relative(ROOT, file)} → ${to}`));
+    expect(edges.filter((edge) => !ALLOWED.test(edge.split(' → ')[1]!))).toEqual([]);
+  });
+
+  it('never touch the process, the clock or the environment', () => {
+    const touching = PURE.filter((file) => /\bprocess\.|\bDate\.now\(|new Date\(\)|\bMath\.random\(/.test(readFileSync(file, 'utf8')));
+    expect(touching.map((file) => relative(ROOT, file))).toEqual([]);
+  });
+
+  it('what they import from src/flow is itself pure: nothing under src/flow imports src/io', () => {
+    const edges = sources(join(SRC, 'flow')).flatMap((file) => staticImports(file).map((to) => `${relative(ROOT, file)} → ${to}`));
+    expect(edges.filter((edge) => / → (src\/(io|app|cli|commands|git)\/|node:fs|node:child_process)/.test(edge))).toEqual([]);
+  });
+});

@@ -1,0 +1,76 @@
+/** The settings file: every key read and checked, problems naming the file, and what autopilot would write reads back the same. */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseYaml } from '../../../src/app/parse-yaml.js';
+import { parseSettings, serializeSettings, staleAfter, type Settings } from '../../../src/formats/settings.js';
+import { DEFAULT_STALE_MS } from '../../../src/limits.js';
+
+const FILE = '.autopilot/config.yml';
+const parse = (text: string, staleOverride?: number) => parseSettings(text, FILE, parseYaml, staleOverride);
+
+describe('parseSettings', () => {
+  it('reads every key', () => {
+    expect(parse('lease:\n  stale_after_minutes: 5\n  remote: origin\ncommit: true\n')).toEqual({
+      settings: { staleMs: 5 * 60_000, commit: true, remote: 'origin' },
+    });
+  });
+
+  it('gives the defaults for an empty file, or one that holds no mapping', () => {
+    for (const text of ['', '# nothing yet\n', 'just text\n', '- a list\n', 'lease: soon\n'])
+      expect(parse(text)).toEqual({ settings: { staleMs: DEFAULT_STALE_MS, commit: false } });
+  });
+
+  it("lets an override stand in for the file's threshold, which is then not judged", () => {
+    expect(parse('lease:\n  stale_after_minutes: 3\n', 60_000)).toEqual({ settings: { staleMs: 60_000, commit: false } });
+    expect(parse('lease:\n  stale_after_minutes: never\n', 60_000)).toEqual({ settings: { staleMs: 60_000, commit: false } });
+  });
+
+  it.each([
+    ['not YAML', 'lease: [\n', /^the settings are not valid YAML: /, undefined],
+    ['an alias bomb', `a: &a [x]\nb: &b [${'*a,'.repeat(20)}]\n`, /^the settings are not valid YAML: /, undefined],
+    ['commit: yes please', 'commit: yes please\n', /^`commit` is not true or false$/, 'yes please'],
+    ['a remote with a space', 'lease:\n  remote: my origin\n', /^`lease.remote` is not a git remote name$/, 'my origin'],
+    ['a numeric remote', 'lease:\n  remote: 12\n', /^`lease.remote` is not a git remote name$/, '12'],
+    ['a threshold of zero', 'lease:\n  stale_after_minutes: 0\n', /^the lease threshold is not a number of minutes$/, '0'],
+    ['a threshold in words', 'lease:\n  stale_after_minutes: ten\n', /^the lease threshold is not a number of minutes$/, 'ten'],
+  ])('%s: a problem naming the file', (_what, text, message, received) => {
+    const parsed = parse(text);
+    if (!('problem' in parsed)) throw new Error('accepted');
+    expect(parsed.problem.file).toBe(FILE);
+    expect(parsed.problem.message).toMatch(message);
+    expect(parsed.problem.received).toBe(received);
+  });
+});
+
+describe('staleAfter', () => {
+  it('reads minutes, and nothing as nothing', () => {
+    expect(staleAfter('2.5', '$X')).toEqual({ ms: 150_000 });
+    expect(staleAfter('', '$X')).toEqual({ ms: undefined });
+    expect(staleAfter(undefined, '$X')).toEqual({ ms: undefined });
+    expect(staleAfter('-1', '$X')).toEqual({ problem: expect.objectContaining({ file: '$X', received: '-1' }) as unknown });
+  });
+});
+
+describe('serializeSettings ∘ parseSettings', () => {
+  it('writes the example of the docs', () => {
+    expect(serializeSettings({ staleMs: 10 * 60_000, commit: true, remote: 'origin' })).toBe(
+      'lease:\n  stale_after_minutes: 10\n  remote: "origin"\ncommit: true\n',
+    );
+  });
+
+  it('reads back whatever it writes', () => {
+    const settings = fc.record(
+      {
+        staleMs: fc.integer({ min: 1, max: 10_000 }).map((minutes) => minutes * 60_000),
+        commit: fc.boolean(),
+        remote: fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9._/-]{0,99}$/),
+      },
+      { requiredKeys: ['staleMs', 'commit'] },
+    );
+    fc.assert(
+      fc.property(settings, (s: Settings) => {
+        expect(parse(serializeSettings(s))).toEqual({ settings: s });
+      }),
+    );
+  });
+});
