@@ -1,6 +1,6 @@
 /**
- * Reads the state pointer leniently: the contract's exact template, the seed's
- * six bare lines, hand edits (bullets, bold keys, `Sub-step` for `sub_step`,
+ * Reads the state pointer leniently (docs/state-and-journal.md, "Reading"):
+ * the contract's exact template, its six lines bare, hand edits (bullets, bold keys, `Sub-step` for `sub_step`,
  * odd spacing or casing) and extra sections. It never guesses: a value it
  * cannot read is an error naming the line, so the file is never overwritten
  * on a misreading.
@@ -29,7 +29,7 @@ export interface ParsedPointer {
   lastAction?: LastAction;
 }
 
-/** The seed's "last cycle": what was done, its result, when, and the step (and sub-step) the engine expects next. */
+/** `## Last Action` (docs/state-and-journal.md): what was done, its result, when, and the step (and sub-step) the engine expects next. */
 export interface LastAction {
   action: string;
   result: 'success' | 'failure' | 'partial';
@@ -192,7 +192,7 @@ export function parsePointer(text: string, file: string): ParsedPointer {
   let section: Section;
   if (current.length === 1) section = current[0]!;
   else if (current.length === 0 && before.some((l) => readKeyValue(l.text)?.key === 'flow')) {
-    // The seed's own pointer: the six lines with no headings (or before the first one).
+    // The six lines with no headings (or before the first one), as a hand-written pointer has them.
     section = { title: 'Current Step', raw: '', line: 1, body: before };
   } else {
     throw new InputError({

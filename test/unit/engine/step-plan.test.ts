@@ -8,13 +8,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { StampedEntry } from '../../../src/engine/journal-entry.js';
-import { toPointerRecord } from '../../../src/engine/journal-entry.js';
+import type { StampedEntry } from '../../../src/formats/journal-line.js';
+import { toPointerRecord } from '../../../src/formats/journal-line.js';
 import { DECISIVE } from '../../../src/engine/repeat.js';
 import { aimAt, decideStep, planStep, reconciliationEntries, type StepInput, type StepState } from '../../../src/engine/step-plan.js';
 import type { Event } from '../../../src/engine/transitions.js';
 import type { Flow } from '../../../src/flow/model.js';
-import type { Position } from '../../../src/state/position.js';
+import type { Position } from '../../../src/formats/pointer/position.js';
 import { at, builtInFlow, evidence, upTo } from '../../helpers/engine.js';
 
 const NOW = new Date('2026-11-26T10:00:00.000Z');
@@ -64,7 +64,9 @@ class Journal {
   }
   latestAbout(target: { flow: string; cycle: number; step: number } | undefined): StampedEntry | undefined {
     if (!target) return undefined;
-    return this.entries.findLast((e) => e.flow === target.flow && e.cycle === target.cycle && e.step === target.step && DECISIVE.has(e.event));
+    return this.entries.findLast(
+      (e) => e.flow === target.flow && e.cycle === target.cycle && e.step === target.step && (DECISIVE as ReadonlySet<string>).has(e.event),
+    );
   }
 }
 
