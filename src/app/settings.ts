@@ -31,10 +31,11 @@ export async function readSettings(repo: Repo): Promise<Settings> {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
+    // Reported as it always was, with the parser's failures (a message that could name the read instead).
     throw new InputError({
       file: display,
-      message: `the settings cannot be read: ${(error as Error).message.split('\n')[0]}`,
-      expected: 'a readable YAML file',
+      message: `the settings are not valid YAML: ${(error as Error).message.split('\n')[0]}`,
+      expected: 'lease:\n  stale_after_minutes: 10',
     });
   }
   const parsed = parseSettings(text, display, parseYaml, fromEnv.ms);

@@ -191,8 +191,11 @@ type ReadDetails<E extends JournalEvent> = {
   [K in DetailKey<E>]?: E extends keyof Checked ? (K extends keyof Checked[E] ? Guarded<Checked[E][K]> : unknown) : unknown;
 };
 
+/** Where the event happened, as a reader may rely on it: `index` is not checked (no reader needs it). */
+type ReadAt = Omit<At, 'index'> & { index?: unknown };
+
 /** A line whose event this autopilot knows, as `judgeLine` vouches for it. */
-export type KnownEntry = { [E in JournalEvent]: { event: E } & Stamp & At & ReadDetails<E> }[JournalEvent];
+export type KnownEntry = { [E in JournalEvent]: { event: E } & Stamp & ReadAt & ReadDetails<E> }[JournalEvent];
 
 /**
  * The name `OtherEntry.event` is typed with. A newer autopilot's event name
@@ -207,7 +210,7 @@ export type OtherEvent = '(an event this autopilot does not know)';
  * A line whose event a newer autopilot wrote: its stamp and place are checked
  * like any line's, its details are only shown (`log`), never read.
  */
-export type OtherEntry = { event: OtherEvent } & Stamp & At & { readonly [detail: string]: unknown };
+export type OtherEntry = { event: OtherEvent } & Stamp & ReadAt & { readonly [detail: string]: unknown };
 
 /** An entry as it stands in the journal file, as every reader gets it. */
 export type StampedEntry = KnownEntry | OtherEntry;
