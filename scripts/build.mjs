@@ -43,8 +43,9 @@ const LAZY = {
   'src/git/progress-message.ts': 'git-progress-message',
   'src/git/remote-lease.ts': 'git-remote-lease',
   'src/mcp/server.ts': 'mcp',
-  'src/app/session-start.ts': 'session-start',
+  'src/app/hooks.ts': 'hooks',
   'src/app/report.ts': 'report',
+  'src/app/codex-config.ts': 'codex-config',
 };
 const root = process.cwd();
 const lazyImports = {

@@ -76,12 +76,15 @@ export class HeldError extends Error {
   readonly file: string | undefined;
   readonly hint: string;
   readonly holder: unknown;
-  constructor({ message, file, hint, holder }: { message: string; file?: string; hint: string; holder?: unknown }) {
+  /** The person's choice (wait, or take over): shown by the agent, answered by the person. */
+  readonly decision: unknown;
+  constructor({ message, file, hint, holder, decision }: { message: string; file?: string; hint: string; holder?: unknown; decision?: unknown }) {
     super(message);
     this.name = 'HeldError';
     this.file = file;
     this.hint = hint;
     this.holder = holder;
+    this.decision = decision;
   }
 }
 
@@ -129,6 +132,7 @@ export function errorJson(error: unknown, code?: ErrorCode): { error: Record<str
         ...(error.file ? { file: error.file } : {}),
         hint: error.hint,
         ...(error.holder ? { holder: error.holder } : {}),
+        ...(error.decision ? { decision: error.decision } : {}),
       },
     };
   }

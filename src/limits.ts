@@ -230,3 +230,12 @@ export function tooLarge(file: string, what: string, size: number, limit: number
     received: `${size} bytes`,
   };
 }
+
+/** An evidence file at most this large is read to see that it holds more than whitespace; a larger one is content. */
+export const BLANK_EVIDENCE_MAX_BYTES = 64 * KB;
+
+/** How far up the process tree a command looks for the agent client it runs under (docs/sessions.md). */
+export const CONVERSATION_MAX_DEPTH = 12;
+
+/** A session's name: it goes into every journal line and the lease. */
+export const SESSION_MAX_LENGTH = 128;

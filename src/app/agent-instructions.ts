@@ -1,41 +1,79 @@
-/** The `/autopilot` command `autopilot init` installs for agents: how to drive the engine, in twenty lines (under 2 KB, tested). */
+/**
+ * What `autopilot init` installs for agents: the `/autopilot` command
+ * (Claude Code, Cursor), the section of `AGENTS.md` (Codex and any agent that
+ * reads it), the line of `CLAUDE.md` that points Claude Code at that section.
+ * Each under 2 KB (tested). The command line is called as the installed
+ * binary, `node_modules/.bin/autopilot`, never through npx (a start of its own
+ * on every call), and always spelled the same way, so the permission rules
+ * `init` writes (`agent-config.ts`) recognise the commands only a person may
+ * run. The texts tell the agent to ask the person for those, never to run
+ * them (docs/sessions.md).
+ */
 
-export const AUTOPILOT_COMMAND = `Drive this repository's autopilot workflow. The engine keeps the position; you do the work.
-Use the \`autopilot\` MCP tools (next, done, fail, decide, …) when you have them: same JSON,
-an error as \`isError\`. Else run \`npx --no autopilot next --json\` (every command takes --json:
-one JSON object on stdout) and act on the exit code.
+/** How every installed text calls the command line where autopilot is installed in the project. */
+export const AGENT_BIN = 'node_modules/.bin/autopilot';
 
-1. \`next\`:
-   - 0, \`action\` start, resume or retry: read the file in \`skill\` (a repository path), do
-     that step from \`resume\` on. Record progress with \`substep "<n — name>"\`. When the
-     files in \`done_when\` exist, run \`done\`. Pass next's \`step\` to \`done\`, \`fail\`,
-     \`skip\` and \`substep\` as \`--step N\`; after a crash, repeat the same command.
-   - 3: stop for the person. With --json nothing is drawn: show \`decision.question\`
-     (or \`boundary.decision.question\` with \`boundary.summary\`), each option's letter
-     and choice, and \`recommendation\` with its reason. Never choose yourself; after the
-     person answers, run \`decide <letter>\`. A \`failed\` outcome waits for a person's \`ack\`.
+/** The loop, the stops and the exit codes: the same for every agent. */
+const LOOP = `1. \`next\`:
+   - 0, \`action\` start/resume/retry: read the file in \`skill\`, do that step from
+     \`resume\` on; record progress with \`substep "<n — name>"\`; when the files in
+     \`done_when\` exist, \`done\`. Pass next's \`step\` as \`--step N\` to \`done\`, \`fail\`,
+     \`skip\`, \`substep\`; after a crash, repeat the same command.
+   - 3: stop for the person. Show \`decision.question\` (or \`boundary.decision\` with
+     \`boundary.summary\`), each option's letter and choice, and the recommendation with
+     its reason, then ask the person to answer it. Never choose yourself. A \`failed\`
+     outcome waits for a person too: show the reason and ask them.
    - 2: fix what \`error\` names (file, line), or do what it says is missing.
-   - 4: another session drives this repository: stop and show \`error.message\`.
+   - 4: another session holds the repository: show \`error.message\` and
+     \`error.decision\` to the person and stop; only they may take it over.
    - 1: an internal error: stop and show it.
 2. An attempt failed: \`fail --reason "<why>"\`, then \`next\`.
-3. After \`done\` exits 0, \`next\` again. After a boundary answered A, stop: the next
-   step belongs to a new conversation.
+3. After \`done\` exits 0, \`next\` again. After a boundary answered A, stop: the
+   next step belongs to a new conversation.
 
-\`status\` shows where the work stands at any time.
+Only a person answers a decision, acknowledges a failure, forces a step, restores
+a checkpoint, repins a flow or takes over from another session: ask them.`;
+
+/** The `/autopilot` command for Claude Code: the status inlined when it is expanded, the arguments, the conversation's id. */
+export const claudeCommand = (bin = AGENT_BIN) => `---
+description: Drive the autopilot workflow one step at a time
+allowed-tools: Bash(${bin} status:*)
+---
+Where the work stands:
+!\`${bin} status --session \${CLAUDE_SESSION_ID} || true\`
+
+The person said: $ARGUMENTS
+
+Drive this repository's autopilot workflow; the engine keeps the position, you
+do the work. Use the \`autopilot\` MCP tools with \`session: "\${CLAUDE_SESSION_ID}"\`,
+or run \`${bin} <command> --json --session \${CLAUDE_SESSION_ID}\` (one JSON
+object on stdout) and act on the exit code:
+
+${LOOP}
 `;
 
-export const CLAUDE_COMMAND = `---
-description: Drive the autopilot workflow one step at a time
----
-${AUTOPILOT_COMMAND}`;
+/** The same for Cursor's commands and any client without Claude Code's substitutions. */
+export const autopilotCommand = (bin = AGENT_BIN) => `Drive this repository's autopilot workflow; the engine keeps the position, you
+do the work. Use the \`autopilot\` MCP tools when you have them, or run
+\`${bin} <command> --json\` (one JSON object on stdout) and act on the exit
+code. \`${bin} status\` shows where the work stands.
+
+${LOOP}
+`;
 
 export const AGENTS_BEGIN = '<!-- autopilot:begin -->';
 export const AGENTS_END = '<!-- autopilot:end -->';
 
-export const AGENTS_SECTION = `${AGENTS_BEGIN}
+export const agentsSection = (bin = AGENT_BIN) => `${AGENTS_BEGIN}
 ## Autopilot
 
 When asked to run \`/autopilot\` (or to continue the project's workflow):
 
-${AUTOPILOT_COMMAND}${AGENTS_END}
+${autopilotCommand(bin)}${AGENTS_END}
 `;
+
+/** What every text autopilot writes says: a command file that still says it is autopilot's to refresh. */
+export const TEXT_MARK = "Drive this repository's autopilot workflow";
+
+/** Claude Code reads CLAUDE.md, not AGENTS.md: one line imports the section. */
+export const CLAUDE_MD_LINE = 'Autopilot: see the Autopilot section of @AGENTS.md (`/autopilot` runs it).';

@@ -72,7 +72,11 @@ export async function runCheck(ctx: Pick<Context, 'repo'>): Promise<CheckResult>
     try {
       const loaded = loadState(repo, flows);
       if (loaded.flowChange)
-        problems.push({ file: loaded.flow.file, message: flowChangeNotice(loaded), expected: 'the flow the run started with, or `autopilot repin`' });
+        problems.push({
+          file: loaded.flow.file,
+          message: flowChangeNotice(loaded),
+          expected: "the flow the run started with, or a person's `autopilot repin`",
+        });
     } catch {
       // Reported above, or by the commands themselves.
     }

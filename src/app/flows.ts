@@ -14,5 +14,5 @@ export async function loadRepoFlows(repo: Repo, writeCache: boolean): Promise<Fl
 /** What a changed flow file means for the run, in one sentence. */
 export function flowChangeNotice(loaded: Loaded): string {
   const change = loaded.flowChange!;
-  return `${loaded.flow.file} changed since this run started (${change.changes.join('; ') || 'no step changed'}): the run goes on with the steps it started with; \`autopilot repin\` adopts the new file`;
+  return `${loaded.flow.file} changed since this run started (${change.changes.join('; ') || 'no step changed'}): the run goes on with the steps it started with; a person adopts the new file with \`autopilot repin\``;
 }

@@ -17,8 +17,8 @@ import { flowFileRef, pinnedCopy } from '../engine/pin.js';
 import { TEMP_MARK } from '../io/atomic-write.js';
 import { SETUP_FILE_MAX_BYTES } from '../limits.js';
 import { gatePath, type Repo } from '../io/repo.js';
-import { AGENTS_BEGIN, AGENTS_END, AGENTS_SECTION, AUTOPILOT_COMMAND, CLAUDE_COMMAND } from './agent-instructions.js';
-import { launchOf, withMcpServer, withSessionStartHook } from './agent-config.js';
+import { AGENTS_BEGIN, AGENTS_END, agentsSection, autopilotCommand, CLAUDE_MD_LINE, claudeCommand, TEXT_MARK } from './agent-instructions.js';
+import { launchOf, withClaudeSettings, withCodexHooks, withMcpServer, type Launch } from './agent-config.js';
 import type { Plan, Written } from './commit.js';
 import type { Context } from './context.js';
 import { readPointerText } from './load-state.js';
@@ -53,19 +53,21 @@ function withLines(text: string | undefined, header: string, lines: string[]): s
   if (missing.length === 0) return undefined;
   const body = text ?? '';
   const prefix = body === '' ? '' : body.endsWith('\n') ? `${body}\n` : `${body}\n\n`;
-  return `${prefix}${header}\n${missing.join('\n')}\n`;
+  return `${prefix}${header ? `${header}\n` : ''}${missing.join('\n')}\n`;
 }
 
-function withAgentsSection(text: string | undefined): string | undefined {
-  if (text === undefined) return `# Agents\n\n${AGENTS_SECTION}`;
+function withAgentsSection(text: string | undefined, launch: Launch): string | undefined {
+  const section = agentsSection(launch.bin);
+  if (text === undefined) return `# Agents\n\n${section}`;
   const begin = text.indexOf(AGENTS_BEGIN);
   const end = text.indexOf(AGENTS_END);
   const updated =
-    begin >= 0 && end > begin
-      ? text.slice(0, begin) + AGENTS_SECTION.trimEnd() + text.slice(end + AGENTS_END.length)
-      : `${text.trimEnd()}\n\n${AGENTS_SECTION}`;
+    begin >= 0 && end > begin ? text.slice(0, begin) + section.trimEnd() + text.slice(end + AGENTS_END.length) : `${text.trimEnd()}\n\n${section}`;
   return updated === text ? undefined : updated;
 }
+
+/** A text autopilot wrote (it still says so) is refreshed; a person's own file is kept. */
+const ours = (text: string) => (t: string | undefined) => (t === undefined || (t.includes(TEXT_MARK) && t !== text) ? text : undefined);
 
 export async function runInit(ctx: Context, flowId: string | undefined, options: { hooks?: boolean } = {}): Promise<InitResult> {
   const spec = {
@@ -73,7 +75,7 @@ export async function runInit(ctx: Context, flowId: string | undefined, options:
     // Validate --flow before touching anything.
     prepare: async ({ repo }: Opened) => (flowId === undefined ? undefined : chosenFlow(await loadRepoFlows(repo, true), flowId)),
   };
-  const { result } = await transact(ctx, spec, ({ repo, prepared: flow }) => {
+  const { result } = await transact(ctx, spec, async ({ repo, prepared: flow }) => {
     if (flow && readPointerText(repo) !== null) {
       throw new InputError({
         file: relative(repo.root, repo.pointerFile),
@@ -82,7 +84,7 @@ export async function runInit(ctx: Context, flowId: string | undefined, options:
         received: 'an existing state pointer',
       });
     }
-    const setup = setupFiles(repo, options);
+    const setup = await setupFiles(repo, options);
     const plan: Plan = { entries: [], files: setup.filter((f): f is { path: string; text: string } => f.text !== undefined) };
     const folderExisted = existsSync(repo.autopilotDir);
     if (flow) {
@@ -121,11 +123,12 @@ function chosenFlow(flows: Flow[], flowId: string): Flow {
 }
 
 /** Every file init sets up, with its new text, or undefined where the file already has what autopilot needs. */
-function setupFiles(repo: Repo, options: { hooks?: boolean }): { path: string; text: string | undefined }[] {
+async function setupFiles(repo: Repo, options: { hooks?: boolean }): Promise<{ path: string; text: string | undefined }[]> {
   const local = `/${repo.docsName}/_autopilot`;
   const setup: { path: string; text: string | undefined }[] = [];
-  const add = (path: string, make: (text: string | undefined) => string | undefined) => setup.push({ path, text: make(read(repo, path)) });
-  add(join(repo.root, '.gitignore'), (t) =>
+  const add = (path: string, make: (text: string | undefined) => string | undefined) =>
+    setup.push({ path: join(repo.root, path), text: make(read(repo, join(repo.root, path))) });
+  add('.gitignore', (t) =>
     withLines(t, '# autopilot: files local to one machine', [
       `${local}/cache/`,
       `${local}/lease*`,
@@ -134,14 +137,18 @@ function setupFiles(repo: Repo, options: { hooks?: boolean }): { path: string; t
       `/${repo.docsName}/*${TEMP_MARK}*`,
     ]),
   );
-  add(join(repo.root, '.gitattributes'), (t) =>
-    withLines(t, '# autopilot: keep both sides of the append-only journal on merge', [`${local}/journal.jsonl merge=union`]),
-  );
-  add(join(repo.root, '.claude/commands/autopilot.md'), (t) => (t === undefined ? CLAUDE_COMMAND : undefined));
-  add(join(repo.root, '.cursor/commands/autopilot.md'), (t) => (t === undefined ? AUTOPILOT_COMMAND : undefined));
-  add(join(repo.root, 'AGENTS.md'), withAgentsSection);
+  add('.gitattributes', (t) => withLines(t, '# autopilot: keep both sides of the append-only journal on merge', [`${local}/journal.jsonl merge=union`]));
   const launch = launchOf(repo.root);
-  for (const file of ['.mcp.json', '.cursor/mcp.json']) add(join(repo.root, file), (t) => withMcpServer(t, file, launch));
-  if (options.hooks) add(join(repo.root, '.claude/settings.json'), (t) => withSessionStartHook(t, '.claude/settings.json', launch));
+  add('.claude/commands/autopilot.md', ours(claudeCommand(launch.bin)));
+  add('.cursor/commands/autopilot.md', ours(autopilotCommand(launch.bin)));
+  add('AGENTS.md', (t) => withAgentsSection(t, launch));
+  add('CLAUDE.md', (t) => withLines(t, '', [CLAUDE_MD_LINE]));
+  for (const file of ['.mcp.json', '.cursor/mcp.json']) add(file, (t) => withMcpServer(t, file, launch));
+  add('.claude/settings.json', (t) => withClaudeSettings(t, '.claude/settings.json', launch, options.hooks === true));
+  // Codex: its TOML files load their parser only here.
+  const { codexRules, withCodexServer } = await import('./codex-config.js');
+  add('.codex/config.toml', (t) => withCodexServer(t, '.codex/config.toml', launch));
+  add('.codex/rules/autopilot.rules', (t) => (t === codexRules(launch) ? undefined : codexRules(launch)));
+  if (options.hooks) add('.codex/hooks.json', (t) => withCodexHooks(t, '.codex/hooks.json', launch));
   return setup;
 }

@@ -1,12 +1,31 @@
 /** The lease as people and agents read it: who holds the repository, how long ago they were last seen, how to take over. */
-import { formatAge, heartbeatAge, type LeaseVerdict } from '../engine/lease.js';
+import { formatAge, heartbeatAge, holds, sameConversation, type LeaseVerdict } from '../engine/lease.js';
 import { HeldError } from '../errors.js';
-import type { Lease } from '../formats/lease.js';
+import type { Lease, ProcessRef } from '../formats/lease.js';
 import { readLease } from '../io/lease-file.js';
 import { thisMachine } from '../io/machine.js';
 import { displayPath, type Repo } from '../io/repo.js';
 
 type Held = Extract<LeaseVerdict, { kind: 'held' }> | { kind: 'held'; holder: undefined; unreadable: string };
+
+/** The person's choice at exit 4: wait for the other session, or take over (theirs to make, never the agent's). */
+function takeOverDecision(who: string, otherMachine: boolean) {
+  return {
+    id: 'take-over',
+    question: `${who} holds this repository. Take it over?`,
+    options: [
+      { option: 'A', choice: 'Wait: let that session finish or end, then run /autopilot again', then: 'wait' },
+      { option: 'B', choice: 'Take over: the person runs `autopilot next --take-over` (journaled)', then: 'take-over' },
+    ],
+    recommendation: {
+      option: 'A',
+      reason: otherMachine
+        ? 'a session on another machine may still be working; take over only once you know it has stopped'
+        : 'its conversation is still running; take over only if you know it has stopped working here',
+    },
+    answer_with: 'a person runs `autopilot next --take-over`',
+  };
+}
 
 export function heldError(repo: Repo, verdict: Held): HeldError {
   const file = displayPath(repo.leaseFile, repo.root);
@@ -14,7 +33,8 @@ export function heldError(repo: Repo, verdict: Held): HeldError {
     return new HeldError({
       message: `the lease file cannot be read (${'unreadable' in verdict ? verdict.unreadable : '?'}), so autopilot cannot tell who drives this repository`,
       file,
-      hint: 'If no other session is working here, take the repository over: add `--take-over` to the command (journaled).',
+      hint: 'A person decides: if no other session is working here, they take the repository over with `--take-over` (journaled).',
+      decision: takeOverDecision('An unknown session', false),
     });
   }
   const h = verdict.holder;
@@ -24,10 +44,23 @@ export function heldError(repo: Repo, verdict: Held): HeldError {
     message: `another session drives this repository: \`${h.session}\` ${where}, last seen ${age} ago`,
     file,
     hint: verdict.otherMachine
-      ? 'A lease from another machine is never taken because it looks old. Once that session has stopped, take over with `--take-over` (journaled).'
-      : `It becomes stale after a quiet spell (see \`lease.stale_after_minutes\`). If that session has stopped, take over now with \`--take-over\` (journaled).`,
+      ? 'A lease from another machine is never taken because it looks old. A person decides: once that session has stopped, they take over with `--take-over` (journaled).'
+      : 'Its conversation is still running. A person decides: once that session has stopped working here, they take over with `--take-over` (journaled).',
     holder: { session: h.session, host: h.host, pid: h.pid, taken_at: h.taken_at, heartbeat: h.heartbeat, age_seconds: Math.round(verdict.ageMs / 1000) },
+    decision: takeOverDecision(`Session \`${h.session}\` ${where}, last seen ${age} ago,`, verdict.otherMachine),
   });
+}
+
+/**
+ * Whether a lease is this conversation's: by its id where the hook names it,
+ * else by the conversation's process where the lease or the hook has no name
+ * (two names given on purpose are two sessions).
+ */
+export function heldByThisConversation(lease: Lease, id: string | undefined, conversation: ProcessRef | undefined): boolean {
+  if (lease.machine !== thisMachine().machine) return false;
+  if (id !== undefined && lease.session === id) return true;
+  if (id !== undefined && lease.session !== 'local') return false;
+  return conversation !== undefined && lease.conversation?.pid === conversation.pid && lease.conversation.start === conversation.start;
 }
 
 export interface LeaseStatus {
@@ -39,13 +72,28 @@ export interface LeaseStatus {
   problem?: string;
 }
 
-export function leaseStatus(repo: Repo, session: string, now: Date, staleMs: number): LeaseStatus {
+/**
+ * Who holds the lease, as `status` shows it. `conversation`: the caller's
+ * conversation process, asked for only when another name holds the lease
+ * and one of the two names is no name (the same conversation, then).
+ */
+export function leaseStatus(
+  repo: Repo,
+  caller: { session: string; unnamed: boolean },
+  now: Date,
+  staleMs: number,
+  conversation: () => ProcessRef | undefined = () => undefined,
+): LeaseStatus {
   const onDisk = readLease(repo.leaseFile);
   if ('unreadable' in onDisk) return { problem: `the lease file cannot be read (${onDisk.unreadable})` };
   const holder = onDisk.lease;
   if (!holder) return {};
   const ageMs = heartbeatAge(holder, now);
-  const mine = holder.session === session && holder.machine === thisMachine().machine;
+  const me = thisMachine();
+  const mine =
+    holds(holder, { session: caller.session, ...me }) ||
+    ((caller.unnamed || holder.session === 'local') &&
+      sameConversation(holder, { session: caller.session, ...me, unnamed: caller.unnamed, conversation: conversation() }));
   // Only a lease of this machine goes stale: another machine's is never taken for its age.
   return { holder, ageMs, mine, stale: !mine && holder.machine === thisMachine().machine && ageMs > staleMs };
 }

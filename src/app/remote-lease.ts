@@ -45,7 +45,7 @@ function held(remote: string, holder: { session: string; host: string; heartbeat
   const who = holder ? `\`${holder.session}\` on ${holder.host}, last seen ${formatAge(now.getTime() - Date.parse(holder.heartbeat))} ago` : 'another session';
   return new HeldError({
     message: `the lease on the remote ${remote} is held by ${who}${reason ? ` (${reason})` : ''}`,
-    hint: 'It becomes stale after a quiet spell. If that session has stopped, take over with `--take-over` (journaled).',
+    hint: 'It becomes stale after a quiet spell. A person decides: once that session has stopped, they take over with `--take-over` (journaled).',
     ...(holder ? { holder } : {}),
   });
 }

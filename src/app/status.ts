@@ -2,6 +2,7 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { openRepo } from '../io/repo.js';
+import { conversationProcess } from '../io/conversation.js';
 import type { Context } from './context.js';
 import { readState } from './read-state.js';
 import { gitFallbackOff } from './git-source.js';
@@ -49,7 +50,7 @@ function staleStep(loaded: Loaded, now: Date, staleMs: number): string | undefin
   if (position.status !== 'in_progress' || !at) return undefined;
   const age = now.getTime() - Date.parse(at);
   if (!(age > staleMs)) return undefined;
-  return `step ${position.step} (${position.name}) has been in progress with no event for ${formatAge(age)}: the session working on it looks stale. \`autopilot next\` resumes it (from another session, add --take-over if its lease is still held)`;
+  return `step ${position.step} (${position.name}) has been in progress with no event for ${formatAge(age)}: the session working on it looks stale. \`autopilot next\` resumes it (from another session while its lease is held, a person takes over with --take-over)`;
 }
 
 export async function runStatus(ctx: Context): Promise<{ view: View; exit: number }> {
@@ -70,7 +71,9 @@ export async function runStatus(ctx: Context): Promise<{ view: View; exit: numbe
   const gitOff = gitFallbackOff(repo);
   const view = buildView('status', loaded, position, undefined, {
     ...(notices.length > 0 ? { notices } : {}),
-    lease: leaseStatus(repo, ctx.session, ctx.now(), settings.staleMs),
+    lease: leaseStatus(repo, { session: ctx.session, unnamed: ctx.sessionFrom === 'default' }, ctx.now(), settings.staleMs, () =>
+      conversationProcess(ctx.role ?? 'cli'),
+    ),
     guards: guardProblems(repo),
     ...(gitOff ? { gitOff } : {}),
     journalSeq: loaded.lastSeq,

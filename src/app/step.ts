@@ -56,7 +56,7 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
   const { result } = await transact(ctx, spec, async (tx) => {
     const loaded = await tx.state();
     const { repo, flow } = loaded;
-    const input = stepInput(loaded, event, request, tx.prepared.peeked, ctx, tx.settings.staleMs, tx.lease);
+    const input = stepInput(loaded, event, request, tx.prepared.peeked, tx.ctx, tx.settings.staleMs, tx.lease);
     const decided = decideStep(input);
     const wanted = skillStateWanted(event, decided);
     const skill = wanted === undefined ? undefined : await skillPosition(repo, stepByNumber(flow, wanted)!, decided.position.cycle);
@@ -86,7 +86,7 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
       },
       answer: async (written: Written): Promise<StepResult> => {
         const git = tx.prepared.git;
-        const committed = git ? await makeProgressCommit(git, repo, loaded, flow, transition, written, ctx.session) : undefined;
+        const committed = git ? await makeProgressCommit(git, repo, loaded, flow, transition, written, tx.ctx.session) : undefined;
         const { outcome } = transition;
         const summary =
           outcome.kind === 'boundary' && !outcome.answered ? await boundarySummary(repo, flow, outcome.after, loaded.reconciled.position.cycle) : undefined;
@@ -140,6 +140,7 @@ function stepInput(
     ...(request.step !== undefined ? { step: request.step } : {}),
     ...(peeked ? { peeked } : {}),
     session: ctx.session,
+    ...(ctx.sessionFrom === 'default' ? { unnamed: true } : {}),
     now: ctx.now(),
     staleMs,
     ...(lease ? { lease } : {}),

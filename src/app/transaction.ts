@@ -29,6 +29,7 @@ import { crashPoint } from '../io/crash-point.js';
 import { readJournalHead } from '../io/journal-head.js';
 import { readLease } from '../io/lease-file.js';
 import { acquireLock, type Lock } from '../io/lock.js';
+import { conversationGone, conversationProcess } from '../io/conversation.js';
 import { thisMachine } from '../io/machine.js';
 import { displayPath, gatePath, openRepo, type Repo } from '../io/repo.js';
 import { LOCK_WAIT_MS } from '../limits.js';
@@ -102,6 +103,7 @@ export async function transact<P = undefined, T = void>(
       lock.broken.map((h) => entry('lock_broken', at.reconciled.position, { holder: { pid: h.pid, host: h.host, session: h.session, at: h.at } }));
 
     let lease: Tx<P>['lease'];
+    let driver = ctx;
     if (spec.drives) {
       // Rule 6 first: a session that may not drive pays nothing for reading the state.
       const verdict = judgeLeaseOnDisk(repo, ctx, settings.staleMs, spec.drives.takeOver);
@@ -113,9 +115,11 @@ export async function transact<P = undefined, T = void>(
         throw heldError(repo, verdict);
       }
       lease = verdict;
+      // The same conversation under another name drives as the session that holds the lease.
+      if (verdict.kind === 'renew' && verdict.as) driver = { ...ctx, session: verdict.as };
     }
 
-    const tx: Tx<P> = { ...opened, ctx, prepared, lock, ...(lease ? { lease } : {}), state };
+    const tx: Tx<P> = { ...opened, ctx: driver, prepared, lock, ...(lease ? { lease } : {}), state };
     const { plan, answer } = await decide(tx);
     const at = loaded as Loaded | undefined;
     const lastSeq = at ? at.lastSeq : readJournalHead(repo.journalFile).lastSeq;
@@ -128,7 +132,7 @@ export async function transact<P = undefined, T = void>(
       if (plan.entries.length > 0) plan.flowHash ??= at.flow.hash;
       if (at.index) plan.index ??= at.index;
     }
-    const written = commit(repo, lock, lastSeq, plan, writer);
+    const written = commit(repo, lock, lastSeq, plan, { session: driver.session, now: ctx.now });
     return { result: await answer(written), written };
   } finally {
     lock.release();
@@ -154,7 +158,12 @@ function judgeLeaseOnDisk(repo: Repo, ctx: Context, staleMs: number, takeOver: b
   const onDisk = readLease(repo.leaseFile);
   if ('unreadable' in onDisk && !takeOver) return { kind: 'held', holder: undefined, unreadable: onDisk.unreadable };
   const current = 'unreadable' in onDisk ? undefined : onDisk.lease;
-  return judgeLease(current, { session: ctx.session, ...thisMachine() }, ctx.now(), staleMs, takeOver);
+  const me = thisMachine();
+  const conversation = conversationProcess(ctx.role ?? 'cli');
+  const caller = { session: ctx.session, ...me, ...(conversation ? { conversation } : {}), unnamed: ctx.sessionFrom === 'default' };
+  // Only a holder of this machine is probed: whether its conversation's process still runs.
+  const gone = current?.conversation && current.machine === me.machine && current.session !== ctx.session ? conversationGone(current.conversation) : undefined;
+  return judgeLease(current, caller, ctx.now(), staleMs, takeOver, gone);
 }
 
 /** Failures that mean a guard cannot work here, as opposed to a bug. */

@@ -6,7 +6,7 @@
  */
 import { Command as Program, CommanderError } from 'commander';
 import { sessionOf, type Context } from '../app/context.js';
-import { readArguments, type Answer } from '../commands/command.js';
+import { GLOBAL_OPTIONS, readArguments, type Answer } from '../commands/command.js';
 import { COMMANDS, type AnyCommand } from '../commands/index.js';
 import { EXIT, errorJson, exitCodeOfError } from '../errors.js';
 import { errorText, safe } from '../render/text.js';
@@ -25,15 +25,20 @@ interface Globals {
   session?: string;
 }
 
-const contextOf = (g: Globals): Context => ({
-  repo: { ...(g.C ? { dir: g.C } : {}), ...(g.docs ? { docs: g.docs } : {}) },
-  session: sessionOf(g.session),
-  now: () => new Date(),
-});
+function contextOf(g: Globals): Context {
+  const { session, from } = sessionOf(g.session);
+  return {
+    repo: { ...(g.C ? { dir: g.C } : {}), ...(g.docs ? { docs: g.docs } : {}) },
+    session,
+    sessionFrom: from,
+    role: 'cli',
+    now: () => new Date(),
+  };
+}
 
 /** `autopilot mcp`: the MCP front end over the same registry, loaded here only, so no other command pays for the SDK. */
-async function serveMcp(ctx: Context): Promise<Answer> {
-  await (await import('../mcp/server.js')).serveMcp(ctx);
+async function serveMcp(ctx: Context, given: string | undefined): Promise<Answer> {
+  await (await import('../mcp/server.js')).serveMcp(ctx, given);
   return { json: { closed: true }, text: '', exit: EXIT.ok };
 }
 
@@ -41,17 +46,17 @@ function buildProgram(done: (answer: Answer) => void): Program {
   const program = new Program('autopilot')
     .description('Carries a multi-step project across sessions: the engine keeps the position, the agent does the work.')
     .version(VERSION)
-    .option('-C <dir>', 'run in another repository (default: the current one)')
-    .option('--docs <dir>', 'the docs folder, relative to the repository root', '_docs')
-    .option('--json', 'print one JSON object on stdout and nothing else')
-    .option('--session <id>', 'who is driving (default: $AUTOPILOT_SESSION, else "local")')
     .showSuggestionAfterError()
     .exitOverride();
+  for (const option of GLOBAL_OPTIONS) program.option(option.flags, option.summary);
 
   for (const spec of COMMANDS) {
     const command = program.command(spec.name).description(spec.summary);
     if ('frontEnd' in spec) {
-      command.action(async (_opts, cmd: Program) => done(await serveMcp(contextOf(cmd.optsWithGlobals<Globals>()))));
+      command.action(async (_opts, cmd: Program) => {
+        const globals = cmd.optsWithGlobals<Globals>();
+        done(await serveMcp(contextOf(globals), globals.session));
+      });
       continue;
     }
     const runnable: AnyCommand = spec;

@@ -8,6 +8,7 @@ import { defineCommand } from './command.js';
 export const check = defineCommand({
   name: 'check',
   summary: 'validate flows, skills, the pointer and the journal; report every problem',
+  readOnly: true,
   mcp: { tool: 'Validate flows, skills, pointer, journal.', answer: 'check' },
   run: (ctx) => runCheck(ctx),
   view: (r) => ({ json: checkJson(r), text: checkText(r), exit: r.problems.length === 0 ? EXIT.ok : EXIT.badInput }),

@@ -6,6 +6,7 @@ import { defineCommand } from './command.js';
 export const checkpoints = defineCommand({
   name: 'checkpoints',
   summary: 'list the checkpoints, newest first',
+  readOnly: true,
   mcp: { tool: 'List the checkpoints, newest first.', answer: 'checkpoints' },
   run: async (ctx) => listCheckpoints(ctx),
   view: (list) => ({

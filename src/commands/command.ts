@@ -60,6 +60,8 @@ export interface Command<A = Record<string, never>, R = unknown> {
   step?: true;
   /** Only a person decides it (rule 10): the agent client's permission rules ask before an agent may run it. */
   person?: true;
+  /** It only reads: no lock, no lease, no write (an MCP client may run it without asking). */
+  readOnly?: true;
   mcp: McpExposure;
   run(ctx: Context, args: A): Promise<R>;
   view(result: R): Answer;
@@ -75,6 +77,41 @@ export interface FrontEnd {
   frontEnd: 'mcp';
   mcp: { omitted: string };
 }
+
+/**
+ * The options every command takes. On the command line they are the
+ * program's; on MCP, `session` is an argument of every tool and the others
+ * are the server's, fixed when the client starts it.
+ */
+export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
+  {
+    key: 'C',
+    flags: '-C <dir>',
+    type: 'string',
+    summary: 'run in another repository (default: the current one)',
+    notOnMcp: 'the server serves the repository it was started in',
+  },
+  {
+    key: 'docs',
+    flags: '--docs <dir>',
+    type: 'string',
+    summary: 'the docs folder, relative to the repository root (default: _docs)',
+    notOnMcp: 'the server is started with it',
+  },
+  {
+    key: 'json',
+    flags: '--json',
+    type: 'boolean',
+    summary: 'print one JSON object on stdout and nothing else',
+    notOnMcp: 'every tool answers with the JSON object',
+  },
+  {
+    key: 'session',
+    flags: '--session <id>',
+    type: 'string',
+    summary: "who is driving: the conversation's id (default: $AUTOPILOT_SESSION, the client's own id, else local)",
+  },
+];
 
 /** One command, its argument type checked against its `run`. */
 export function defineCommand<A, R>(command: Command<A, R>): Command<A, R> {

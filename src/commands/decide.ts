@@ -4,7 +4,7 @@ import { stepCommand, type StepArgs } from './step-command.js';
 export const decide = stepCommand<StepArgs & { option: string }>({
   name: 'decide',
   summary: 'answer the pending decision',
-  tool: "Answer the pending decision with the person's letter.",
+  tool: "The person's answer to the pending decision.",
   aimed: true,
   person: true,
   arguments: [{ key: 'option', name: '<option>', summary: 'the option letter, A to D', choices: ['A', 'B', 'C', 'D'] }],

@@ -1,24 +1,53 @@
-/** `autopilot hook session-start`: for an agent client's SessionStart hook; always exits 0, never blocks a session. */
+/** `autopilot hook session-start|session-end`: for an agent client's hooks; always exits 0, never blocks a session. */
+import type { SessionStart } from '../app/hooks.js';
 import { EXIT, InputError } from '../errors.js';
-import { errorText, statusText } from '../render/text.js';
+import { errorText, problemLines, statusText } from '../render/text.js';
 import { defineCommand } from './command.js';
+
+const EVENTS = ['session-start', 'session-end'] as const;
+
+/** What the model reads as the conversation starts: the status, its problems, and what to do next in this client's words. */
+function startText(r: SessionStart): string {
+  const { input, notes, status } = r;
+  if (!('view' in status)) return [...notes, `autopilot status failed: ${errorText(status.error).split('\n')[0]}`].join('\n');
+  const { view } = status;
+  const lease = view.lease;
+  const other = lease?.holder && !lease.mine ? lease.holder : undefined;
+  const next = other
+    ? `Another session holds this repository (${other.session} on ${other.host}): ask the person before you run autopilot; only they may take it over.`
+    : input.client === 'codex'
+      ? 'Continue with the Autopilot section of AGENTS.md (`node_modules/.bin/autopilot next --json`).'
+      : 'Continue with /autopilot (`node_modules/.bin/autopilot next --json`).';
+  const summary = statusText(view).split('\n').slice(0, 5);
+  return [...(input.id ? [`autopilot session: ${input.id}`] : []), ...notes, ...summary, ...problemLines(view), next].join('\n');
+}
 
 export const hook = defineCommand({
   name: 'hook',
-  summary: "for an agent's hooks; `session-start`: Claude Code's SessionStart (always exits 0)",
-  arguments: [{ key: 'event', name: '<event>', summary: 'session-start' }],
+  summary: "for an agent client's hooks: `session-start` (the status as context), `session-end` (releases the lease); always exits 0",
+  arguments: [{ key: 'event', name: '<event>', summary: 'session-start or session-end', choices: EVENTS }],
   mcp: { omitted: "it is for the agent client's hooks, which run it themselves" },
   run: async (ctx, a: { event: string }) => {
-    if (a.event !== 'session-start') throw new InputError({ message: `no hook ${a.event}`, expected: 'session-start', received: a.event });
-    // Loaded only for the hook: it reads stdin and writes the client's environment file.
-    return (await import('../app/session-start.js')).sessionStart(ctx);
+    if (!(EVENTS as readonly string[]).includes(a.event))
+      throw new InputError({ message: `no hook ${a.event}`, expected: EVENTS.join(' or '), received: a.event });
+    // Loaded only for a hook: it reads stdin and may write the client's environment file.
+    const hooks = await import('../app/hooks.js');
+    if (a.event === 'session-end') {
+      try {
+        return { event: 'session-end' as const, released: (await hooks.sessionEnd(ctx)).released };
+      } catch (error) {
+        return { event: 'session-end' as const, released: false, error: errorText(error).split('\n')[0] };
+      }
+    }
+    return { event: 'session-start' as const, start: await hooks.sessionStart(ctx) };
   },
   view: (r) => {
-    const status =
-      'view' in r.status
-        ? statusText(r.status.view).split('\n').slice(0, 5).join('\n')
-        : `autopilot status failed: ${errorText(r.status.error).split('\n')[0]}`;
-    const text = [...(r.id ? [`autopilot session: ${r.id}`] : []), ...r.notes, status, 'Continue with /autopilot (`autopilot next --json`).'].join('\n');
-    return { json: {}, text, exit: EXIT.ok };
+    if (r.event === 'session-end')
+      return {
+        json: { released: r.released },
+        text: r.released ? 'autopilot: the lease is released.' : 'error' in r ? `autopilot: ${r.error}` : '',
+        exit: EXIT.ok,
+      };
+    return { json: {}, text: startText(r.start), exit: EXIT.ok };
   },
 });

@@ -9,6 +9,7 @@ export const log = defineCommand({
   name: 'log',
   summary: 'the journal, newest last',
   options: [{ key: 'limit', flags: '-n, --limit <count>', type: 'count', summary: 'only the last <count> events (read from the end of the file)' }],
+  readOnly: true,
   mcp: { tool: 'The journal, newest last.', answer: 'log' },
   run: async (ctx, a: { limit?: number }) => ({ ...runLog(ctx, a.limit), limit: a.limit }),
   view: (r) => ({ json: logJson(r), text: logText(r, r.limit), exit: EXIT.ok }),

@@ -4,7 +4,7 @@ import { stepCommand, type StepArgs } from './step-command.js';
 export const next = stepCommand<StepArgs>({
   name: 'next',
   summary: 'reconcile, then say what to do now and mark it in progress',
-  tool: 'What to do now: skill file, done_when; or a decision/boundary to show the person.',
+  tool: 'What to do now: the skill to read and done_when; or a stop for the person.',
   aimed: false,
   event: () => ({ type: 'next' }),
 });

@@ -7,7 +7,7 @@ export const repin = defineCommand({
   name: 'repin',
   summary: 'adopt the flow file as it is now for the run under way (journaled)',
   person: true,
-  mcp: { tool: 'Adopt the edited flow file for this run (a person decides).', answer: 'repin' },
+  mcp: { tool: 'Adopt the edited flow file (a person decides).', answer: 'repin' },
   run: (ctx) => runRepin(ctx),
   view: (r) => ({
     json: { repinned: r.changes.length > 0, changes: r.changes, step: r.position.step, name: r.position.name },

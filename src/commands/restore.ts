@@ -8,7 +8,7 @@ export const restore = defineCommand({
   summary: 'return the pointer to a checkpoint (journaled; no history is deleted)',
   person: true,
   arguments: [{ key: 'id', name: '<id>', summary: 'a checkpoint id from `autopilot checkpoints`' }],
-  mcp: { tool: 'Return the pointer to a checkpoint (a person decides).', answer: 'restore' },
+  mcp: { tool: 'Back to a checkpoint (a person decides).', answer: 'restore' },
   run: (ctx, a: { id: string }) => runRestore(ctx, a.id),
   view: (r) => {
     const at = r.position.step === 'done' ? 'done' : `step ${r.position.step} (${r.position.name}), ${r.position.status}`;

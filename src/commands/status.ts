@@ -7,6 +7,7 @@ import { defineCommand } from './command.js';
 export const status = defineCommand({
   name: 'status',
   summary: 'where the work stands (never writes)',
+  readOnly: true,
   mcp: { tool: 'Where the work stands. Never writes.', answer: 'status' },
   run: (ctx) => runStatus(ctx),
   view: ({ view, exit }) => ({ json: statusJson(view), text: statusText(view), exit }),

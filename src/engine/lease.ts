@@ -1,9 +1,14 @@
 /**
- * Rule 6: one session drives a repository at a time. Pure: given the lease on
- * disk, who asks, the time and the stale threshold, decide whether the caller
- * may drive, and what that changes.
+ * Rule 6: one session drives a repository at a time (docs/sessions.md). Pure:
+ * given the lease on disk, who asks, whether the holder's conversation is
+ * gone, the time and the stale threshold, decide whether the caller may
+ * drive, and what that changes.
  *
  * - No lease, or the caller's own: take or renew it.
+ * - The same conversation (its process) under another name, one of the two
+ *   unnamed (`local`): the same session, renewed.
+ * - Another session's on this machine whose conversation has ended: taken
+ *   over at once (journaled).
  * - Another session's on this machine whose heartbeat is older than the
  *   threshold: stale, taken over (journaled).
  * - Another machine's: never probed, never taken because it looks old (the
@@ -12,43 +17,69 @@
  * The machine id, not the host name, says "this machine", so a renamed host
  * neither locks its own repository forever nor lets another machine in.
  */
-import type { Lease } from '../formats/lease.js';
+import type { Lease, ProcessRef } from '../formats/lease.js';
+
+export type { Lease, ProcessRef };
 
 export interface Caller {
   session: string;
   host: string;
   machine: string;
   pid: number;
+  conversation?: ProcessRef;
+  /** Nothing named the caller (`local`): it cannot be told apart from another unnamed caller. */
+  unnamed?: boolean;
 }
 
 export type LeaseVerdict =
-  | { kind: 'take'; lease: Lease; takenFrom?: { holder: Lease; reason: 'stale' | 'take-over' } }
-  | { kind: 'renew'; lease: Lease }
+  | { kind: 'take'; lease: Lease; takenFrom?: { holder: Lease; reason: 'gone' | 'stale' | 'take-over' } }
+  /** `as`: the caller is the holder's conversation under another name, and drives as that session. */
+  | { kind: 'renew'; lease: Lease; as?: string }
   | { kind: 'held'; holder: Lease; ageMs: number; stale: boolean; otherMachine: boolean };
 
 export const holds = (lease: Lease, caller: Caller) => lease.session === caller.session && lease.machine === caller.machine;
+
+const sameProcess = (a: ProcessRef | undefined, b: ProcessRef | undefined) => a !== undefined && b !== undefined && a.pid === b.pid && a.start === b.start;
+
+/** The same conversation under two names, one of them no name at all: the Bash and the MCP calls of one agent that forgot its id. */
+export function sameConversation(lease: Lease, caller: Caller, unnamedHolder = 'local'): boolean {
+  return (
+    lease.machine === caller.machine && sameProcess(lease.conversation, caller.conversation) && (caller.unnamed === true || lease.session === unnamedHolder)
+  );
+}
 
 export function heartbeatAge(lease: Lease, now: Date): number {
   const at = Date.parse(lease.heartbeat);
   return Number.isNaN(at) ? Number.POSITIVE_INFINITY : Math.max(0, now.getTime() - at);
 }
 
-export function judgeLease(current: Lease | undefined, caller: Caller, now: Date, staleMs: number, takeOver: boolean): LeaseVerdict {
+/**
+ * `holderGone`: whether the holder's conversation has provably ended on this
+ * machine (its process is gone); undefined when that cannot be told.
+ */
+export function judgeLease(current: Lease | undefined, caller: Caller, now: Date, staleMs: number, takeOver: boolean, holderGone?: boolean): LeaseVerdict {
   const at = now.toISOString();
-  const mine = (takenAt: string): Lease => ({
-    session: caller.session,
+  const mine = (takenAt: string, session = caller.session): Lease => ({
+    session,
     host: caller.host,
     machine: caller.machine,
     pid: caller.pid,
+    ...(caller.conversation ? { conversation: caller.conversation } : {}),
     taken_at: takenAt,
     heartbeat: at,
   });
   if (!current) return { kind: 'take', lease: mine(at) };
   if (holds(current, caller)) return { kind: 'renew', lease: mine(current.taken_at) };
+  if (sameConversation(current, caller)) {
+    // The named one of the two names the session.
+    const session = caller.unnamed ? current.session : caller.session;
+    return { kind: 'renew', lease: mine(current.taken_at, session), ...(session !== caller.session ? { as: session } : {}) };
+  }
   const ageMs = heartbeatAge(current, now);
   const otherMachine = current.machine !== caller.machine;
   const stale = !otherMachine && ageMs > staleMs;
   if (takeOver) return { kind: 'take', lease: mine(at), takenFrom: { holder: current, reason: 'take-over' } };
+  if (!otherMachine && holderGone === true) return { kind: 'take', lease: mine(at), takenFrom: { holder: current, reason: 'gone' } };
   if (stale) return { kind: 'take', lease: mine(at), takenFrom: { holder: current, reason: 'stale' } };
   return { kind: 'held', holder: current, ageMs, stale, otherMachine };
 }

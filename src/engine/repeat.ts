@@ -73,7 +73,9 @@ export function commandKey(event: Event, target: Target, attempt: number): strin
 export function repeatsLastCommand(event: Event, session: string, last: { key?: string; session: string } | undefined): boolean {
   if (!last?.key || last.session !== session || !['done', 'skip', 'fail', 'decide', 'ack'].includes(event.type)) return false;
   const [command, , , args] = last.key.split(':');
-  return command === event.type && args === digest(argumentsOf(event));
+  // A reason is no part of what the command does: a reworded `fail` or `skip` is the same command.
+  const wordingFree = event.type === 'fail' || event.type === 'skip';
+  return command === event.type && (wordingFree || args === digest(argumentsOf(event)));
 }
 
 /** Which command wrote an entry (from its key; for entries older than keys, from the event). */
@@ -96,14 +98,7 @@ function sameCommand(event: Event, e: StampedEntry): boolean {
   if (commandOf(e) !== event.type) return false;
   if (event.type === 'substep') return e.event === 'substep' && e.sub_step === event.text;
   if (event.type === 'decide') return (e.event === 'decision_answered' || e.event === 'boundary_answered') && e.option === event.option.trim().toUpperCase();
-  // A second failure, or skip, for another reason is another command, not a repeat of the first.
-  if (
-    (event.type === 'fail' || event.type === 'skip') &&
-    (e.event === 'step_failed' || e.event === 'step_skipped') &&
-    e.reason !== undefined &&
-    e.reason !== event.reason
-  )
-    return false;
+  // One attempt, one failure: a second `fail` (or `skip`) of the same attempt is the same command, whatever its wording.
   const result: Record<string, string> = { done: 'step_completed', skip: 'step_skipped', fail: 'step_failed', ack: 'failure_acknowledged' };
   return e.event === result[event.type];
 }

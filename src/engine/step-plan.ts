@@ -56,6 +56,8 @@ export interface StepInput {
   /** The step the agent was handed: the pointer as the file said before the lock (see `peekPosition`). */
   peeked?: Position;
   session: string;
+  /** Nothing named the session (`local`): it cannot be told apart from a new conversation. */
+  unnamed?: boolean;
   now: Date;
   staleMs: number;
   /** The lease verdict for a command that drives (never `held`: that stops before the state is read). */
@@ -104,7 +106,8 @@ const sameAsRecord = (p: Position, r: PointerRecord) => p.flow === r.flow && p.s
 function stopOrDuplicate(input: StepInput, of: { seq: number; event: string }): Transition {
   const { flow, reconciled, evidence, boundary } = input.state;
   const position = reconciled.position;
-  const stop = apply(flow, position, evidence, { type: 'next' }, { session: input.session, ...(boundary ? { boundary } : {}) });
+  // The very command again is the same conversation, named or not: a boundary it reached is shown again.
+  const stop = apply(flow, position, evidence, { type: 'next' }, { ...applyContext(input), unnamed: false });
   if (stop.outcome.kind === 'decision' || stop.outcome.kind === 'failed' || (stop.outcome.kind === 'boundary' && boundary)) return { ...stop, entries: [] };
   return { position, entries: [], outcome: { kind: 'duplicate', of: of.seq, event: of.event } };
 }
@@ -112,7 +115,7 @@ function stopOrDuplicate(input: StepInput, of: { seq: number; event: string }): 
 /** What the command does: a repeat recognised, a command meant for another step refused, or the rules applied. */
 export function decideStep(input: StepInput): Transition {
   const { event, state, session } = input;
-  const { flow, evidence, boundary } = state;
+  const { flow, evidence } = state;
   const position = state.reconciled.position;
   const target = aimAt(event, input.step, input.peeked, position);
   if (target) {
@@ -132,8 +135,14 @@ export function decideStep(input: StepInput): Transition {
   const last = state.lastRecord;
   if (input.step === undefined && last && repeatsLastCommand(event, session, last) && sameAsRecord(position, last.pointer))
     return stopOrDuplicate(input, { seq: last.seq, event: last.key!.split(':')[0]! });
-  return apply(flow, position, evidence, event, { session, ...(boundary ? { boundary } : {}) });
+  return apply(flow, position, evidence, event, applyContext(input));
 }
+
+const applyContext = (input: StepInput) => ({
+  session: input.session,
+  ...(input.unnamed ? { unnamed: true } : {}),
+  ...(input.state.boundary ? { boundary: input.state.boundary } : {}),
+});
 
 /** The step whose skill state the shell should read before `planStep`: `next` sending the agent to work. */
 export function skillStateWanted(event: Event, transition: Transition): number | undefined {
@@ -214,6 +223,9 @@ export function planStep(input: StepInput, decided: Transition, skill?: SkillSta
 
   const target = aimAt(event, input.step, input.peeked, position);
   const at = target ?? { flow: flow.id, cycle: position.cycle, step: typeof position.step === 'number' ? position.step : 0 };
+  const key = commandKey(event, at, position.retryCount + 1);
+  // A command the rules refuse takes no lease and writes nothing: not even the repairs it found on the way.
+  if (transition.outcome.kind === 'refused') return { transition, entries: [], key, notices, passedOver: [] };
   const entries = [...reconciliationEntries(state), ...leaseEntries(input.lease, position), ...transition.entries];
   const follow = event.type === 'next' ? followThrough(state.pointer?.lastAction, position, now, input.staleMs) : undefined;
   if (follow) {
@@ -239,7 +251,7 @@ export function planStep(input: StepInput, decided: Transition, skill?: SkillSta
   return {
     transition,
     entries,
-    key: commandKey(event, at, position.retryCount + 1),
+    key,
     ...(entries.length > 0 || moved ? { pointer: { position: transition.position, ...(lastAction ? { lastAction } : {}) } } : {}),
     ...(lease ? { lease } : {}),
     ...(checkpoint ? { checkpoint } : {}),

@@ -119,13 +119,17 @@ function conditionReason(step: Step): string {
 /** Who asks, and what the journal says is pending that the pointer cannot show. */
 export interface ApplyContext {
   session?: string;
+  /** Nothing named the session: the session that reached a boundary cannot be told from a new one. */
+  unnamed?: boolean;
   boundary?: PendingBoundary;
 }
 
 /**
  * A pending boundary first (rule 4): `decide A` or `B` answers it; the
  * session that reached it is stopped there again; a new session crosses it,
- * which answers A, and its command then applies as usual.
+ * which answers A, and its command then applies as usual. Where sessions
+ * cannot be told apart (unnamed), the question was asked once and the next
+ * command crosses it: a boundary never loops.
  */
 function atBoundary(flow: Flow, position: Position, evidence: Evidence, event: Event, ctx: ApplyContext & { boundary: PendingBoundary }): Transition {
   const pending = ctx.boundary;
@@ -139,10 +143,10 @@ function atBoundary(flow: Flow, position: Position, evidence: Evidence, event: E
     return { position, entries, outcome: { kind: 'advanced' } };
   }
   if (event.type === 'ack' || ctx.session === undefined) return apply(flow, position, evidence, event, { ...ctx, boundary: undefined });
-  if (ctx.session === pending.session) return { position, entries: [], outcome: { kind: 'boundary', after: pending.after } };
+  if (ctx.session === pending.session && !ctx.unnamed) return { position, entries: [], outcome: { kind: 'boundary', after: pending.after } };
   const crossed = entry('boundary_answered', position, {
     option: 'A',
-    choice: 'a new conversation arrived',
+    choice: ctx.session === pending.session ? 'a new conversation arrived (sessions cannot be told apart: asked once)' : 'a new conversation arrived',
     after: pending.after,
     reached_by: pending.session,
   });
@@ -205,8 +209,8 @@ export function apply(flow: Flow, position: Position, evidence: Evidence, event:
       const names = missing.map((m) => `\`${m}\``).join(', ');
       return refuse(
         position,
-        `step ${step.number} (${step.name}) is not done: no non-empty file under the docs folder matches ${names}${ev.outside ? ` (${ev.outside.map((f) => `\`${f}\``).join(', ')} leads out of the repository through a symlink, and does not count)` : ''}${ev.empty ? ` (${ev.empty.map((f) => `\`${f}\``).join(', ')} exists but is empty)` : ''}`,
-        `a non-empty file for each of ${step.doneWhen.map((p) => `\`${p}\``).join(', ')} (a person may override: \`autopilot done --force --reason TEXT\`)`,
+        `step ${step.number} (${step.name}) is not done: no non-empty file under the docs folder matches ${names}${ev.outside ? ` (${ev.outside.map((f) => `\`${f}\``).join(', ')} leads out of the repository through a symlink, and does not count)` : ''}${ev.empty ? ` (${ev.empty.map((f) => `\`${f}\``).join(', ')} exists but is empty or only whitespace)` : ''}`,
+        `a file with content for each of ${step.doneWhen.map((p) => `\`${p}\``).join(', ')} (only a person may mark the step done without them)`,
         `${missing.length} of ${step.doneWhen.length} missing`,
         missing,
       );

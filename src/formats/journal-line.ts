@@ -55,7 +55,8 @@ export interface EventDetails {
   cycle_started: NoDetails;
   flow_completed: NoDetails;
   /** Taken from another session on this machine (`from`…), or on a shared git remote (`remote`). */
-  lease_taken_over: { from: string; from_host: string; reason: 'stale' | 'take-over'; heartbeat: string } | { remote: string; reason: 'stale' | 'take-over' };
+  lease_taken_over:
+    { from: string; from_host: string; reason: 'gone' | 'stale' | 'take-over'; heartbeat: string } | { remote: string; reason: 'stale' | 'take-over' };
   /** `expected`: the next step the last action named, when the pointer had one. */
   follow_through: { message: string; expected?: string | undefined };
   /** `events`: how many events the breadcrumb listed. */

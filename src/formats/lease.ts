@@ -8,6 +8,13 @@
  */
 import type { Problem } from '../errors.js';
 
+/** A process, named so that a reused pid is not taken for it (`io/conversation.ts`). */
+export interface ProcessRef {
+  pid: number;
+  /** When it started, as the system tells it (clock ticks since boot on Linux, a date on macOS). */
+  start: string;
+}
+
 export interface Lease {
   session: string;
   host: string;
@@ -15,11 +22,16 @@ export interface Lease {
   machine: string;
   /** The process of the holder's last call. */
   pid: number;
+  /** The process of the holder's conversation: the agent client above it, or a person's shell (docs/sessions.md). */
+  conversation?: ProcessRef;
   taken_at: string;
   heartbeat: string;
 }
 
 const EXPECTED = 'a JSON object with `session`, `host`, `machine`, `pid`, `taken_at` and `heartbeat`';
+
+const isProcess = (v: unknown): v is ProcessRef =>
+  typeof v === 'object' && v !== null && typeof (v as ProcessRef).pid === 'number' && typeof (v as ProcessRef).start === 'string';
 
 function isLease(value: unknown): value is Lease {
   if (typeof value !== 'object' || value === null) return false;
@@ -30,7 +42,8 @@ function isLease(value: unknown): value is Lease {
     typeof l.machine === 'string' &&
     typeof l.pid === 'number' &&
     typeof l.taken_at === 'string' &&
-    typeof l.heartbeat === 'string'
+    typeof l.heartbeat === 'string' &&
+    (l.conversation === undefined || isProcess(l.conversation))
   );
 }
 

@@ -4,11 +4,12 @@
  * Nothing else is read, so a `_docs/` of 100,000 files costs what the rules
  * name, not what the tree holds. picomatch matches the glob segments.
  */
-import { readdirSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, constants, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { createRequire } from 'node:module';
 import type picomatchType from 'picomatch';
 import { InputError } from '../errors.js';
+import { BLANK_EVIDENCE_MAX_BYTES } from '../limits.js';
 import { displayPath } from './repo.js';
 
 const GLOB = /[*?[\]{}!]/;
@@ -52,14 +53,42 @@ function matcherFor(segment: string): (name: string) => boolean {
   return matcher;
 }
 
-/** Evidence must have content: an empty file proves nothing. Folders count when named. */
+/** Evidence must have content: an empty file, or one of nothing but whitespace, proves nothing. Folders count when named. */
 function isEvidence(path: string, wantFolder: boolean, onEmpty?: () => void): boolean {
   const stat = statOf(path);
   if (!stat) return false;
-  if (wantFolder) return stat.isDirectory();
-  if (stat.isFile() && stat.size === 0) onEmpty?.();
-  return stat.isDirectory() || (stat.isFile() && stat.size > 0);
+  if (wantFolder || stat.isDirectory()) return stat.isDirectory();
+  if (!stat.isFile()) return false;
+  if (stat.size === 0 || (stat.size <= BLANK_EVIDENCE_MAX_BYTES && isBlank(path))) {
+    onEmpty?.();
+    return false;
+  }
+  return true;
 }
+
+/** Whether a small file holds only whitespace; read until its first other byte, so a real file costs one short read. */
+function isBlank(path: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return false;
+  }
+  try {
+    const buffer = Buffer.alloc(4096);
+    for (let offset = 0; ;) {
+      const n = readSync(fd, buffer, 0, buffer.length, offset);
+      if (n === 0) return true;
+      for (let i = 0; i < n; i++) if (!WHITESPACE.has(buffer[i]!)) return false;
+      offset += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Space, tab, line feed, vertical tab, form feed, carriage return. */
+const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0b, 0x0c, 0x0d]);
 
 function isFolder(path: string): boolean {
   return statOf(path)?.isDirectory() ?? false;

@@ -16,7 +16,7 @@ import {
   ReadResourceRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Context } from '../app/context.js';
+import { sessionOf, type Context } from '../app/context.js';
 import { runStatus } from '../app/status.js';
 import { EXIT, errorJson, InputError } from '../errors.js';
 import { errorText, statusText } from '../render/text.js';
@@ -37,13 +37,26 @@ const failure = (error: unknown): CallToolResult => {
   return { content: [{ type: 'text', text: `${String(json.error.code)}: ${errorText(error)}\n${JSON.stringify(json)}` }], isError: true };
 };
 
-export function createServer(ctx: Context): Server {
+/** The conversation's id a client sends with a call, where it sends one (Codex: `threadId`). */
+function clientSessionOf(meta: Record<string, unknown> | undefined): string | undefined {
+  const id = meta?.threadId ?? meta?.sessionId;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/**
+ * `ctx` names the repository; the session is each call's own (docs/sessions.md):
+ * the tool's `session` argument, else the server's `--session`, else
+ * `$AUTOPILOT_SESSION`, else the id the client sent with the call, else the
+ * client's id in the environment, else `local`.
+ */
+export function createServer(ctx: Context, given?: string): Server {
   const server = new Server({ name: 'autopilot', version: VERSION }, { capabilities: { tools: {}, resources: {} } });
   const list = TOOLS.map((t) => ({
     name: t.name,
     description: t.description,
     inputSchema: jsonSchema(t.input),
     outputSchema: t.outputSchema,
+    ...(t.readOnly ? { annotations: { readOnlyHint: true } } : {}),
   }));
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: list }));
@@ -62,7 +75,12 @@ export function createServer(ctx: Context): Server {
       );
     }
     try {
-      const r = await tool.call(ctx, args.data);
+      const { session, from } = sessionOf(
+        typeof args.data.session === 'string' ? args.data.session : given,
+        process.env,
+        clientSessionOf(request.params._meta),
+      );
+      const r = await tool.call({ ...ctx, session, sessionFrom: from, role: 'server' }, args.data);
       const ok = r.exit === EXIT.ok || r.exit === EXIT.stoppedForPerson;
       return { content: [{ type: 'text', text: r.text }], structuredContent: r.json as Record<string, unknown>, ...(ok ? {} : { isError: true }) };
     } catch (error) {
@@ -87,8 +105,8 @@ export function createServer(ctx: Context): Server {
 }
 
 /** Serves on stdin/stdout until the client closes the stream. */
-export async function serveMcp(ctx: Context): Promise<void> {
-  const server = createServer(ctx);
+export async function serveMcp(ctx: Context, given?: string): Promise<void> {
+  const server = createServer(ctx, given);
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
     process.stdin.once('end', resolve);

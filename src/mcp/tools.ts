@@ -9,13 +9,15 @@
  */
 import { z } from 'zod';
 import type { Context } from '../app/context.js';
-import { readArguments, snakeCase, type Answer, type ArgumentSpec, type OptionSpec } from '../commands/command.js';
+import { GLOBAL_OPTIONS, readArguments, snakeCase, type Answer, type ArgumentSpec, type OptionSpec } from '../commands/command.js';
 import { COMMANDS, type AnyCommand } from '../commands/index.js';
 import { ANSWERS } from '../render/answers.js';
 
 export interface Tool {
   name: string;
   description: string;
+  /** A tool that only reads says so (`readOnlyHint`): Codex then runs it without an approval. */
+  readOnly: boolean;
   input: z.ZodObject;
   /** The JSON Schema the tool list declares for its structured content. */
   outputSchema: Record<string, unknown>;
@@ -23,16 +25,8 @@ export interface Tool {
 }
 
 function optionSchema(option: OptionSpec): z.ZodType {
-  const base =
-    option.type === 'boolean'
-      ? z.boolean()
-      : option.type === 'step'
-        ? z.number().min(1)
-        : option.type === 'count'
-          ? z.number().min(0)
-          : option.required
-            ? z.string().min(1)
-            : z.string();
+  // Types only: the values are checked where the command line's are (`readArguments`, `validateEvent`), so the list stays small.
+  const base = option.type === 'boolean' ? z.boolean() : option.type === 'step' || option.type === 'count' ? z.number() : z.string();
   return option.required ? base : base.optional();
 }
 
@@ -40,6 +34,9 @@ const argumentSchema = (argument: ArgumentSpec): z.ZodType => (argument.choices 
 
 function inputOf(command: AnyCommand): z.ZodObject {
   const shape: Record<string, z.ZodType> = {};
+  // `status` shows whether the lease is the caller's; the other readers do not care who asks.
+  if (!command.readOnly || command.name === 'status')
+    for (const option of GLOBAL_OPTIONS) if (!option.notOnMcp) shape[snakeCase(option.key)] = optionSchema(option);
   for (const argument of command.arguments ?? []) shape[snakeCase(argument.key)] = argumentSchema(argument);
   for (const option of command.options ?? []) if (!option.notOnMcp) shape[snakeCase(option.key)] = optionSchema(option);
   return z.object(shape);
@@ -80,6 +77,7 @@ function toolOf(command: AnyCommand, tool: string, answer: keyof typeof ANSWERS)
   return {
     name: command.name,
     description: tool,
+    readOnly: command.readOnly === true,
     input: inputOf(command),
     outputSchema: outputSchemaOf(ANSWERS[answer] as z.ZodObject),
     call: async (ctx, args) => {

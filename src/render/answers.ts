@@ -30,6 +30,7 @@ export const errorSchema = z.object({
   hint: z.string().optional(),
   problems: z.array(problemSchema).optional(),
   holder: z.record(z.string(), z.unknown()).optional(),
+  decision: z.record(z.string(), z.unknown()).optional(),
 });
 
 /** Every failure, whatever the command: exit 1, 2 or 4. */
@@ -137,7 +138,7 @@ export const checkpointsAnswer = z.object({
 });
 export const restoreAnswer = z.object({ restored: z.string(), step: stepNumber, name: z.string(), status: z.enum(STATUSES) });
 export const closedAnswer = z.object({ closed: z.literal(true) });
-export const hookAnswer = z.object({});
+export const hookAnswer = z.object({ released: z.boolean().optional() });
 
 export type ErrorAnswer = z.infer<typeof errorAnswer>;
 export type StatusAnswer = z.infer<typeof statusAnswer>;

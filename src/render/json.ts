@@ -20,7 +20,7 @@ export function decisionJson(decision: Decision) {
     question: decision.question,
     options: decision.options.map((o) => ({ option: o.letter, choice: o.choice, then: o.then })),
     recommendation: { option: decision.recommendation.letter, reason: decision.recommendation.reason },
-    answer_with: `autopilot decide <${decision.options.map((o) => o.letter).join('|')}>`,
+    answer_with: `a person answers: autopilot decide <${decision.options.map((o) => o.letter).join('|')}>`,
   };
 }
 

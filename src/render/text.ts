@@ -61,7 +61,7 @@ export function decisionBox(decision: Decision): string {
       `DECISION REQUIRED: ${decision.question}`,
       decision.options.map((o) => `${o.letter}) ${o.choice}`),
       [`Recommendation: ${decision.recommendation.letter} — ${decision.recommendation.reason}`],
-    ) + `\nAnswer with: autopilot decide <${decision.options.map((o) => o.letter).join('|')}>`
+    ) + `\nA person answers: autopilot decide <${decision.options.map((o) => o.letter).join('|')}>`
   );
 }
 
@@ -76,6 +76,11 @@ function where(position: Position, flow: Flow): string {
 function driftLines(view: View): string[] {
   const suffix = view.repaired ? 'repaired and journaled' : 'not repaired: `status` never writes; `autopilot next` repairs it';
   return [...view.drift.map((d) => `! ${line(d.message)} (${suffix})`), ...(view.notices ?? []).map((n) => `! ${line(n)}`)];
+}
+
+/** Everything wrong that a view knows of, a line each: drift, notices, guards that are off. */
+export function problemLines(view: View): string[] {
+  return [...driftLines(view), ...(view.guards ?? []).map((g) => `! Guard off: ${line(g)}`)];
 }
 
 /** What follows the current step, in words; a following step whose condition is known not to hold is named as passed over. */
@@ -135,7 +140,7 @@ export function statusText(view: View): string {
     if (view.boundary) {
       const reachedBy = view.boundary.session;
       lines.push(
-        `Next      session boundary after ${view.boundary.after}: answer with \`autopilot decide A|B\`, or start a new conversation (reached by ${line(reachedBy)})`,
+        `Next      session boundary after ${view.boundary.after}: a person answers with \`autopilot decide A|B\`, or starts a new conversation (reached by ${line(reachedBy)})`,
       );
     } else lines.push(`Next      ${waiting || position.status === 'failed' ? nextForStop(view, step) : `when done: ${thenText(view, step)}`}`);
   }
@@ -147,7 +152,7 @@ export function statusText(view: View): string {
   if (lease?.holder) {
     const who = `${line(lease.holder.session)} on ${line(lease.holder.host)}, last seen ${formatAge(lease.ageMs ?? 0)} ago`;
     lines.push(`Driver    ${who}${lease.mine ? ' (this session)' : lease.stale ? ' — looks stale: its lease may be taken over by the next step command' : ''}`);
-  } else if (lease?.problem) lines.push(`Driver    ? ${lease.problem} (step commands need \`--take-over\`)`);
+  } else if (lease?.problem) lines.push(`Driver    ? ${lease.problem} (a person takes over with \`--take-over\`)`);
   for (const guard of view.guards ?? []) lines.push(`! Guard off: ${guard}`);
   if (view.gitOff) lines.push(`Git       the git fallback is off: ${view.gitOff}`);
   return lines.join('\n');

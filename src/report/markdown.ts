@@ -62,7 +62,7 @@ export function renderMarkdown(model: ReportModel): string {
           '',
           ...decision.options.map((o) => `- ${mdText(o.letter)}) ${mdText(o.choice)}`),
           '',
-          `Recommended: ${mdText(decision.recommendation)}. Answer with \`autopilot decide <letter>\`.`,
+          `Recommended: ${mdText(decision.recommendation)}. A person answers with \`autopilot decide <letter>\`.`,
         ]
       : ['None.']),
     '',

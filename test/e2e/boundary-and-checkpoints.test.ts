@@ -3,12 +3,16 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listCheckpoints, runCheckpoint, runRestore } from '../../src/app/checkpoints.js';
-import { autopilot, journal, read, tempRepo, write, type NextJson } from '../helpers/cli.js';
+import { autopilot as cli, journal, read, tempRepo, write, type NextJson } from '../helpers/cli.js';
+
+/** The agent of one conversation, named as the installed /autopilot text names it; `--session` given again names another. */
+const autopilot = (dir: string, ...args: string[]) => (args.includes('--session') ? cli(dir, ...args) : cli(dir, '--session', 'conversation-1', ...args));
 
 const TABLE = '# Tasks\n\n| Task | Name | Points | Batch |\n|---|---|---|---|\n| 01 | Parse | 3 | 1 |\n| 02 | Store | 5 | 1 |\n| 03 | Serve | 2 | 2 |\n';
 
-/** A greenfield run walked to Decompose (step 5) in progress. */
-function atDecompose(): string {
+/** A greenfield run walked to Decompose (step 5) in progress, by one conversation (or, with `cli`, by commands that name none). */
+function atDecompose(run: typeof autopilot = autopilot): string {
+  const autopilot = run;
   const dir = tempRepo();
   autopilot(dir, 'init', '--flow', 'greenfield');
   const steps: string[][] = [
@@ -70,6 +74,18 @@ describe('the session boundary is the seed’s decision', () => {
     autopilot(dir, 'done');
     expect(autopilot(dir, 'decide', 'B', '--json').json<NextJson>()).toMatchObject({ outcome: 'advanced', step: 6 });
     expect(autopilot(dir, 'next', '--json').json<NextJson>()).toMatchObject({ step: 6, action: 'start' });
+  });
+
+  it('reached where sessions cannot be told apart (every command `local`): asked once, and the next `next` goes on — it never loops', () => {
+    const dir = atDecompose(cli);
+    write(dir, '_docs/02_tasks/_index.md', TABLE);
+    expect(cli(dir, 'done').code).toBe(3);
+    // A retry of the very `done` that reached it (a crash before it answered) shows the question again.
+    expect(cli(dir, 'done').code).toBe(3);
+    const next = cli(dir, 'next', '--json');
+    expect(next.code).toBe(0);
+    expect(next.json<NextJson>()).toMatchObject({ step: 6, action: 'start' });
+    expect(journal(dir).find((e) => e.event === 'boundary_answered')).toMatchObject({ option: 'A', choice: expect.stringContaining('asked once') });
   });
 
   it('crossed by a new session: counts as A, journaled, and the new conversation needs no --take-over (the lease ended at the boundary)', () => {

@@ -133,12 +133,17 @@ describe('drift between pointer and folder', () => {
     expect(snapshot(dir)).toEqual(before);
   });
 
-  it('next repairs the pointer and journals the repair; done refuses to mark a step the pointer no longer shows', () => {
+  it('done refuses to mark a step the pointer no longer shows, and writes nothing; next repairs the pointer and journals the repair', () => {
     const dir = tempRepo();
     ahead(dir);
+    const before = read(dir, POINTER);
     const done = autopilot(dir, 'done', '--json');
     expect(done.code).toBe(2);
     expect(done.json<NextJson>().error!.message).toContain('nothing was recorded');
+    // A refused command takes no lease and writes nothing, not even the repair it found on the way.
+    expect(read(dir, POINTER)).toBe(before);
+    expect(existsSync(join(dir, '_docs/_autopilot/journal.jsonl'))).toBe(false);
+    expect(autopilot(dir, 'next', '--json').json<NextJson>()).toMatchObject({ step: 3 });
     expect(read(dir, POINTER)).toContain('step: 3\nname: Plan');
     expect(journal(dir)).toContainEqual(expect.objectContaining({ event: 'position_repaired', step: 3, source: 'folder' }));
     expect(autopilot(dir, 'next', '--json').json<NextJson>()).toMatchObject({ step: 3, drift: [] });
@@ -248,13 +253,24 @@ describe('init', () => {
     writeFileSync(join(dir, '.gitignore'), 'node_modules/\n');
     const first = autopilot(dir, 'init', '--json').json<{ created: string[] }>();
     expect(first.created).toEqual(
-      expect.arrayContaining(['.gitignore', '.gitattributes', '.claude/commands/autopilot.md', '.cursor/commands/autopilot.md', 'AGENTS.md']),
+      expect.arrayContaining([
+        '.gitignore',
+        '.gitattributes',
+        '.claude/commands/autopilot.md',
+        '.cursor/commands/autopilot.md',
+        'AGENTS.md',
+        'CLAUDE.md',
+        '.claude/settings.json',
+        '.codex/config.toml',
+        '.codex/rules/autopilot.rules',
+      ]),
     );
     expect(read(dir, '.gitignore')).toBe(
       'node_modules/\n\n# autopilot: files local to one machine\n/_docs/_autopilot/cache/\n/_docs/_autopilot/lease*\n/_docs/_autopilot/lock*\n/_docs/_autopilot/checkpoints/\n/_docs/*.autopilot-tmp-*\n',
     );
     expect(read(dir, '.gitattributes')).toContain('/_docs/_autopilot/journal.jsonl merge=union');
-    expect(read(dir, '.claude/commands/autopilot.md')).toContain('npx --no autopilot next --json');
+    expect(read(dir, '.claude/commands/autopilot.md')).toContain('autopilot.js <command> --json --session ${CLAUDE_SESSION_ID}');
+    expect(read(dir, '.claude/commands/autopilot.md')).not.toContain('npx');
     const before = snapshot(dir);
     expect(autopilot(dir, 'init', '--json').json<{ created: string[] }>().created).toEqual([]);
     expect(snapshot(dir)).toEqual(before);

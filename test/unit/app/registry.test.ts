@@ -112,7 +112,7 @@ describe('every command, in process, answers in the shape the contract gives it'
     const dir = repo();
     await expect(run(dir, 'log', { limit: 'ten' })).rejects.toThrow(/--limit ten is not a count/);
     await expect(run(dir, 'done', { step: '0' })).rejects.toThrow(/--step 0 is not a step number/);
-    await expect(run(dir, 'hook', { event: 'session-end' })).rejects.toThrow(/no hook session-end/);
+    await expect(run(dir, 'hook', { event: 'session-middle' })).rejects.toThrow(/no hook session-middle/);
     await expect(run(dir, 'restore', { id: 'nope' })).rejects.toThrow(/not a checkpoint id/);
   });
 });

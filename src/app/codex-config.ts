@@ -1,0 +1,45 @@
+/**
+ * Codex's TOML files `init` writes (docs/sessions.md): the MCP server in the
+ * project's `.codex/config.toml` (the agent's own tools approved, the
+ * person-only ones set to ask), and the
+ * exec policy `.codex/rules/autopilot.rules` that makes the person-only
+ * commands ask first. Codex applies both once the person trusts the project.
+ * A bundle of its own: only `init` loads the TOML parser.
+ */
+import { parse, stringify } from 'smol-toml';
+import { InputError } from '../errors.js';
+import { AGENT_WRITE_TOOLS, PERSON_COMMANDS, type Launch } from './agent-config.js';
+
+type Table = Record<string, unknown>;
+const isTable = (v: unknown): v is Table => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The config with autopilot's server appended; undefined when it has one already (a person's own table is kept as it is). */
+export function withCodexServer(text: string | undefined, file: string, launch: Launch): string | undefined {
+  let config: Table;
+  try {
+    config = text === undefined ? {} : parse(text);
+  } catch (error) {
+    throw new InputError({
+      file,
+      message: `not valid TOML, so init cannot add autopilot to it: ${(error as Error).message.split('\n')[0]}`,
+      expected: 'a TOML file',
+    });
+  }
+  const servers = isTable(config.mcp_servers) ? config.mcp_servers : {};
+  if (servers.autopilot !== undefined) return undefined;
+  // Codex asks before a tool that writes, unless told: the agent's own tools run, a person's ask first.
+  const tools = Object.fromEntries([
+    ...AGENT_WRITE_TOOLS.map((name) => [name, { approval_mode: 'approve' }]),
+    ...PERSON_COMMANDS.map((name) => [name, { approval_mode: 'prompt' }]),
+  ]);
+  const table = stringify({ mcp_servers: { autopilot: { command: launch.mcp.command, args: launch.mcp.args, tools } } });
+  const head = text === undefined || text.trim() === '' ? '' : `${text.trimEnd()}\n\n`;
+  return `${head}# autopilot: its MCP server; the agent's tools run, the ones only a person decides ask first\n${table}\n`;
+}
+
+/** The exec policy: each person-only command asks first (in `codex exec`, which asks nobody, it is refused). */
+export function codexRules(launch: Launch): string {
+  const words = launch.words.map((w) => JSON.stringify(w));
+  const rules = PERSON_COMMANDS.map((name) => `prefix_rule(pattern=[${[...words, JSON.stringify(name)].join(', ')}], decision="prompt")`);
+  return `# autopilot: what only a person decides asks first. Written by \`autopilot init\`.\n${rules.join('\n')}\n`;
+}

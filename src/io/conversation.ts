@@ -1,0 +1,97 @@
+/**
+ * The process of the conversation a command belongs to: the agent client
+ * (Claude Code, Codex, Cursor, …) above it. The lease records it, so that a
+ * conversation that has ended — crashed, closed, finished — is known to be
+ * gone at once, and the next conversation never waits for a timer
+ * (docs/sessions.md).
+ *
+ * - The MCP server's conversation is its parent: the client started it.
+ * - A command line call walks up from its parent to the nearest process
+ *   whose command names a known agent (a Bash tool's shell sits between).
+ *   With no agent above it, its parent stands in: a person's shell.
+ *
+ * A process is named by its pid and its start time, so a pid the system
+ * reused is not taken for the conversation. Linux reads `/proc`; macOS asks
+ * `ps` once a level; elsewhere the conversation cannot be judged.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { ProcessRef } from '../engine/lease.js';
+import { CONVERSATION_MAX_DEPTH } from '../limits.js';
+
+export type { ProcessRef };
+
+interface ProcessInfo extends ProcessRef {
+  ppid: number;
+  argv: string[];
+}
+
+/** An agent client's command: `claude`, `codex`, `cursor-agent`, … (or `node …/claude`, `node …/codex.js`). */
+const AGENT = /^(claude|codex|cursor|cursor-agent|gemini|opencode|goose|aider|amp)(\.exe|\.js|\.cjs|\.mjs)?$/i;
+
+export const isAgentCommand = (argv: readonly string[]): boolean => argv.slice(0, 2).some((word) => AGENT.test(basename(word)));
+
+/** One process's parent, start time and command line; `gone` when no process has the pid; undefined when this system cannot tell. */
+export function processInfo(pid: number): ProcessInfo | 'gone' | undefined {
+  if (!Number.isSafeInteger(pid) || pid <= 1) return undefined;
+  if (process.platform === 'linux') return linuxInfo(pid);
+  if (process.platform === 'darwin') return psInfo(pid);
+  return undefined;
+}
+
+function linuxInfo(pid: number): ProcessInfo | 'gone' | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'gone' : undefined;
+  }
+  // `pid (comm) state ppid …`: the command may hold spaces and parentheses, so read from the last `)`.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  let argv: string[] = [];
+  try {
+    argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+  } catch {
+    // A process that just exited: its command line no longer matters.
+  }
+  return { pid, ppid: Number(fields[1]), start: fields[19] ?? '', argv };
+}
+
+function psInfo(pid: number): ProcessInfo | 'gone' | undefined {
+  let out: string;
+  try {
+    out = execFileSync('ps', ['-o', 'ppid=,lstart=,command=', '-p', String(pid)], { encoding: 'utf8', timeout: 2000 }).trim();
+  } catch (error) {
+    // `ps -p` exits 1 with nothing printed for a pid no process has.
+    const status = (error as { status?: number; stdout?: string }).status;
+    return status === 1 && !(error as { stdout?: string }).stdout?.trim() ? 'gone' : undefined;
+  }
+  // `  123 Thu Nov 26 10:00:00 2026 /usr/local/bin/claude -p …`: lstart is five words.
+  const words = out.split(/\s+/);
+  if (words.length < 7) return undefined;
+  return { pid, ppid: Number(words[0]), start: words.slice(1, 6).join(' '), argv: words.slice(6) };
+}
+
+/** The conversation this process belongs to; undefined where it cannot be told. */
+export function conversationProcess(role: 'cli' | 'server'): ProcessRef | undefined {
+  const parent = processInfo(process.ppid);
+  if (!parent || parent === 'gone') return undefined;
+  if (role === 'server') return { pid: parent.pid, start: parent.start };
+  let at: ProcessInfo | 'gone' | undefined = parent;
+  for (let depth = 0; at && at !== 'gone' && depth < CONVERSATION_MAX_DEPTH; depth++) {
+    if (isAgentCommand(at.argv)) return { pid: at.pid, start: at.start };
+    at = processInfo(at.ppid);
+  }
+  return { pid: parent.pid, start: parent.start };
+}
+
+/**
+ * Whether a conversation is provably gone: true when no process has its pid
+ * and start time; false when it runs; undefined when this system cannot tell.
+ */
+export function conversationGone(ref: ProcessRef): boolean | undefined {
+  const now = processInfo(ref.pid);
+  if (now === undefined) return undefined;
+  return now === 'gone' || now.start !== ref.start;
+}

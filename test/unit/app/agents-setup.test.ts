@@ -1,0 +1,148 @@
+/**
+ * What `init` sets up for agents (docs/sessions.md), in process: the
+ * permission rules that make Claude Code and Codex ask the person, the MCP
+ * server found from any folder, the hooks, the line that points Claude Code at
+ * AGENTS.md; idempotent, keeping what a person wrote. And the two rules a
+ * command applies for agents: a refused command writes nothing, and
+ * whitespace is not evidence.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { parse } from 'smol-toml';
+import { afterEach, describe, expect, it } from 'vitest';
+import { claudeCommand } from '../../../src/app/agent-instructions.js';
+import { AGENT_WRITE_TOOLS, askRules, PERSON_COMMANDS, PERSON_OPTIONS } from '../../../src/app/agent-config.js';
+import type { Context } from '../../../src/app/context.js';
+import { runInit } from '../../../src/app/init.js';
+import { runStep } from '../../../src/app/step.js';
+import { COMMANDS } from '../../../src/commands/index.js';
+import { ROOT } from '../../helpers/engine.js';
+
+const made: string[] = [];
+afterEach(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A repository where autopilot is installed as a user installs it: node_modules/.bin/autopilot. */
+function installed(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'autopilot-unit-'));
+  made.push(dir);
+  mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
+  symlinkSync(ROOT, join(dir, 'node_modules', 'md-autopilot'));
+  symlinkSync('../md-autopilot/bin/autopilot.js', join(dir, 'node_modules', '.bin', 'autopilot'));
+  return dir;
+}
+
+const ctx = (dir: string, session = 'unit'): Context => ({ repo: { dir }, session, now: () => new Date() });
+const read = (dir: string, rel: string) => readFileSync(join(dir, rel), 'utf8');
+const write = (dir: string, rel: string, text: string) => {
+  mkdirSync(dirname(join(dir, rel)), { recursive: true });
+  writeFileSync(join(dir, rel), text);
+};
+
+describe('init for agents', () => {
+  it('asks the person before an agent runs what only a person decides: rules for the CLI and the MCP tools, from the registry', async () => {
+    const dir = installed();
+    await runInit(ctx(dir), undefined);
+    const settings = JSON.parse(read(dir, '.claude/settings.json')) as { permissions: { ask: string[] }; hooks?: unknown };
+    expect(settings.permissions.ask).toEqual(askRules());
+    expect(settings.hooks).toBeUndefined();
+    // The registry's person marks and the rules agree.
+    const person = COMMANDS.filter((c) => 'person' in c && c.person).map((c) => c.name);
+    expect([...PERSON_COMMANDS].sort()).toEqual(person.sort());
+    const flags = COMMANDS.flatMap((c) => ('options' in c ? (c.options ?? []) : []).filter((o) => o.person).map((o) => o.flags));
+    expect([...new Set(flags)].sort()).toEqual([...PERSON_OPTIONS].sort());
+    for (const name of PERSON_COMMANDS) expect(settings.permissions.ask).toContain(`mcp__autopilot__${name}`);
+
+    const codex = parse(read(dir, '.codex/config.toml')) as { mcp_servers: { autopilot: { command: string; args: string[]; tools: Record<string, unknown> } } };
+    expect(codex.mcp_servers.autopilot.command).toBe('sh');
+    expect(codex.mcp_servers.autopilot.args[1]).toMatch(/node_modules\/\.bin\/autopilot" mcp$/);
+    const tools = codex.mcp_servers.autopilot.tools as Record<string, { approval_mode: string }>;
+    expect(
+      Object.keys(tools)
+        .filter((t) => tools[t]!.approval_mode === 'prompt')
+        .sort(),
+    ).toEqual([...PERSON_COMMANDS].sort());
+    // The agent's own tools that write run without an approval; the registry and the list agree.
+    const writers = COMMANDS.filter((c) => 'run' in c && 'tool' in c.mcp && !c.person && !c.readOnly).map((c) => c.name);
+    expect(
+      Object.keys(tools)
+        .filter((t) => tools[t]!.approval_mode === 'approve')
+        .sort(),
+    ).toEqual(writers.sort());
+    expect([...AGENT_WRITE_TOOLS].sort()).toEqual(writers.sort());
+    expect(read(dir, '.codex/rules/autopilot.rules')).toContain('prefix_rule(pattern=["node_modules/.bin/autopilot", "decide"], decision="prompt")');
+    expect(read(dir, 'CLAUDE.md')).toMatch(/@AGENTS\.md/);
+    expect(read(dir, '.claude/commands/autopilot.md')).toBe(claudeCommand());
+  });
+
+  it('with --hooks: SessionStart and SessionEnd for Claude Code (from the folder it started in) and Codex (from any folder)', async () => {
+    const dir = installed();
+    await runInit(ctx(dir), undefined, { hooks: true });
+    type Hooks = { hooks: Record<string, { hooks: { command: string }[] }[]> };
+    const claude = JSON.parse(read(dir, '.claude/settings.json')) as Hooks;
+    expect(claude.hooks.SessionStart![0]!.hooks[0]!.command).toBe('"$CLAUDE_PROJECT_DIR"/node_modules/.bin/autopilot hook session-start');
+    expect(claude.hooks.SessionEnd![0]!.hooks[0]!.command).toBe('"$CLAUDE_PROJECT_DIR"/node_modules/.bin/autopilot hook session-end');
+    const codex = JSON.parse(read(dir, '.codex/hooks.json')) as Hooks;
+    expect(codex.hooks.SessionStart![0]!.hooks[0]!.command).toMatch(/^d=\$PWD; while .*exec "\$d\/node_modules\/\.bin\/autopilot" hook session-start$/);
+  });
+
+  it('runs twice to the same files; replaces its own older hook spelling and text; keeps what a person wrote', async () => {
+    const dir = installed();
+    write(
+      dir,
+      '.claude/settings.json',
+      JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: 'node_modules/.bin/autopilot hook session-start' }] }] } }),
+    );
+    write(dir, '.cursor/commands/autopilot.md', "Drive this repository's autopilot workflow. Run `npx --no autopilot next --json`.\n");
+    write(dir, '.claude/commands/autopilot.md', 'My own /autopilot, thank you.\n');
+    write(dir, '.codex/config.toml', 'model = "o4"\n\n[mcp_servers.autopilot]\ncommand = "my-autopilot"\n');
+    await runInit(ctx(dir), undefined, { hooks: true });
+    const settings = JSON.parse(read(dir, '.claude/settings.json')) as { hooks: Record<string, { hooks: { command: string }[] }[]> };
+    expect(settings.hooks.SessionStart).toHaveLength(1);
+    expect(settings.hooks.SessionStart![0]!.hooks[0]!.command).toContain('$CLAUDE_PROJECT_DIR');
+    expect(read(dir, '.cursor/commands/autopilot.md')).not.toContain('npx');
+    expect(read(dir, '.claude/commands/autopilot.md')).toBe('My own /autopilot, thank you.\n');
+    expect(read(dir, '.codex/config.toml')).toBe('model = "o4"\n\n[mcp_servers.autopilot]\ncommand = "my-autopilot"\n');
+
+    const files = ['.claude/settings.json', '.codex/hooks.json', '.codex/rules/autopilot.rules', 'CLAUDE.md', 'AGENTS.md', '.mcp.json'];
+    const before = files.map((f) => read(dir, f));
+    const again = await runInit(ctx(dir), undefined, { hooks: true });
+    expect(again.created.filter((f) => files.includes(f))).toEqual([]);
+    expect(files.map((f) => read(dir, f))).toEqual(before);
+  });
+
+  it('no text it installs runs npx, or tells the agent to run what only a person decides', async () => {
+    const dir = installed();
+    await runInit(ctx(dir), undefined);
+    for (const file of ['.claude/commands/autopilot.md', '.cursor/commands/autopilot.md', 'AGENTS.md']) {
+      const text = read(dir, file);
+      expect(text, file).not.toMatch(/npx/);
+      expect(text, file).not.toMatch(/`(decide|ack|restore|repin)\b|--force|--take-over/);
+      expect(Buffer.byteLength(text), file).toBeLessThan(2048);
+    }
+  });
+});
+
+describe('for agents, a command', () => {
+  it('refused by the rules takes no lease and writes nothing (a decide with no decision waiting)', async () => {
+    const dir = installed();
+    write(dir, '_docs/00_problem/problem.md', '# The problem\n');
+    const r = await runStep(ctx(dir), { event: { type: 'decide', option: 'A' } });
+    expect(r.exit).toBe(2);
+    expect(existsSync(join(dir, '_docs/_autopilot/journal.jsonl'))).toBe(false);
+    expect(existsSync(join(dir, '_docs/_autopilot/lease.json'))).toBe(false);
+    expect(existsSync(join(dir, '_docs/_autopilot_state.md'))).toBe(false);
+  });
+
+  it('is not proved done by a file of whitespace', async () => {
+    const dir = installed();
+    await runStep(ctx(dir), { event: { type: 'next' } });
+    write(dir, '_docs/00_problem/problem.md', ' \n\t\n\n');
+    for (const f of ['restrictions.md', 'acceptance_criteria.md']) write(dir, `_docs/00_problem/${f}`, '# content\n');
+    const done = await runStep(ctx(dir), { event: { type: 'done' } });
+    expect(done.exit).toBe(2);
+    expect(JSON.stringify(done.view.outcome)).toContain('problem.md` exists but is empty or only whitespace');
+  });
+});
