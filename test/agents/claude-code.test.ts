@@ -262,10 +262,12 @@ describe('what identifies the conversation', () => {
       permissions: { allow: ['Bash', 'mcp__probe__status'] },
       hooks: { SessionStart: [hook(hooks, 'export AP_SID={session_id}', 'export AP_SRC={source}')] },
     });
+    put(dir, '.claude/commands/sid.md', 'TURN=[$ARGUMENTS] SID=[${CLAUDE_SESSION_ID}]\n');
     const turn = async (name: string, args: string[]) => {
       const server = await serve([bash('echo "$AP_SID $AP_SRC"', `bash-${name}`), toolUse('mcp__probe__status', {}, `mcp-${name}`), 'done']);
-      const run = await runClaude({ cwd: dir, prompt: name, baseUrl: server.url, home, args });
+      const run = await runClaude({ cwd: dir, prompt: `/sid ${name}`, baseUrl: server.url, home, args });
       expectClean(run, server);
+      expect(userText(server.main()[0]!)).toContain(`TURN=[${name}] SID=[${run.result!.session_id}]`);
       return { run, server, bash: server.toolResult(`bash-${name}`)!.text };
     };
 
@@ -299,7 +301,7 @@ describe('what identifies the conversation', () => {
     }
   });
 
-  test("--fork-session: a new session id, but the SessionStart hook is told the parent's, so Bash sees the parent's", async () => {
+  test("--fork-session: a new session id (also in ${CLAUDE_SESSION_ID}), but the SessionStart hook is told the parent's, so Bash sees the parent's", async () => {
     const dir = project();
     const home = claudeHome();
     const hooks = join(dir, 'hooks.log');
@@ -307,13 +309,14 @@ describe('what identifies the conversation', () => {
       permissions: { allow: ['Bash'] },
       hooks: { SessionStart: [hook(hooks, 'export AP_SID={session_id}', 'export AP_SRC={source}')] },
     });
+    put(dir, '.claude/commands/sid.md', 'SID=[${CLAUDE_SESSION_ID}]\n');
     const parentServer = await serve(['parent done']);
     const parent = await runClaude({ cwd: dir, prompt: 'parent', baseUrl: parentServer.url, home });
     expectClean(parent, parentServer);
     const id = parent.result!.session_id;
 
     const server = await serve([bash('echo "$AP_SID $AP_SRC"', 'bash'), 'done']);
-    const fork = await runClaude({ cwd: dir, prompt: 'fork', baseUrl: server.url, home, args: ['--resume', id, '--fork-session'] });
+    const fork = await runClaude({ cwd: dir, prompt: '/sid', baseUrl: server.url, home, args: ['--resume', id, '--fork-session'] });
     expectClean(fork, server);
     const forkId = fork.result!.session_id;
     expect(forkId).not.toBe(id);
@@ -325,6 +328,8 @@ describe('what identifies the conversation', () => {
     expect(started.input.transcript_path).toContain(`${id}.jsonl`);
     expect(started.env.CLAUDE_ENV_FILE).toBe(join(home, '.claude', 'session-env', forkId, 'sessionstart-hook-0.sh'));
     expect(server.toolResult('bash')!.text).toBe(`${id} resume`);
+    // The command text, unlike the hook, names the fork.
+    expect(userText(server.main()[0]!)).toContain(`SID=[${forkId}]`);
   });
 
   test('started in a subfolder: CLAUDE_PROJECT_DIR is that folder, project settings are read there only, .mcp.json is found above but its server starts in the subfolder', async () => {
@@ -459,15 +464,16 @@ describe('permissions in -p', () => {
   };
 
   /** Runs every spelling (and any more tool uses) in one conversation; the ids of the denied ones, and the results. */
-  async function attempt(settings: unknown, extra: ReturnType<typeof toolUse>[] = []) {
+  async function attempt(settings: unknown, extra: ReturnType<typeof toolUse>[] = [], options: { args?: string[]; only?: (keyof typeof spellings)[] } = {}) {
     const dir = project();
     fakeAutopilot(dir);
     put(dir, '.mcp.json', { mcpServers: { probe: probeServer(join(dir, 'probe.log')) } });
     put(dir, '.claude/settings.json', settings);
-    const uses = [...Object.entries(spellings).map(([id, command]) => bash(command, id)), ...extra];
+    const chosen = Object.entries(spellings).filter(([id]) => !options.only || options.only.includes(id as keyof typeof spellings));
+    const uses = [...chosen.map(([id, command]) => bash(command, id)), ...extra];
     const server = await serve([...uses, 'done']);
     // CLAUDE_PROJECT_DIR is not set in Bash commands; set here (as a person's shell might) so the spelling can run.
-    const run = await runClaude({ cwd: dir, prompt: 'decide', baseUrl: server.url, env: { CLAUDE_PROJECT_DIR: dir } });
+    const run = await runClaude({ cwd: dir, prompt: 'decide', baseUrl: server.url, env: { CLAUDE_PROJECT_DIR: dir }, args: options.args });
     expectClean(run, server);
     const denied = run.result!.permission_denials.map((denial) => denial.tool_use_id);
     return { run, server, denied };
@@ -508,6 +514,19 @@ describe('permissions in -p', () => {
     expect((await attempt({ permissions: { allow: ['Bash'], ask: ['Bash(node_modules/.bin/autopilot decide *)'] } })).denied).toEqual(['plain', 'chained']);
     expect((await attempt({ permissions: { allow: ['Bash'], ask: ['Bash(*autopilot decide*)'] } })).denied).toEqual(['plain', 'chained', 'dotSlash', 'npx']);
     expect((await attempt({ permissions: { allow: ['Bash'], ask: ['Bash(node_modules/.bin/autopilot decide)'] } })).denied).toEqual([]);
+  });
+
+  test('--allowedTools allows as permissions.allow does, and an ask rule in the settings still wins; --permission-mode dontAsk refuses with its own message', async () => {
+    const ask = { permissions: { ask: ['Bash(node_modules/.bin/autopilot decide:*)', 'mcp__probe__decide'] } };
+    const decide = [toolUse('mcp__probe__decide', { option: 'A' }, 'mcpDecide'), toolUse('mcp__probe__status', {}, 'mcpStatus')];
+    const flag = await attempt(ask, decide, { args: ['--allowedTools', 'Bash', 'mcp__probe'], only: ['plain', 'other'] });
+    expect(flag.denied).toEqual(['plain', 'mcpDecide']);
+    expect(flag.server.toolResult('other')!.text).toBe('fake autopilot status session=');
+    expect(flag.server.toolResult('mcpStatus')!.is_error).toBe(false);
+
+    const dontAsk = await attempt(ask, decide, { args: ['--permission-mode', 'dontAsk'], only: ['plain', 'other'] });
+    expect(dontAsk.denied).toEqual(['plain', 'other', 'mcpDecide', 'mcpStatus']);
+    expect(dontAsk.server.toolResult('plain')!.text).toMatch(/^Permission to use Bash has been denied because Claude Code is running in don't ask mode\./);
   });
 
   test('with no rules at all: what the model is told', async () => {
