@@ -112,7 +112,7 @@ export function claudeEnv(baseUrl: string, home: string, extra: Record<string, s
   };
 }
 
-/** Every descendant of `root` (children first in the list's end), read from `ps`. */
+/** Every descendant of `root`, each parent before its children, read from `ps`. */
 function descendants(root: number): number[] {
   let table: string;
   try {
