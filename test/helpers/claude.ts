@@ -97,7 +97,10 @@ export function claudeEnv(baseUrl: string, home: string, extra: Record<string, s
     HOME: home,
     SHELL: '/bin/bash',
     LANG: 'C.UTF-8',
-    TMPDIR: tmpdir(),
+    // Claude Code keeps per-session files under $TMPDIR/claude-<uid>/ (and on macOS under /tmp unless
+    // CLAUDE_CODE_TMPDIR is set): inside HOME, they go when the test's folders do.
+    TMPDIR: join(home, 'tmp'),
+    CLAUDE_CODE_TMPDIR: join(home, 'tmp'),
     ANTHROPIC_BASE_URL: baseUrl,
     ANTHROPIC_API_KEY: TEST_API_KEY,
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
@@ -159,6 +162,7 @@ export interface ClaudeProcess {
 /** Spawns `claude -p <prompt> --output-format stream-json --verbose ...args`; see runClaude. */
 export function startClaude(options: RunClaudeOptions): ClaudeProcess {
   const home = options.home ?? claudeHome();
+  mkdirSync(join(home, 'tmp'), { recursive: true });
   const args = [CLAUDE, '-p', options.prompt, '--output-format', 'stream-json', '--verbose', ...(options.args ?? [])];
   const child = spawn(process.execPath, args, {
     cwd: options.cwd,
