@@ -6,7 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -265,6 +265,39 @@ describe.concurrent('what Codex reads from the project', () => {
       }),
     );
   });
+  it('resolves a relative MCP command (and cwd) against the folder codex is started in, not the project root; a server that cannot start is silent', async () => {
+    const out = tempFolder();
+    const repo = project();
+    write(repo, 'node_modules/.bin/autopilot', `#!/bin/sh\nexec node ${MCP_PROBE} ${out}\n`);
+    chmodSync(join(repo, 'node_modules/.bin/autopilot'), 0o755);
+    mkdirSync(join(repo, 'sub'));
+    const config = (more: string) =>
+      write(repo, '.codex/config.toml', `[mcp_servers.autopilot]\ncommand = "node_modules/.bin/autopilot"\nargs = ["mcp"]\n${more}`);
+    /** Searches up to `tries` times for the server's tools; whether they showed. */
+    async function found(cwd: string, tries: number): Promise<{ found: boolean; run: CodexRun }> {
+      let searches = 0;
+      const server = await serve(async (body) => {
+        if (JSON.stringify(lastOutput(body)?.tools ?? []).includes('"mcp__autopilot"')) return { text: 'found' };
+        if (searches++ >= tries) return { text: 'not found' };
+        if (searches > 1) await new Promise((resolve) => setTimeout(resolve, 250));
+        return { toolSearch: 'probe' };
+      });
+      const run = await runCodex({ cwd, codexHome: codexHome({ baseUrl: server.baseUrl, trusted: [repo] }), prompt: 'find it' });
+      return { found: run.items('agent_message').some((item) => item.text === 'found'), run };
+    }
+
+    config('');
+    expect((await found(repo, 40)).found).toBe(true);
+    // Started in sub/: the root's .codex/config.toml applies (the root is trusted), but the command is looked for in sub/.
+    const fromSub = await found(join(repo, 'sub'), 8);
+    expect(fromSub.found).toBe(false);
+    expect(stderrOf(fromSub.run)).toBe('');
+    expect(fromSub.run.events.filter((event) => event.type === 'error' || event.item?.type === 'error')).toEqual([]);
+    // A relative cwd is relative to that folder too: cwd = ".." finds the root from sub/.
+    config('cwd = ".."\n');
+    expect((await found(join(repo, 'sub'), 40)).found).toBe(true);
+    expect(records(out, 'mcp-start').map((record) => record.cwd)).toEqual([repo, repo]);
+  });
 });
 
 describe.concurrent('MCP tools, shell commands and the thread id', () => {
@@ -482,7 +515,7 @@ describe.concurrent('hooks (.codex/hooks.json, Claude Code format)', () => {
     // Trusted: [hooks.state."<key>"] trusted_hash = "<hash>" in CODEX_HOME/config.toml.
     await trustHooks(home, repo);
     expect((await listHooks(home, repo)).every((entry) => entry.trustStatus === 'trusted')).toBe(true);
-    const run = await runCodex({ cwd: repo, codexHome: home, prompt: 'three' });
+    const run = await runCodex({ cwd: repo, codexHome: home, prompt: 'three', env: { AUTOPILOT_PROBE_MARK: 'set-for-codex' } });
     expect(run.code, run.stderr).toBe(0);
     const thread = run.threadId;
 
@@ -510,8 +543,9 @@ describe.concurrent('hooks (.codex/hooks.json, Claude Code format)', () => {
       last_assistant_message: 'done',
     });
     expect(JSON.parse(records(out, 'end')[0]!.stdin!)).toEqual({ ...common, hook_event_name: 'SessionEnd', reason: 'other' });
-    // The hook's environment carries no thread id and no env file (nothing like $CLAUDE_ENV_FILE); its cwd is the session's.
+    // The hook inherits Codex's environment but gets no thread id and no env file (nothing like $CLAUDE_ENV_FILE); its cwd is the session's.
     expect(start?.cwd).toBe(repo);
+    expect(start?.env.AUTOPILOT_PROBE_MARK).toBe('set-for-codex');
     expect(Object.keys(start!.env).filter((key) => key.startsWith('CODEX_'))).toEqual(expect.arrayContaining(['CODEX_HOME']));
     expect(Object.keys(start!.env).filter((key) => /THREAD|SESSION|ENV_FILE/.test(key))).toEqual([]);
     expect(records(out, 'shell').at(-1)?.env.CODEX_THREAD_ID).toBe(thread);
