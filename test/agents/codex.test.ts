@@ -558,17 +558,15 @@ describe.concurrent('hooks (.codex/hooks.json, Claude Code format)', () => {
     expect(at('PLAIN-CONTEXT')).toBeLessThan(at('"three"'));
   });
 
-  it('SessionStart fires again on exec resume, source "resume", same session_id', async () => {
+  it('SessionStart fires again on exec resume, source "resume", same session_id; default timeouts: SessionStart 600 s, SessionEnd 1 s', async () => {
     const out = tempFolder();
     const repo = project();
-    write(
-      repo,
-      '.codex/hooks.json',
-      JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `node ${PROBE} ${out} start --stdin` }] }] } }),
-    );
+    const hook = (label: string) => [{ hooks: [{ type: 'command', command: `node ${PROBE} ${out} ${label} --stdin` }] }];
+    write(repo, '.codex/hooks.json', JSON.stringify({ hooks: { SessionStart: hook('start'), SessionEnd: hook('end') } }));
     const server = await serve(() => ({ text: 'ok' }));
     const home = codexHome({ baseUrl: server.baseUrl, trusted: [repo] });
-    await trustHooks(home, repo);
+    const trusted = await trustHooks(home, repo);
+    expect(Object.fromEntries(trusted.map((entry) => [entry.eventName, entry.timeoutSec]))).toEqual({ sessionStart: 600, sessionEnd: 1 });
     const first = await runCodex({ cwd: repo, codexHome: home, prompt: 'one' });
     const again = await runCodex({ cwd: repo, codexHome: home, prompt: 'two', args: ['resume', first.threadId!] });
     expect([first.code, again.code]).toEqual([0, 0]);
@@ -576,6 +574,24 @@ describe.concurrent('hooks (.codex/hooks.json, Claude Code format)', () => {
       expect.objectContaining({ session_id: first.threadId, source: 'startup' }),
       expect.objectContaining({ session_id: first.threadId, source: 'resume' }),
     ]);
+  });
+
+  it('--dangerously-bypass-hook-trust runs hooks no one trusted (in a trusted project), with a warning item', async () => {
+    const out = tempFolder();
+    const repo = project();
+    write(repo, '.codex/hooks.json', JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `node ${PROBE} ${out} start` }] }] } }));
+    const server = await serve(() => ({ text: 'ok' }));
+    const run = await runCodex({
+      cwd: repo,
+      codexHome: codexHome({ baseUrl: server.baseUrl, trusted: [repo] }),
+      prompt: 'one',
+      args: ['--dangerously-bypass-hook-trust'],
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(records(out, 'start')).toHaveLength(1);
+    expect(run.items('error').map((item) => item.message)).toContain(
+      '`--dangerously-bypass-hook-trust` is enabled. Enabled hooks may run without review for this invocation.',
+    );
   });
 });
 

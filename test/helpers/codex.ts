@@ -183,6 +183,7 @@ export interface HookEntry {
   currentHash: string;
   trustStatus: string;
   enabled: boolean;
+  timeoutSec: number;
 }
 
 /**
