@@ -78,13 +78,12 @@ interface McpCall {
   pid: number;
 }
 
-/** The JSON files the probes wrote into `out` whose names start with `prefix`, oldest first. */
+/** The JSON files the probes wrote into `out` whose names start with `prefix`, oldest first (by the time each wrote down). */
 function records<T = ProbeRecord>(out: string, prefix: string): T[] {
   return readdirSync(out)
     .filter((name) => name.startsWith(prefix))
-    .map((name) => ({ name, at: Number(/-(\d+)\.json$/.exec(name)?.[1]) }))
-    .sort((a, b) => a.at - b.at)
-    .map(({ name }) => JSON.parse(readFileSync(join(out, name), 'utf8')) as T);
+    .map((name) => JSON.parse(readFileSync(join(out, name), 'utf8')) as T & { at: number })
+    .sort((a, b) => a.at - b.at);
 }
 
 /** The input items of the current run: those after the last user message (a resumed thread carries earlier runs' items). */
@@ -157,7 +156,12 @@ describe.concurrent('the harness: real codex exec, scripted model', () => {
       // Only POST /v1/responses, one per model turn; no models list, no other endpoint.
       expect(server.requests.map((request) => `${request.method} ${request.url}`)).toEqual(['POST /v1/responses', 'POST /v1/responses']);
       const [first, second] = server.turns();
-      expect(server.requests[0]?.headers).toMatchObject({ authorization: 'Bearer dummy-key', 'thread-id': run.threadId, 'session-id': run.threadId });
+      expect(server.requests[0]?.headers).toMatchObject({
+        authorization: 'Bearer dummy-key',
+        'thread-id': run.threadId,
+        'session-id': run.threadId,
+        originator: 'codex_exec',
+      });
       expect(first).toMatchObject({ model: 'gpt-5.5', stream: true, store: false, tool_choice: 'auto', prompt_cache_key: run.threadId });
       // No top-level instructions: the system prompt is the first developer message.
       expect(first?.instructions).toBeUndefined();
@@ -358,6 +362,8 @@ describe.concurrent('MCP tools, shell commands and the thread id', () => {
     expect(probe?.env).toMatchObject({
       CODEX_THREAD_ID: thread,
       CODEX_SESSION_ID: thread,
+      CODEX_CI: '1',
+      CODEX_VERSION: '0.169.0',
       CODEX_TOOL_CALL_ID: expect.stringMatching(/^call_/),
       AUTOPILOT_PROBE_MARK: 'set-for-codex',
     });

@@ -191,7 +191,7 @@ export interface HookEntry {
  * app-server` over stdio, `initialize` then `hooks/list`. Each entry carries
  * the key and hash that hook trust is recorded under.
  */
-export function listHooks(home: string, cwd: string, timeoutMs = 15_000): Promise<HookEntry[]> {
+export function listHooks(home: string, cwd: string, timeoutMs = 60_000): Promise<HookEntry[]> {
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: dirname(home), CODEX_HOME: home, SCRIPTED_API_KEY: 'dummy-key', RUST_LOG: 'error' };
   const child = spawn(CODEX, ['app-server'], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
   const pending = new Map<number, (message: { result?: unknown; error?: unknown }) => void>();
@@ -205,7 +205,8 @@ export function listHooks(home: string, cwd: string, timeoutMs = 15_000): Promis
       if (message.id !== undefined) pending.get(message.id)?.(message);
     }
   });
-  child.stderr.resume();
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   let next = 0;
   const call = (method: string, params: unknown) =>
     new Promise<{ result?: unknown; error?: unknown }>((resolve) => {
@@ -222,7 +223,7 @@ export function listHooks(home: string, cwd: string, timeoutMs = 15_000): Promis
   })();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('codex app-server: no answer')), timeoutMs);
+    timer = setTimeout(() => reject(new Error(`codex app-server: no answer in ${timeoutMs} ms; stderr: ${stderr}`)), timeoutMs);
   });
   return Promise.race([work, timeout]).finally(() => {
     clearTimeout(timer);
