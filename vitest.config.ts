@@ -7,7 +7,9 @@ import { defineConfig } from 'vitest/config';
  * - e2e: the built CLI and real git in temporary repositories;
  * - faults: kills, races and leases with real processes;
  * - fuzz: a bounded fuzz run;
- * - agents: the real Claude Code and Codex CLIs against scripted models.
+ * - agents: autopilot under the real Claude Code and Codex CLIs, against scripted models;
+ * - facts: what those clients do that autopilot relies on (docs/claude-code-facts.md,
+ *   docs/codex-facts.md); run when a client is upgraded (`npm run test:facts`), not by `npm test`.
  */
 const built = { globalSetup: ['test/global-setup.ts'] };
 
@@ -21,7 +23,8 @@ export default defineConfig({
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts', 'test/git/**/*.test.ts'], ...built } },
       { extends: true, test: { name: 'faults', include: ['test/faults/**/*.test.ts'], ...built } },
       { extends: true, test: { name: 'fuzz', include: ['test/fuzz/**/*.test.ts'], ...built } },
-      { extends: true, test: { name: 'agents', include: ['test/agents/**/*.test.ts'], ...built } },
+      { extends: true, test: { name: 'agents', include: ['test/agents/*.test.ts'], ...built } },
+      { extends: true, test: { name: 'facts', include: ['test/agents/facts/*.test.ts'], ...built } },
     ],
   },
 });

@@ -10,8 +10,8 @@ import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from '
 import { join } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { codexHome, listHooks, runCodex, tempFolder, tomlString, trustHooks, type CodexRun } from '../helpers/codex.js';
-import { ROOT } from '../helpers/engine.js';
+import { codexHome, listHooks, runCodex, tempFolder, tomlString, trustHooks, type CodexRun } from '../../helpers/codex.js';
+import { ROOT } from '../../helpers/engine.js';
 import {
   callOutput,
   lastOutput,
@@ -25,7 +25,7 @@ import {
   type Script,
   type ServerOptions,
   type Turn,
-} from '../helpers/responses-server.js';
+} from '../../helpers/responses-server.js';
 
 const FIXTURES = join(ROOT, 'test', 'agents', 'fixtures');
 const PROBE = join(FIXTURES, 'probe.mjs');

@@ -7,10 +7,10 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { claudeHome, put, runClaude, startClaude, tempDir, type ClaudeRun } from '../helpers/claude.js';
-import { bash, startModelServer, toolUse, userText, type ModelServer, type Script } from '../helpers/model-server.js';
+import { claudeHome, put, runClaude, startClaude, tempDir, type ClaudeRun } from '../../helpers/claude.js';
+import { bash, startModelServer, toolUse, userText, type ModelServer, type Script } from '../../helpers/model-server.js';
 
-const FIXTURES = join(import.meta.dirname, 'fixtures');
+const FIXTURES = join(import.meta.dirname, '..', 'fixtures');
 const PROBE_MCP = join(FIXTURES, 'probe-mcp.mjs');
 const HOOK = join(FIXTURES, 'hook-probe.mjs');
 const VERSION = (
