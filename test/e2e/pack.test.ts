@@ -1,8 +1,10 @@
 /**
  * What ships is what was tested: the package is packed (`npm pack`, its
  * `files` list: bin, dist, flows, skills), installed from the tarball into a
- * fresh repository (dependencies from the npm registry or its cache), and
- * driven there with `npx autopilot` as a user would.
+ * fresh repository (dependencies from the npm registry or its cache), set up
+ * with `init --hooks`, and driven there with the exact commands the texts and
+ * configs `init` installed give the agents: the /autopilot text's command and
+ * its inlined status, the MCP server from a subfolder, the hooks.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -40,18 +42,58 @@ describe('the published package', () => {
     expect(installed.code, installed.out).toBe(0);
     expect(existsSync(join(repo, 'node_modules', NAME, 'bin', 'autopilot.js'))).toBe(true);
 
-    // `--no`: never fetch a package called autopilot from the registry (an unrelated one has that name).
-    const npx = (...args: string[]) => sh('npx', ['--no', 'autopilot', ...args], repo);
-    const init = npx('init');
+    const bin = join('node_modules', '.bin', 'autopilot');
+    const init = sh(bin, ['init', '--hooks'], repo);
     expect(init.code, init.out).toBe(0);
-    const next = npx('next', '--json');
+
+    // The /autopilot text: the command it tells the agent to run, as a shell runs it (Claude Code substitutes the id).
+    const command = readFileSync(join(repo, '.claude', 'commands', 'autopilot.md'), 'utf8').replaceAll('${CLAUDE_SESSION_ID}', 'conversation-1');
+    expect(command).not.toMatch(/npx/);
+    const inline = /^!`(.*)`$/m.exec(command)![1]!;
+    const status = sh('bash', ['-c', inline], repo);
+    expect(status.code, status.out).toBe(0);
+    expect(status.stdout).toContain('Autopilot · Greenfield');
+    const run = /`(node_modules\/\.bin\/autopilot) <command> --json --session conversation-1`/.exec(command)![1]!;
+    const next = sh('bash', ['-c', `${run} next --json --session conversation-1`], repo);
     expect(next.code, next.out).toBe(0);
     expect(JSON.parse(next.stdout)).toMatchObject({ flow: 'greenfield', step: 1, status: 'in_progress' });
     expect(readFileSync(join(repo, '_docs', '_autopilot_state.md'), 'utf8')).toMatch(/flow: greenfield\nstep: 1\n/);
     const skill = (JSON.parse(next.stdout) as { skill: string }).skill;
     expect(existsSync(join(repo, skill)) || existsSync(skill)).toBe(true);
-    const report = npx('report', '--html');
+    const report = sh('bash', ['-c', `${run} report --html --session conversation-1`], repo);
     expect(report.code, report.out).toBe(0);
     expect(existsSync(join(repo, '_docs', '_autopilot_report.html'))).toBe(true);
+
+    // The MCP server as the clients start it, from a subfolder of the project.
+    const server = (JSON.parse(readFileSync(join(repo, '.mcp.json'), 'utf8')) as { mcpServers: { autopilot: { command: string; args: string[] } } }).mcpServers
+      .autopilot;
+    mkdirSync(join(repo, 'notes', 'deep'), { recursive: true });
+    const listed = spawnSync(server.command, server.args, {
+      cwd: join(repo, 'notes', 'deep'),
+      input: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n',
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(listed.stdout, listed.stderr).toContain('"name":"next"');
+
+    // The hooks, as Claude Code runs them (from the folder it started in, which it names).
+    type Hooks = { hooks: Record<string, { hooks: { command: string }[] }[]> };
+    const hooks = (JSON.parse(readFileSync(join(repo, '.claude', 'settings.json'), 'utf8')) as Hooks).hooks;
+    const start = spawnSync('sh', ['-c', hooks.SessionStart![0]!.hooks[0]!.command], {
+      cwd: repo,
+      input: JSON.stringify({ session_id: 'conversation-2', source: 'startup' }),
+      encoding: 'utf8',
+      env: { ...process.env, AUTOPILOT_SESSION: '', CLAUDE_PROJECT_DIR: repo },
+    });
+    expect(start.status, start.stderr).toBe(0);
+    expect(start.stdout).toContain('Another session holds this repository (conversation-1');
+    const end = spawnSync('sh', ['-c', hooks.SessionEnd![0]!.hooks[0]!.command], {
+      cwd: repo,
+      input: JSON.stringify({ session_id: 'conversation-1', reason: 'other' }),
+      encoding: 'utf8',
+      env: { ...process.env, AUTOPILOT_SESSION: '', CLAUDE_PROJECT_DIR: repo },
+    });
+    expect(end.status, end.stderr).toBe(0);
+    expect(existsSync(join(repo, '_docs', '_autopilot', 'lease.json'))).toBe(false);
   }, 120_000);
 });
