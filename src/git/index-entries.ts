@@ -4,7 +4,7 @@
  * other: what a progress commit needs to bring the user's index up to the
  * commit for the committed paths, and only for them. Internal to src/git.
  */
-import { runGit, type GitHandle, type RunOptions } from './run.js';
+import { runGit, runGitDirect, type GitHandle, type RunOptions } from './run.js';
 
 /** A stage-0 index entry or tree entry: `100644` and a blob's sha (`160000` and a commit for a submodule). */
 export interface Entry {
@@ -36,7 +36,8 @@ export async function readEntries(handle: GitHandle, paths: readonly string[], o
   const wanted = new Set(paths);
   const read: IndexRead = { entries: new Map(), unmerged: new Set() };
   for (let i = 0; i < paths.length; i += SLICE) {
-    const out = await runGit(handle, ['--literal-pathspecs', 'ls-files', '-z', '--stage', '--', ...paths.slice(i, i + SLICE)], options);
+    // Direct: nothing is printed when none of the paths is in the index.
+    const out = await runGitDirect(handle, ['--literal-pathspecs', 'ls-files', '-z', '--stage', '--', ...paths.slice(i, i + SLICE)], options);
     for (const record of out.split('\0')) {
       const tab = record.indexOf('\t');
       if (tab < 0) continue;

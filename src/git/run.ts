@@ -128,8 +128,8 @@ export async function runGitOr(
 export interface GitConversation {
   /** Writes `text` to git and waits for `lines` more lines on its stdout; throws `GitCommandError` if git exits first. */
   say(text: string, lines: number): Promise<string[]>;
-  /** Closes git's stdin and waits for it to exit; throws `GitCommandError` on a failure. */
-  end(): Promise<void>;
+  /** Writes `input` (if any), closes git's stdin and waits for it to exit: its whole stdout; throws `GitCommandError` on a failure. */
+  end(input?: string): Promise<string>;
 }
 
 /**
@@ -173,13 +173,13 @@ export function converseWithGit(where: Pick<GitHandle, 'top' | 'env'>, args: rea
         check();
       });
     },
-    end() {
-      child.stdin.end();
+    end(input) {
+      child.stdin.end(input);
       return new Promise((resolve, reject) => {
         const check = () => {
           if (exit === undefined) return;
           waiting.delete(check);
-          if (exit === 0) resolve();
+          if (exit === 0) resolve(stdout);
           else reject(failure());
         };
         waiting.add(check);
@@ -187,4 +187,13 @@ export function converseWithGit(where: Pick<GitHandle, 'top' | 'env'>, args: rea
       });
     },
   };
+}
+
+/**
+ * `runGit` without simple-git, for a command that may print nothing
+ * (`read-tree`, `add`, a `diff-tree` with no difference): simple-git waits
+ * 50 ms more after such a command. Same folder, environment and errors.
+ */
+export function runGitDirect(where: Pick<GitHandle, 'top' | 'env'>, args: readonly string[], options: Pick<RunOptions, 'env' | 'input'> = {}): Promise<string> {
+  return converseWithGit(where, args, options).end(options.input);
 }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { InputError } from '../errors.js';
 import { GitCommandError } from './errors.js';
 import { parseRawDiff, type Change } from './index-entries.js';
-import { runGit, runGitOr, type GitHandle } from './run.js';
+import { runGit, runGitDirect, runGitOr, type GitHandle } from './run.js';
 import { withTempIndex } from './temp-index.js';
 
 export interface WorkTreeChange {
@@ -44,9 +44,9 @@ export async function snapshotWorkTree(handle: GitHandle): Promise<string> {
     }
     // No index yet (a fresh repository, or one whose index was deleted): start from HEAD, if there is one.
     if (!copied && (await runGitOr(handle, ['rev-parse', '--quiet', '--verify', 'HEAD^{tree}'], 1))) {
-      await runGit(handle, ['read-tree', 'HEAD'], inTempIndex);
+      await runGitDirect(handle, ['read-tree', 'HEAD'], inTempIndex);
     }
-    await runGit(handle, ['add', '--all', '--verbose'], inTempIndex);
+    await runGitDirect(handle, ['add', '--all'], inTempIndex);
     return (await runGit(handle, ['write-tree'], inTempIndex)).trim();
   });
 }
