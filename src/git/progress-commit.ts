@@ -60,9 +60,9 @@ export interface ProgressCommitInput extends CommitMessage {
  * holds the committed version of every path the commit changed, or (on any
  * failure) the branch and the index are as they were; only a kill between
  * the index write and the branch move leaves the committed paths staged
- * ahead of HEAD (harmless: the retry commits them). No temporary file is left unless the process is
- * killed (`cleanLeftovers`). Any other index entry, staged or not, is left
- * exactly as it was.
+ * ahead of HEAD (harmless: the retry commits them). No temporary file is
+ * left unless the process is killed (`cleanLeftovers`). Any other index
+ * entry, staged or not, is left exactly as it was.
  *
  * Throws `ProgressCommitRefused` (exit 2) on a detached HEAD, during a merge,
  * rebase, am, cherry-pick, revert or bisect, and when another commit lands on
