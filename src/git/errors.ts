@@ -27,6 +27,21 @@ export class GitCommandError extends Error {
   }
 }
 
+/**
+ * git was stopped because it printed nothing for `timeoutMs` (only commands
+ * given a timeout: those that talk to a remote).
+ */
+export class GitTimedOut extends GitCommandError {
+  readonly timeoutMs: number;
+  constructor(args: readonly string[], timeoutMs: number, stdout: string, stderr: string, cause?: unknown) {
+    super(args, -1, stdout, stderr, cause);
+    this.name = 'GitTimedOut';
+    this.timeoutMs = timeoutMs;
+    const command = args.find((arg) => !arg.startsWith('-')) ?? '';
+    this.message = `git ${command} was stopped: no answer within ${timeoutMs / 1000} s${stderr.trim() ? ` (${stderr.trim().split('\n')[0]})` : ''}`;
+  }
+}
+
 export type RefusalReason = 'detached' | 'merge' | 'rebase' | 'am' | 'cherry-pick' | 'revert' | 'bisect' | 'head-moved';
 
 const REFUSALS: Record<RefusalReason, { message: string; expected: string }> = {
@@ -58,21 +73,40 @@ export class ProgressCommitRefused extends InputError {
 }
 
 /**
- * The progress commit is made and the branch points to it, but the index
- * could not be brought up to it for the committed paths (another git command
- * held `index.lock`): `git status` shows them as staged reversals until
- * `git reset -q -- <paths>` is run.
+ * `commit.gpgSign` (or the caller) asked for a signed progress commit and git
+ * could not sign it: a missing key, a locked agent, a wrong `gpg.format`.
+ * Nothing was committed: the branch, the index and the work tree are as they
+ * were. `stderr` holds git's (and gpg's or ssh-keygen's) own words.
  */
-export class ProgressIndexNotUpdated extends Error {
-  readonly sha: string;
-  readonly paths: readonly string[];
-  constructor(sha: string, paths: readonly string[], cause: unknown) {
-    super(
-      `committed ${sha.slice(0, 12)}, but the index could not be updated for ${paths.join(', ')}; run \`git reset -q -- ${paths.join(' ')}\` (${cause instanceof Error ? cause.message : String(cause)})`,
-      { cause },
-    );
-    this.name = 'ProgressIndexNotUpdated';
-    this.sha = sha;
-    this.paths = paths;
+export class SigningFailed extends GitCommandError {
+  constructor(failure: GitCommandError) {
+    super(failure.args, failure.exitCode, failure.stdout, failure.stderr, failure);
+    this.name = 'SigningFailed';
+    this.message = `the progress commit could not be signed, so nothing was committed (git is told to sign, by commit.gpgSign; check user.signingKey and gpg.format): ${said(failure)}`;
   }
+}
+
+/**
+ * A git command that talks to `remote` printed nothing for `timeoutMs` and
+ * was stopped: a remote that accepts the connection and never answers, a
+ * network that swallows packets. Whether a push reached the remote before
+ * it fell silent is not known: read the remote again before deciding.
+ */
+export class RemoteNotAnswering extends GitTimedOut {
+  readonly remote: string;
+  constructor(remote: string, failure: GitTimedOut) {
+    super(failure.args, failure.timeoutMs, failure.stdout, failure.stderr, failure);
+    this.name = 'RemoteNotAnswering';
+    this.remote = remote;
+    const timeoutMs = failure.timeoutMs;
+    const command = failure.args.find((arg) => !arg.startsWith('-')) ?? '';
+    this.message =
+      `the remote ${remote} did not answer within ${timeoutMs / 1000} s (git ${command}), so autopilot stopped waiting; ` +
+      `check that it is reachable (\`git ls-remote ${remote}\`) and its URL (\`git remote -v\`), or give it longer`;
+  }
+}
+
+/** git's own words from a failure, at most four lines. */
+function said(failure: GitCommandError): string {
+  return (failure.stderr.trim() || failure.stdout.trim() || failure.message).split('\n').slice(0, 4).join('\n');
 }

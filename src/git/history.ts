@@ -5,7 +5,7 @@
  * Only the history of HEAD is read; a branch with no commit yet has none.
  */
 import { topPath } from './paths.js';
-import { parseProgressTrailers, TRAILER, type ProgressTrailers } from './progress-message.js';
+import { oneLine, parseProgressTrailers, TRAILER, type ProgressTrailers } from './progress-message.js';
 import { runGit, type GitHandle } from './run.js';
 
 /**
@@ -88,4 +88,54 @@ export async function progressTrailers(handle: GitHandle, limit: number): Promis
     if (trailers) commits.push({ sha, ...trailers });
   }
   return commits;
+}
+
+export interface FindProgressCommitOptions {
+  /** How many commits of HEAD's first-parent history to look at, newest first; 50 by default. */
+  limit?: number;
+}
+
+/**
+ * Whether HEAD's recent history already holds the progress commit these
+ * trailers describe: the sha of the newest commit, among the last `limit`
+ * on HEAD's first-parent line, that carries every given trailer with the
+ * given value (names compared without case, values flattened as the commit
+ * writes them), else undefined. The trailers must include `Autopilot-Event`
+ * (the journal event the commit records), which makes them one commit's.
+ *
+ * For "exactly once": a command that may have been killed after its commit
+ * was made looks first, and commits only when nothing is found.
+ */
+export async function findProgressCommit(
+  handle: GitHandle,
+  trailers: Record<string, string>,
+  options: FindProgressCommitOptions = {},
+): Promise<string | undefined> {
+  const wanted = Object.entries(trailers)
+    .map(([key, value]) => [key.toLowerCase(), oneLine(value)] as const)
+    .filter(([, value]) => value !== '');
+  if (!wanted.some(([key]) => key === TRAILER.event.toLowerCase())) {
+    throw new TypeError(`findProgressCommit: the trailers must name the journal event (${TRAILER.event}), or any commit of the same step would match`);
+  }
+  const out = await runGit(handle, [
+    'log',
+    '--first-parent',
+    `--max-count=${Math.max(0, Math.floor(options.limit ?? 50))}`,
+    '--format=%H%n%(trailers:only,unfold)',
+    '-z',
+    '--ignore-missing',
+    'HEAD',
+  ]);
+  for (const record of out.split('\0')) {
+    const [sha = '', ...lines] = record.split('\n');
+    if (!/^[0-9a-f]{40,64}$/.test(sha.trim())) continue;
+    const has = new Set(
+      lines.flatMap((line) => {
+        const match = /^([A-Za-z0-9-]+)\s*:\s*(.*?)\s*$/.exec(line);
+        return match ? [`${match[1]!.toLowerCase()}\0${match[2]}`] : [];
+      }),
+    );
+    if (wanted.every(([key, value]) => has.has(`${key}\0${value}`))) return sha.trim();
+  }
+  return undefined;
 }

@@ -13,6 +13,7 @@ export const TRAILER = {
   status: 'Autopilot-Status',
   cycle: 'Autopilot-Cycle',
   session: 'Autopilot-Session',
+  event: 'Autopilot-Event',
 } as const;
 
 export interface ProgressFacts {
@@ -25,6 +26,12 @@ export interface ProgressFacts {
   status: Status;
   cycle: number;
   session: string;
+  /**
+   * The sequence number of the journal event the commit records: what makes
+   * the commit findable again (`findProgressCommit`), so a retry after a kill
+   * commits once.
+   */
+  event?: number;
   /** Free text for the reviewer, kept on several lines. */
   body?: string;
 }
@@ -84,18 +91,61 @@ export function progressMessage(facts: ProgressFacts): CommitMessage {
       [TRAILER.status]: facts.status,
       [TRAILER.cycle]: String(facts.cycle),
       [TRAILER.session]: facts.session,
+      ...(facts.event === undefined ? {} : { [TRAILER.event]: String(facts.event) }),
     },
   };
 }
 
 const TRAILER_KEY = /^[A-Za-z0-9][A-Za-z0-9-]*$/;
 
+export interface FileChange {
+  path: string;
+  change: 'added' | 'modified' | 'deleted';
+}
+
+/** How much of the file list a commit body shows. */
+export const FILE_LIST_LIMITS = { folders: 12, namesPerFolder: 8 } as const;
+
 /**
- * The whole commit message: the message, a blank line, one `Key: value` line
- * per trailer (values flattened to one line; an empty value leaves its line
- * out). The trailers are the last paragraph, where git looks for them.
+ * The files of a commit by folder, one line per folder, for a reviewer to
+ * see the shape of the work: `src/ (3): a.ts, b.ts (new), c.ts (deleted)`.
+ * Folders in path order, files in name order; at most `folders` lines and
+ * `namesPerFolder` names a line, the rest counted (`… 4 more`). Names are
+ * flattened to one line. `''` for no files.
  */
-export function commitText({ message, trailers }: CommitMessage): string {
+export function filesByFolder(files: readonly FileChange[], limits: { folders: number; namesPerFolder: number } = FILE_LIST_LIMITS): string {
+  const folders = new Map<string, FileChange[]>();
+  for (const file of files) {
+    const slash = file.path.lastIndexOf('/');
+    const folder = slash < 0 ? './' : file.path.slice(0, slash + 1);
+    folders.set(folder, [...(folders.get(folder) ?? []), file]);
+  }
+  const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const names = [...folders.keys()].sort(byName);
+  const lines = names.slice(0, limits.folders).map((folder) => {
+    const inFolder = folders.get(folder)!.sort((a, b) => byName(a.path, b.path));
+    const shown = inFolder.slice(0, limits.namesPerFolder).map((file) => {
+      const name = oneLine(folder === './' ? file.path : file.path.slice(folder.length), 80);
+      return file.change === 'added' ? `${name} (new)` : file.change === 'deleted' ? `${name} (deleted)` : name;
+    });
+    const more = inFolder.length - shown.length;
+    return `${oneLine(folder, 120)} (${inFolder.length}): ${shown.join(', ')}${more > 0 ? `, … ${more} more` : ''}`;
+  });
+  const rest = names.slice(limits.folders);
+  if (rest.length > 0) {
+    const count = rest.reduce((sum, folder) => sum + folders.get(folder)!.length, 0);
+    lines.push(`… ${count} more ${count === 1 ? 'file' : 'files'} in ${rest.length} more ${rest.length === 1 ? 'folder' : 'folders'}`);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * The whole commit message: the message, the files by folder when given
+ * (`filesByFolder`), a blank line, one `Key: value` line per trailer (values
+ * flattened to one line; an empty value leaves its line out). The trailers
+ * are the last paragraph, where git looks for them.
+ */
+export function commitText({ message, trailers }: CommitMessage, files: readonly FileChange[] = []): string {
   const [subject = '', ...rest] = message.replace(/\r\n?/g, '\n').split('\n');
   const head = oneLine(subject);
   if (!head) throw new TypeError('a progress commit needs a subject line');
@@ -106,7 +156,7 @@ export function commitText({ message, trailers }: CommitMessage): string {
     const flat = oneLine(value);
     if (flat) lines.push(`${key}: ${flat}`);
   }
-  return [head, body, lines.join('\n')].filter(Boolean).join('\n\n') + '\n';
+  return [head, body, filesByFolder(files), lines.join('\n')].filter(Boolean).join('\n\n') + '\n';
 }
 
 export interface ProgressTrailers {
@@ -119,6 +169,8 @@ export interface ProgressTrailers {
   cycle: number;
   /** `''` when the commit did not say. */
   session: string;
+  /** The journal event the commit records; absent when the commit did not say. */
+  event?: number;
 }
 
 /**
@@ -142,10 +194,12 @@ export function parseProgressTrailers(text: string): ProgressTrailers | undefine
   const step = values.get(TRAILER.step)?.toLowerCase();
   const status = values.get(TRAILER.status)?.toLowerCase();
   const cycle = values.get(TRAILER.cycle) ?? '1';
+  const event = values.get(TRAILER.event);
   if (!flow || !/^[a-z0-9][a-z0-9-]*$/.test(flow)) return undefined;
   if (!step || !(step === 'done' || /^[1-9]\d{0,5}$/.test(step))) return undefined;
   if (!status || !(STATUSES as readonly string[]).includes(status)) return undefined;
   if (!/^[1-9]\d{0,5}$/.test(cycle)) return undefined;
+  if (event !== undefined && !/^(0|[1-9]\d{0,14})$/.test(event)) return undefined;
   return {
     flow,
     step: step === 'done' ? 'done' : Number(step),
@@ -153,5 +207,6 @@ export function parseProgressTrailers(text: string): ProgressTrailers | undefine
     status: status as Status,
     cycle: Number(cycle),
     session: values.get(TRAILER.session) ?? '',
+    ...(event === undefined ? {} : { event: Number(event) }),
   };
 }

@@ -10,7 +10,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { InputError } from '../errors.js';
-import { GitCommandError } from './errors.js';
+import { GitCommandError, GitTimedOut, RemoteNotAnswering } from './errors.js';
 import { oneLine } from './progress-message.js';
 import { runGit, runGitOr, type GitHandle } from './run.js';
 
@@ -61,16 +61,43 @@ export function parseLease(text: string): RemoteLease | undefined {
   return lease as RemoteLease;
 }
 
-/** The lease on `remote` and the commit holding it, or undefined when nobody holds it. */
-export async function readRemoteLease(handle: GitHandle, remote: string): Promise<RemoteLeaseState | undefined> {
+/** How long a git command talking to the remote may stay silent before it is stopped, by default. */
+export const REMOTE_TIMEOUT_MS = 5_000;
+
+export interface RemoteOptions {
+  /**
+   * Stop each git command that talks to the remote (`ls-remote`, `fetch`,
+   * `push`) when it has had no answer for this long, and throw
+   * `RemoteNotAnswering`; `REMOTE_TIMEOUT_MS` by default. One call of this
+   * module runs at most a few such commands in a row.
+   */
+  timeoutMs?: number;
+}
+
+/** A git command that talks to `remote`: stopped after `timeoutMs` of silence, as `RemoteNotAnswering`. */
+async function network(handle: GitHandle, remote: string, args: string[], options: RemoteOptions): Promise<string> {
+  try {
+    return await runGit(handle, args, { timeoutMs: options.timeoutMs ?? REMOTE_TIMEOUT_MS });
+  } catch (error) {
+    if (error instanceof GitTimedOut) throw new RemoteNotAnswering(remote, error);
+    throw error;
+  }
+}
+
+/**
+ * The lease on `remote` and the commit holding it, or undefined when nobody
+ * holds it. A remote that does not answer within `options.timeoutMs` throws
+ * `RemoteNotAnswering`; one that cannot be reached, `GitCommandError`.
+ */
+export async function readRemoteLease(handle: GitHandle, remote: string, options: RemoteOptions = {}): Promise<RemoteLeaseState | undefined> {
   checkRemote(remote);
   // The ref may move between `ls-remote` and `fetch`; then the object we were told about is not the one fetched, so ask again.
   for (let attempt = 0; attempt < 3; attempt++) {
-    const sha = await remoteLeaseSha(handle, remote);
+    const sha = await remoteLeaseSha(handle, remote, options);
     if (!sha) return undefined;
     const local = await leaseText(handle, sha);
     if (local !== undefined) return { sha, lease: parseLease(local) };
-    await runGit(handle, ['fetch', '--no-tags', remote, `+${LEASE_REF}:${trackingRef(remote)}`]);
+    await network(handle, remote, ['fetch', '--no-tags', remote, `+${LEASE_REF}:${trackingRef(remote)}`], options);
     const fetched = await leaseText(handle, sha);
     if (fetched !== undefined) return { sha, lease: parseLease(fetched) };
     if (await runGitOr(handle, ['cat-file', '-t', sha], 128)) return { sha, lease: undefined };
@@ -81,23 +108,36 @@ export async function readRemoteLease(handle: GitHandle, remote: string): Promis
 /**
  * Takes or renews the lease: succeeds only if the remote's lease ref still
  * names `expectedSha` (undefined: only if nobody holds it). On refusal, says
- * who holds it now and at which sha, for the caller's next decision.
+ * who holds it now and at which sha, for the caller's next decision. A remote
+ * that does not answer in time throws `RemoteNotAnswering`: the push may or
+ * may not have landed, so read the lease again before deciding.
  */
-export async function takeRemoteLease(handle: GitHandle, remote: string, lease: RemoteLease, expectedSha: string | undefined): Promise<LeaseChange> {
+export async function takeRemoteLease(
+  handle: GitHandle,
+  remote: string,
+  lease: RemoteLease,
+  expectedSha: string | undefined,
+  options: RemoteOptions = {},
+): Promise<LeaseChange> {
   checkRemote(remote);
   const commit = await writeLeaseCommit(handle, lease);
-  return pushLease(handle, remote, `${commit}:${LEASE_REF}`, expectedSha, commit);
+  return pushLease(handle, remote, `${commit}:${LEASE_REF}`, expectedSha, commit, options);
 }
 
-/** Deletes the lease ref, only if it still names `expectedSha` (the caller's own lease). */
-export async function releaseRemoteLease(handle: GitHandle, remote: string, expectedSha: string): Promise<{ ok: true } | Extract<LeaseChange, { ok: false }>> {
+/** Deletes the lease ref, only if it still names `expectedSha` (the caller's own lease). Times out as `takeRemoteLease`. */
+export async function releaseRemoteLease(
+  handle: GitHandle,
+  remote: string,
+  expectedSha: string,
+  options: RemoteOptions = {},
+): Promise<{ ok: true } | Extract<LeaseChange, { ok: false }>> {
   checkRemote(remote);
-  const result = await pushLease(handle, remote, `:${LEASE_REF}`, expectedSha, '');
+  const result = await pushLease(handle, remote, `:${LEASE_REF}`, expectedSha, '', options);
   return result.ok ? { ok: true } : result;
 }
 
-async function remoteLeaseSha(handle: GitHandle, remote: string): Promise<string | undefined> {
-  const out = await runGit(handle, ['ls-remote', remote, LEASE_REF]);
+async function remoteLeaseSha(handle: GitHandle, remote: string, options: RemoteOptions): Promise<string | undefined> {
+  const out = await network(handle, remote, ['ls-remote', remote, LEASE_REF], options);
   // ls-remote matches the pattern against the end of each name; only the exact ref counts.
   const line = out.split('\n').find((l) => l.endsWith(`\t${LEASE_REF}`));
   return line?.split('\t')[0];
@@ -154,12 +194,19 @@ function pushStatus(output: string): PushStatus | undefined {
   return undefined;
 }
 
-async function pushLease(handle: GitHandle, remote: string, refspec: string, expectedSha: string | undefined, sha: string): Promise<LeaseChange> {
+async function pushLease(
+  handle: GitHandle,
+  remote: string,
+  refspec: string,
+  expectedSha: string | undefined,
+  sha: string,
+  options: RemoteOptions,
+): Promise<LeaseChange> {
   // --no-verify: the user's pre-push hook is about their branches, not this ref, and may be slow.
   const args = ['push', '--porcelain', '--no-verify', `--force-with-lease=${LEASE_REF}:${expectedSha ?? ''}`, remote, refspec];
   let output: string;
   try {
-    output = await runGit(handle, args);
+    output = await network(handle, remote, args, options);
   } catch (error) {
     // A refused ref exits 1 but still prints its status line; no status line means the push itself failed (network, no such remote).
     if (!(error instanceof GitCommandError) || !pushStatus(error.stdout)) throw error;
@@ -168,7 +215,7 @@ async function pushLease(handle: GitHandle, remote: string, refspec: string, exp
   const status = pushStatus(output);
   if (!status) throw new GitCommandError(args, 0, output, 'no status line for the lease ref');
   if (status.flag !== '!') return { ok: true, sha };
-  const current = await readRemoteLease(handle, remote);
+  const current = await readRemoteLease(handle, remote, options);
   return { ok: false, reason: status.summary, ...(current ? { sha: current.sha, holder: current.lease } : {}) };
 }
 

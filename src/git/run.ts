@@ -9,8 +9,9 @@
  * `GIT_INDEX_FILE` inherited from a hook cannot point us at another repository
  * or index.
  */
-import { simpleGit } from 'simple-git';
-import { GitCommandError } from './errors.js';
+import { spawn } from 'node:child_process';
+import { GitPluginError, simpleGit } from 'simple-git';
+import { GitCommandError, GitTimedOut } from './errors.js';
 
 export interface GitHandle {
   /** The folder given to `openGit` (autopilot's repository root); file paths are relative to it. */
@@ -68,6 +69,12 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** Written to git's standard input. Must not be empty: simple-git would leave stdin open. */
   input?: string;
+  /**
+   * Stop git (SIGINT) when it has printed nothing for this long, and throw
+   * `GitTimedOut`: for the commands that talk to a remote, which otherwise
+   * wait as long as the remote keeps the connection open.
+   */
+  timeoutMs?: number;
 }
 
 /** Runs `git <args>` and returns its stdout, exactly as printed; throws `GitCommandError` on any non-zero exit. */
@@ -86,10 +93,14 @@ export async function runGit(where: Pick<GitHandle, 'top' | 'env'>, args: readon
     errors: (error, result) => {
       if (result.exitCode === 0 && error === undefined) return undefined;
       const text = (chunks: Buffer[]) => Buffer.concat(chunks).toString('utf8');
-      failure = new GitCommandError(args, result.exitCode, text(result.stdOut), text(result.stdErr), error instanceof Error ? error : undefined);
+      failure =
+        error instanceof GitPluginError && error.plugin === 'timeout' && options.timeoutMs
+          ? new GitTimedOut(args, options.timeoutMs, text(result.stdOut), text(result.stdErr), error)
+          : new GitCommandError(args, result.exitCode, text(result.stdOut), text(result.stdErr), error instanceof Error ? error : undefined);
       return failure;
     },
     ...(input === undefined ? {} : { input: () => input }),
+    ...(options.timeoutMs ? { timeout: { block: options.timeoutMs } } : {}),
   });
   try {
     return await git.env(options.env ? { ...where.env, ...options.env } : { ...where.env }).raw([...args]);
@@ -111,4 +122,78 @@ export async function runGitOr(
     if (error instanceof GitCommandError && error.exitCode === code) return undefined;
     throw error;
   }
+}
+
+/** A git command fed its standard input a piece at a time, reading its answers as they come (`update-ref --stdin`). */
+export interface GitConversation {
+  /** Writes `text` to git and waits for `lines` more lines on its stdout; throws `GitCommandError` if git exits first. */
+  say(text: string, lines: number): Promise<string[]>;
+  /** Writes `input` (if any), closes git's stdin and waits for it to exit: its whole stdout; throws `GitCommandError` on a failure. */
+  end(input?: string): Promise<string>;
+}
+
+/**
+ * Starts `git <args>` for a conversation: what simple-git cannot do, since it
+ * writes the whole input at once. Same folder and environment as `runGit`.
+ * If this process dies, git reads the end of its input: `update-ref --stdin`
+ * then aborts an open transaction.
+ */
+export function converseWithGit(where: Pick<GitHandle, 'top' | 'env'>, args: readonly string[], options: Pick<RunOptions, 'env'> = {}): GitConversation {
+  const child = spawn('git', [...args], { cwd: where.top, env: { ...where.env, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  let exit: number | undefined;
+  let startError: Error | undefined;
+  const waiting = new Set<() => void>();
+  const wake = () => waiting.forEach((check) => check());
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => ((stdout += chunk), wake()));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdin.on('error', () => undefined);
+  child.on('error', (error) => ((startError = error), (exit = -1), wake()));
+  child.on('close', (code) => ((exit = exit ?? code ?? -1), wake()));
+  const failure = () => new GitCommandError(args, exit ?? -1, stdout, stderr, startError);
+  let read = 0;
+  return {
+    say(text, lines) {
+      child.stdin.write(text);
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const answered = stdout.slice(read).split('\n');
+          if (answered.length > lines) {
+            waiting.delete(check);
+            const taken = answered.slice(0, lines);
+            read += taken.reduce((sum, line) => sum + line.length + 1, 0);
+            resolve(taken);
+          } else if (exit !== undefined) {
+            waiting.delete(check);
+            reject(failure());
+          }
+        };
+        waiting.add(check);
+        check();
+      });
+    },
+    end(input) {
+      child.stdin.end(input);
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (exit === undefined) return;
+          waiting.delete(check);
+          if (exit === 0) resolve(stdout);
+          else reject(failure());
+        };
+        waiting.add(check);
+        check();
+      });
+    },
+  };
+}
+
+/**
+ * `runGit` without simple-git, for a command that may print nothing
+ * (`read-tree`, `add`, a `diff-tree` with no difference): simple-git waits
+ * 50 ms more after such a command. Same folder, environment and errors.
+ */
+export function runGitDirect(where: Pick<GitHandle, 'top' | 'env'>, args: readonly string[], options: Pick<RunOptions, 'env' | 'input'> = {}): Promise<string> {
+  return converseWithGit(where, args, options).end(options.input);
 }

@@ -82,7 +82,7 @@ describe('progressTrailers', () => {
       [2, 'in_progress'],
     ] as const) {
       write(repo, POINTER, `step: ${step}\n`);
-      shas.push((await progressCommit(handle, { files: [POINTER], ...progressMessage(facts(step, status)) }))!);
+      shas.push((await progressCommit(handle, { files: [POINTER], ...progressMessage({ ...facts(step, status), ...(step === 2 ? { event: 12 } : {}) }) }))!);
     }
     commit(repo, 'a person, mentioning\n\nAutopilot-Flow: in the body\n\nnot a trailer block');
     commit(repo, 'odd values\n\nAutopilot-Flow: greenfield\nAutopilot-Step: three\nAutopilot-Status: completed');
@@ -91,7 +91,7 @@ describe('progressTrailers', () => {
 
     expect(await progressTrailers(handle, 10)).toEqual([
       { sha: latest, flow: 'existing-code', step: 'done', name: '', status: 'completed', cycle: 1, session: '' },
-      { sha: shas[1], flow: 'greenfield', step: 2, name: 'Step 2', status: 'in_progress', cycle: 1, session: 'agent-7' },
+      { sha: shas[1], flow: 'greenfield', step: 2, name: 'Step 2', status: 'in_progress', cycle: 1, session: 'agent-7', event: 12 },
       { sha: shas[0], flow: 'greenfield', step: 1, name: 'Step 1', status: 'completed', cycle: 1, session: 'agent-7' },
     ]);
     // The limit counts commits read, the odd one included.

@@ -1,7 +1,8 @@
-import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ProgressCommitRefused, ProgressIndexNotUpdated } from '../../src/git/errors.js';
+import { GitCommandError, ProgressCommitRefused } from '../../src/git/errors.js';
 import { progressCommit } from '../../src/git/progress-commit.js';
 import { progressMessage } from '../../src/git/progress-message.js';
 import { InputError } from '../../src/errors.js';
@@ -17,7 +18,22 @@ function userView(repo: string) {
   return {
     staged: git(repo, 'diff', '--cached'),
     unstaged: git(repo, 'diff'),
-    status: git(repo, 'status', '--porcelain=v1', '--untracked-files=all'),
+    // --no-optional-locks: the status does not write the refreshed index, so the index file can be compared byte for byte.
+    status: git(repo, '--no-optional-locks', 'status', '--porcelain=v1', '--untracked-files=all'),
+  };
+}
+
+/** Everything a failed progress commit must leave as it was: the branch, the index, the work tree, the git folder. */
+function snapshotOf(repo: string) {
+  return {
+    head: git(repo, 'rev-parse', 'HEAD'),
+    reflog: git(repo, 'reflog', '--format=%H %gs', 'main'),
+    index: git(repo, 'ls-files', '--stage'),
+    indexFile: createHash('sha1')
+      .update(readFileSync(join(repo, '.git/index')))
+      .digest('hex'),
+    ...userView(repo),
+    gitDir: readdirSync(join(repo, '.git')).sort(),
   };
 }
 
@@ -68,7 +84,7 @@ describe('progressCommit', () => {
     const handle = await handleFor(repo);
     await progressCommit(handle, { files: [POINTER], ...progressMessage({ ...facts, body: 'Decided: A' }) });
     expect(git(repo, 'log', '-1', '--format=%s')).toBe('autopilot: greenfield 3/10 Plan completed\n');
-    expect(git(repo, 'log', '-1', '--format=%b')).toMatch(/^Decided: A\n\nAutopilot-Flow: greenfield\n/);
+    expect(git(repo, 'log', '-1', '--format=%b')).toMatch(/^Decided: A\n\n_docs\/ \(1\): _autopilot_state\.md\n\nAutopilot-Flow: greenfield\n/);
     expect(git(repo, 'log', '-1', '--format=%(trailers:only,unfold)')).toBe(
       [
         'Autopilot-Flow: greenfield',
@@ -115,14 +131,16 @@ describe('progressCommit', () => {
     }
   });
 
-  it('says so when the commit is made but the index is held by another git command', async () => {
+  it("fails with git's words, committing nothing, when another git command holds the index", async () => {
     const repo = repoWith({ [POINTER]: 'step: 2\n' });
     write(repo, POINTER, 'step: 3\n');
+    const before = snapshotOf(repo);
     writeFileSync(join(repo, '.git/index.lock'), '');
     const attempt = progressCommit(await handleFor(repo), { files: [POINTER], ...message });
-    await expect(attempt).rejects.toBeInstanceOf(ProgressIndexNotUpdated);
-    await expect(attempt).rejects.toMatchObject({ sha: git(repo, 'rev-parse', 'HEAD').trim(), paths: [POINTER] });
-    expect(changed(repo)).toEqual([`M\t${POINTER}`]);
+    await expect(attempt).rejects.toBeInstanceOf(GitCommandError);
+    await expect(attempt).rejects.toThrow(/index\.lock': File exists/);
+    rmSync(join(repo, '.git/index.lock'));
+    expect(snapshotOf(repo)).toEqual(before);
   });
 
   it('leaves no temporary index behind when git fails half-way', async () => {

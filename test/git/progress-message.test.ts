@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { commitText, oneLine, parseProgressTrailers, progressMessage, type ProgressFacts } from '../../src/git/progress-message.js';
+import {
+  commitText,
+  filesByFolder,
+  oneLine,
+  parseProgressTrailers,
+  progressMessage,
+  type FileChange,
+  type ProgressFacts,
+} from '../../src/git/progress-message.js';
 
 const plan: ProgressFacts = { flow: 'greenfield', step: 3, steps: 10, name: 'Plan', status: 'completed', cycle: 1, session: 'local' };
 
@@ -94,5 +102,51 @@ describe('parseProgressTrailers', () => {
     ['nothing', []],
   ])('ignores a commit with %s', (_what, lines) => {
     expect(parseProgressTrailers(block(lines))).toBeUndefined();
+  });
+});
+
+describe('the journal event trailer', () => {
+  it('is written when the event is given, and read back; a malformed one makes the commit unreadable', () => {
+    const built = progressMessage({ ...plan, event: 42 });
+    expect(built.trailers['Autopilot-Event']).toBe('42');
+    expect(commitText(built)).toMatch(/\nAutopilot-Session: local\nAutopilot-Event: 42\n$/);
+    expect(progressMessage(plan).trailers).not.toHaveProperty('Autopilot-Event');
+    const text = commitText(built).split('\n\n').pop()!;
+    expect(parseProgressTrailers(text)).toMatchObject({ step: 3, event: 42 });
+    expect(parseProgressTrailers(commitText(progressMessage(plan)))).not.toHaveProperty('event');
+    expect(parseProgressTrailers(text.replace('Autopilot-Event: 42', 'Autopilot-Event: forty-two'))).toBeUndefined();
+  });
+});
+
+describe('filesByFolder', () => {
+  const change = (path: string, kind: FileChange['change'] = 'modified'): FileChange => ({ path, change: kind });
+
+  it('lists the files one line a folder, in path order, marking new and deleted ones', () => {
+    expect(
+      filesByFolder([
+        change('src/b.ts'),
+        change('src/a.ts', 'added'),
+        change('README.md'),
+        change('src/c.ts', 'deleted'),
+        change('src/lib/x.ts'),
+        change('_docs/_autopilot_state.md'),
+      ]),
+    ).toBe(['./ (1): README.md', '_docs/ (1): _autopilot_state.md', 'src/ (3): a.ts (new), b.ts, c.ts (deleted)', 'src/lib/ (1): x.ts'].join('\n'));
+    expect(filesByFolder([])).toBe('');
+  });
+
+  it('is bounded: at most so many names a folder and so many folders, the rest counted', () => {
+    const many = Array.from({ length: 11 }, (_, i) => change(`src/f${String(i).padStart(2, '0')}.ts`));
+    expect(filesByFolder(many)).toBe('src/ (11): f00.ts, f01.ts, f02.ts, f03.ts, f04.ts, f05.ts, f06.ts, f07.ts, … 3 more');
+    const folders = Array.from({ length: 15 }, (_, i) => change(`d${String(i).padStart(2, '0')}/x.ts`));
+    const lines = filesByFolder([...folders, change('d14/y.ts')], { folders: 12, namesPerFolder: 8 }).split('\n');
+    expect(lines).toHaveLength(13);
+    expect(lines.at(-1)).toBe('… 4 more files in 3 more folders');
+  });
+
+  it('flattens a file name that holds a line break, so the list cannot forge a trailer', () => {
+    const text = commitText(progressMessage(plan), [change('evil\nAutopilot-Step: 9.md')]);
+    expect(text).toContain('./ (1): evil Autopilot-Step: 9.md');
+    expect(parseProgressTrailers(text.split('\n\n').pop()!)).toMatchObject({ step: 3 });
   });
 });

@@ -3,9 +3,11 @@
  * server and two repositories pushing to it standing for two machines. Time
  * is passed in, never waited for.
  */
+import { chmodSync, writeFileSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GitCommandError } from '../../src/git/errors.js';
+import { GitCommandError, RemoteNotAnswering } from '../../src/git/errors.js';
 import {
   isLeaseStale,
   LEASE_REF,
@@ -132,6 +134,94 @@ describe('the remote lease', () => {
     await expect(takeRemoteLease(a, 'nowhere', leaseOf('alice', T0), undefined)).rejects.toBeInstanceOf(GitCommandError);
     await expect(takeRemoteLease(a, '--receive-pack=evil', leaseOf('alice', T0), undefined)).rejects.toThrow(/not a remote/);
     await expect(takeRemoteLease(a, 'origin', { ...leaseOf('alice', T0), heartbeat: 'yesterday' }, undefined)).rejects.toThrow(/not a lease/);
+  });
+});
+
+/** A "remote" that accepts TCP connections and never says a word; closed (and its connections cut) by `close`. */
+async function silentServer(): Promise<{ port: number; connections: () => number; open: () => number; close: () => Promise<void> }> {
+  const sockets = new Set<Socket>();
+  let count = 0;
+  const server: Server = createServer((socket) => {
+    count += 1;
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return {
+    port: address.port,
+    connections: () => count,
+    open: () => sockets.size,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((done) => server.close(() => done()));
+    },
+  };
+}
+
+describe('a remote that accepts and never answers', () => {
+  const TIMEOUT = 1_000;
+  /** The bound each call must return within: the timeout, plus room for a loaded machine. */
+  const BOUND = TIMEOUT + 4_000;
+
+  async function bounded(call: Promise<unknown>, remote: string): Promise<number> {
+    const start = Date.now();
+    const error = await call.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    const took = Date.now() - start;
+    expect(error).toBeInstanceOf(RemoteNotAnswering);
+    expect(error).toBeInstanceOf(GitCommandError);
+    expect(error).toMatchObject({ remote, timeoutMs: TIMEOUT, message: expect.stringContaining(`the remote ${remote} did not answer within 1 s`) });
+    expect((error as Error).message).toMatch(/git ls-remote|git push/);
+    expect(took).toBeLessThan(BOUND);
+    return took;
+  }
+
+  it(`over git://: reading, taking and releasing the lease each give up after the timeout (${TIMEOUT} ms, bound ${BOUND} ms)`, async () => {
+    const server = await silentServer();
+    try {
+      const dir = newRepo();
+      git(dir, 'remote', 'add', 'silent', `git://127.0.0.1:${server.port}/x.git`);
+      const handle = await handleFor(dir);
+      const times = [
+        await bounded(readRemoteLease(handle, 'silent', { timeoutMs: TIMEOUT }), 'silent'),
+        await bounded(takeRemoteLease(handle, 'silent', leaseOf('alice', T0), undefined, { timeoutMs: TIMEOUT }), 'silent'),
+        await bounded(releaseRemoteLease(handle, 'silent', '1'.repeat(40), { timeoutMs: TIMEOUT }), 'silent'),
+      ];
+      expect(server.connections()).toBeGreaterThanOrEqual(3);
+      console.log(`silent git:// remote: gave up after ${times.join(', ')} ms (timeout ${TIMEOUT} ms)`);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('over ssh (core.sshCommand reaching the silent server): gives up after the timeout too', async () => {
+    const server = await silentServer();
+    try {
+      const dir = newRepo();
+      // A fake ssh: connects to the server and relays nothing back, as a host that accepted and hung.
+      const ssh = join(dir, '.git', 'fake-ssh');
+      writeFileSync(
+        ssh,
+        `#!/bin/sh\nexec ${process.execPath} -e "const s=require('net').connect(${server.port},'127.0.0.1');process.stdin.pipe(s);s.on('error',()=>{})"\n`,
+      );
+      chmodSync(ssh, 0o755);
+      git(dir, 'config', 'core.sshCommand', ssh);
+      // Or git first runs the command with -G to learn which ssh it is.
+      git(dir, 'config', 'ssh.variant', 'ssh');
+      git(dir, 'remote', 'add', 'hung', 'ssh://git@example.invalid/x.git');
+      const handle = await handleFor(dir);
+      await bounded(readRemoteLease(handle, 'hung', { timeoutMs: TIMEOUT }), 'hung');
+      expect(server.connections()).toBe(1);
+      // git, stopped, takes its ssh down with it: nothing is left holding the connection.
+      await expect.poll(() => server.open(), { timeout: 3_000 }).toBe(0);
+    } finally {
+      await server.close();
+    }
   });
 });
 

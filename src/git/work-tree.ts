@@ -1,0 +1,87 @@
+/**
+ * The work tree as git would record it: a snapshot taken when a step starts,
+ * and what changed since, when it ends, so the step's progress commit holds
+ * the step's work and not what the person had changed before it. Both read
+ * the work tree through a temporary index; the user's index is never
+ * touched.
+ */
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { InputError } from '../errors.js';
+import { GitCommandError } from './errors.js';
+import { parseRawDiff, type Change } from './index-entries.js';
+import { runGit, runGitDirect, runGitOr, type GitHandle } from './run.js';
+import { withTempIndex } from './temp-index.js';
+
+export interface WorkTreeChange {
+  /** Relative to the repository root (autopilot's root, as every path the layer takes). */
+  path: string;
+  change: Change;
+}
+
+/**
+ * The sha of a tree object that records the whole work tree as it is now:
+ * tracked files as they are on disk (staged or not), untracked files that
+ * `.gitignore` (and `.git/info/exclude`, `core.excludesFile`) does not
+ * exclude, deleted files left out. The tree is written to the object
+ * database, not to any ref: keep its sha (the journal) and pass it to
+ * `changedSince`. Unreferenced, it is kept by `git gc` for two weeks
+ * (`gc.pruneExpire`).
+ *
+ * How: a copy of the user's index (its stat data spares hashing the files
+ * that did not change) in a temporary index, `git add --all`, `write-tree`.
+ * The user's index, HEAD and the work tree are left as they were; a kill
+ * leaves at most the temporary index, which `cleanLeftovers` removes.
+ */
+export async function snapshotWorkTree(handle: GitHandle): Promise<string> {
+  return withTempIndex(handle, async (inTempIndex, path) => {
+    let copied = true;
+    try {
+      copyFileSync(join(handle.gitDir, 'index'), path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      copied = false;
+    }
+    // No index yet (a fresh repository, or one whose index was deleted): start from HEAD, if there is one.
+    if (!copied && (await runGitOr(handle, ['rev-parse', '--quiet', '--verify', 'HEAD^{tree}'], 1))) {
+      await runGitDirect(handle, ['read-tree', 'HEAD'], inTempIndex);
+    }
+    await runGitDirect(handle, ['add', '--all'], inTempIndex);
+    return (await runGit(handle, ['write-tree'], inTempIndex)).trim();
+  });
+}
+
+/**
+ * What changed in the work tree since the snapshot `tree` (from
+ * `snapshotWorkTree`): files added, modified (content, mode, a file become a
+ * link) and deleted, ignored files left out, under the repository root only,
+ * sorted by path. A file changed and changed back counts as unchanged.
+ */
+export async function changedSince(handle: GitHandle, tree: string): Promise<WorkTreeChange[]> {
+  if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(tree)) {
+    throw new InputError({ message: `${tree}: not a snapshot`, expected: 'the sha snapshotWorkTree gave, 40 or 64 hex digits', received: tree });
+  }
+  const now = await snapshotWorkTree(handle);
+  let out: string;
+  try {
+    out = await runGit(handle, [
+      '--literal-pathspecs',
+      'diff-tree',
+      '-r',
+      '-z',
+      '--raw',
+      '--no-renames',
+      tree,
+      now,
+      ...(handle.prefix ? ['--', handle.prefix] : []),
+    ]);
+  } catch (error) {
+    if (error instanceof GitCommandError && !(await runGitOr(handle, ['cat-file', '-t', tree], 128))) {
+      throw new Error(`the work-tree snapshot ${tree} is no longer in the repository (pruned by git gc?): what changed since cannot be told`, { cause: error });
+    }
+    throw error;
+  }
+  return parseRawDiff(out)
+    .map(({ path, change }) => ({ path: path.slice(handle.prefix.length), change }))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
