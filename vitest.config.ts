@@ -11,7 +11,7 @@ import { defineConfig } from 'vitest/config';
  * - facts: what those clients do that autopilot relies on (docs/claude-code-facts.md,
  *   docs/codex-facts.md); run when a client is upgraded (`npm run test:facts`), not by `npm test`.
  */
-const built = { globalSetup: ['test/global-setup.ts'] };
+const built = { globalSetup: ['test/tmp-guard.ts', 'test/global-setup.ts'] };
 
 export default defineConfig({
   test: {
@@ -19,7 +19,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], globalSetup: ['test/tmp-guard.ts'] } },
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts', 'test/git/**/*.test.ts'], ...built } },
       { extends: true, test: { name: 'faults', include: ['test/faults/**/*.test.ts'], ...built } },
       { extends: true, test: { name: 'fuzz', include: ['test/fuzz/**/*.test.ts'], ...built } },

@@ -32,6 +32,8 @@ export type ErrorCode =
   | 'guard_off'
   /** Another session holds the repository, or the lock was not freed in time: exit 4. */
   | 'held'
+  /** Git refused what a command asked of it (a progress commit): exit 1, with git's words. */
+  | 'git_failed'
   | 'internal';
 
 /**
@@ -41,6 +43,7 @@ export type ErrorCode =
  */
 const INPUT_ERROR = Symbol.for('autopilot.InputError');
 const HELD_ERROR = Symbol.for('autopilot.HeldError');
+const GIT_FAILED = Symbol.for('autopilot.GitFailed');
 
 function branded(cls: object, base: object, brand: symbol, value: unknown): boolean {
   if (cls !== base) return Function.prototype[Symbol.hasInstance].call(cls, value);
@@ -85,6 +88,21 @@ export class HeldError extends Error {
     this.hint = hint;
     this.holder = holder;
     this.decision = decision;
+  }
+}
+
+/** Git refused what a command asked of it — a progress commit — after the state was written: exit 1, git's words in the message. */
+export class GitFailed extends Error {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return branded(this, GitFailed, GIT_FAILED, value);
+  }
+  readonly [GIT_FAILED] = true;
+  readonly code = 'git_failed' as const;
+  readonly hint: string;
+  constructor(message: string, hint: string) {
+    super(message);
+    this.name = 'GitFailed';
+    this.hint = hint;
   }
 }
 
@@ -136,6 +154,7 @@ export function errorJson(error: unknown, code?: ErrorCode): { error: Record<str
       },
     };
   }
+  if (error instanceof GitFailed) return { error: { code: 'git_failed', message: error.message, hint: error.hint } };
   return { error: { code: 'internal', message: error instanceof Error ? error.message : String(error) } };
 }
 

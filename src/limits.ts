@@ -239,3 +239,6 @@ export const CONVERSATION_MAX_DEPTH = 12;
 
 /** A session's name: it goes into every journal line and the lease. */
 export const SESSION_MAX_LENGTH = 128;
+
+/** How long a git remote may stay silent (a push, a fetch) before a command gives up on it, unless the settings say otherwise. */
+export const REMOTE_TIMEOUT_MS = 5_000;

@@ -84,6 +84,14 @@ export async function runCheck(ctx: Pick<Context, 'repo'>): Promise<CheckResult>
 
   const journal = readJournal(repo.journalFile, displayPath(repo.journalFile, repo.root));
   problems.push(...journal.problems);
+  const last = journal.entries.findLast((e) => e.pointer !== undefined);
+  const settled = journal.entries.at(-1);
+  if (last?.event === 'progress_commit_owed' && !(settled?.event === 'progress_commit_made' && settled.owed === last.seq))
+    problems.push({
+      file: displayPath(repo.journalFile, repo.root),
+      message: `the progress commit of event ${last.seq} is owed: a kill or git stopped it after the state was written`,
+      expected: 'every progress commit made (the next command that writes makes it, once)',
+    });
   for (const guard of guardProblems(repo)) problems.push({ message: guard });
   const gitOff = gitFallbackOff(repo);
   return { problems, flows: flows.map((f) => f.id), skills: skills.size, pointer, journalEvents: journal.entries.length, ...(gitOff ? { gitOff } : {}) };

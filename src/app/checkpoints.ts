@@ -62,7 +62,8 @@ export async function runRestore(ctx: Context, id: string): Promise<{ id: string
     throw error;
   }
   const position = restored.position;
-  const { result } = await transact(ctx, { flows: 'cache' }, async (tx) => {
+  // A person's command, but one that moves the run: under the session lease like the step commands.
+  const { result } = await transact(ctx, { flows: 'cache', drives: { takeOver: false } }, async (tx) => {
     const loaded = await tx.state();
     if (position.flow !== loaded.flow.id) {
       throw new InputError({

@@ -58,6 +58,8 @@ export interface Written {
   entries: StampedEntry[];
   /** The checkpoint taken, and those pruned. */
   checkpoint?: { id: string; pruned: string[] };
+  /** The progress commit the plan owed, as made (`sha`), found made already, or dropped (the transaction fills it in). */
+  progressCommit?: { sha?: string; found?: true; dropped?: string };
 }
 
 /** Stamps entries with sequence numbers from `lastSeq + 1`, time, session and key; the last carries the pointer it leads to. */

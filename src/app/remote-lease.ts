@@ -7,7 +7,7 @@
  * over; a fresh one only with `--take-over`.
  */
 import { formatAge } from '../engine/lease.js';
-import { HeldError, InputError } from '../errors.js';
+import { GitFailed, HeldError, InputError } from '../errors.js';
 import { thisMachine } from '../io/machine.js';
 import type { Repo } from '../io/repo.js';
 import { gitFallbackOff } from './git-source.js';
@@ -18,7 +18,34 @@ export interface RemoteLeaseResult {
   taken: 'new' | 'renewed' | 'stale' | 'take-over';
 }
 
-export async function holdRemoteLease(repo: Repo, remote: string, session: string, now: Date, staleMs: number, takeOver: boolean): Promise<RemoteLeaseResult> {
+/** `timeoutMs`: how long the remote may stay silent; a remote that does not answer is exit 1 naming it and what to check. */
+export async function holdRemoteLease(
+  repo: Repo,
+  remote: string,
+  session: string,
+  now: Date,
+  staleMs: number,
+  takeOver: boolean,
+  timeoutMs: number,
+): Promise<RemoteLeaseResult> {
+  try {
+    return await holdIt(repo, remote, session, now, staleMs, takeOver, timeoutMs);
+  } catch (error) {
+    if (error instanceof Error && error.name === 'RemoteNotAnswering')
+      throw new GitFailed(error.message, 'Nothing was written. Run the command again once the remote answers (or raise `lease.remote_timeout_seconds`).');
+    throw error;
+  }
+}
+
+async function holdIt(
+  repo: Repo,
+  remote: string,
+  session: string,
+  now: Date,
+  staleMs: number,
+  takeOver: boolean,
+  timeoutMs: number,
+): Promise<RemoteLeaseResult> {
   const off = gitFallbackOff(repo);
   const { openGit } = await import('../git/repository.js');
   const opened = off ? { handle: undefined, reason: off } : await openGit(repo.root);
@@ -30,13 +57,13 @@ export async function holdRemoteLease(repo: Repo, remote: string, session: strin
     });
   const { readRemoteLease, takeRemoteLease, isLeaseStale } = await import('../git/remote-lease.js');
   const me = thisMachine();
-  const current = await readRemoteLease(opened.handle, remote);
+  const current = await readRemoteLease(opened.handle, remote, { timeoutMs });
   const holder = current?.lease;
   const mine = holder && holder.session === session && holder.machine === me.machine;
   const stale = holder ? isLeaseStale(holder, now, staleMs) : false;
   if (current && !mine && !stale && !takeOver) throw held(remote, holder, now);
   const lease = { session, host: me.host, machine: me.machine, taken_at: mine ? holder.taken_at : now.toISOString(), heartbeat: now.toISOString() };
-  const change = await takeRemoteLease(opened.handle, remote, lease, current?.sha);
+  const change = await takeRemoteLease(opened.handle, remote, lease, current?.sha, { timeoutMs });
   if (!change.ok) throw held(remote, change.holder, now, change.reason);
   return { remote, sha: change.sha, taken: !current ? 'new' : mine ? 'renewed' : stale ? 'stale' : 'take-over' };
 }

@@ -13,7 +13,8 @@ export interface RepinResult {
 }
 
 export async function runRepin(ctx: Context): Promise<RepinResult> {
-  const { result } = await transact(ctx, { flows: 'cache' }, async (tx) => {
+  // A person's command, but one that moves the run: under the session lease like the step commands.
+  const { result } = await transact(ctx, { flows: 'cache', drives: { takeOver: false } }, async (tx) => {
     const loaded = await tx.state();
     const position = loaded.reconciled.position;
     const change = loaded.flowChange;

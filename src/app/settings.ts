@@ -9,13 +9,13 @@ import { join } from 'node:path';
 import { InputError } from '../errors.js';
 import { parseSettings, staleAfter, type Settings } from '../formats/settings.js';
 import type { Repo } from '../io/repo.js';
-import { CONFIG_MAX_BYTES, DEFAULT_STALE_MS } from '../limits.js';
+import { CONFIG_MAX_BYTES, DEFAULT_STALE_MS, REMOTE_TIMEOUT_MS } from '../limits.js';
 
 export async function readSettings(repo: Repo): Promise<Settings> {
   const fromEnv = staleAfter(process.env.AUTOPILOT_LEASE_STALE_MINUTES, '$AUTOPILOT_LEASE_STALE_MINUTES');
   if ('problem' in fromEnv) throw new InputError(fromEnv.problem);
   const file = join(repo.root, '.autopilot', 'config.yml');
-  if (!existsSync(file)) return { staleMs: fromEnv.ms ?? DEFAULT_STALE_MS, commit: false };
+  if (!existsSync(file)) return { staleMs: fromEnv.ms ?? DEFAULT_STALE_MS, commit: false, remoteTimeoutMs: REMOTE_TIMEOUT_MS };
   const display = '.autopilot/config.yml';
   if (!statSync(file).isFile()) throw new InputError({ file: display, message: 'the settings are not a regular file', expected: 'a YAML file' });
   if (statSync(file).size > CONFIG_MAX_BYTES) {

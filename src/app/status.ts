@@ -3,6 +3,7 @@ import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { openRepo } from '../io/repo.js';
 import { conversationProcess } from '../io/conversation.js';
+import { owedOnRecord } from './progress-commit.js';
 import type { Context } from './context.js';
 import { readState } from './read-state.js';
 import { gitFallbackOff } from './git-source.js';
@@ -77,6 +78,7 @@ export async function runStatus(ctx: Context): Promise<{ view: View; exit: numbe
     guards: guardProblems(repo),
     ...(gitOff ? { gitOff } : {}),
     journalSeq: loaded.lastSeq,
+    ...(owedOnRecord(loaded.head) ? { owedCommit: loaded.head.record!.seq } : {}),
   });
   return { view, exit: 0 };
 }

@@ -6,7 +6,7 @@
  */
 import { DECISIVE } from '../engine/repeat.js';
 import { decideStep, aimAt, planStep, skillStateWanted, type StepInput } from '../engine/step-plan.js';
-import { exitCodeOf, type Event } from '../engine/transitions.js';
+import { exitCodeOf, type Event, type Transition } from '../engine/transitions.js';
 import { InputError } from '../errors.js';
 import { stepByNumber } from '../flow/model.js';
 import { latestAbout } from '../io/journal-head.js';
@@ -17,7 +17,7 @@ import type { Context } from './context.js';
 import { flowChangeNotice } from './flows.js';
 import { peekPosition, type Loaded } from './load-state.js';
 import { boundarySummary } from './boundary-summary.js';
-import { makeProgressCommit, prepareProgressCommit } from './progress-commit.js';
+import { openForCommits, owedCommit, startTree } from './progress-commit.js';
 import { skillPosition } from './skill-position.js';
 import { pointerAt, transact, type Opened } from './transaction.js';
 import { validateEvent } from './validate-event.js';
@@ -50,14 +50,18 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
     prepare: async ({ repo, settings }: Opened) => ({
       peeked: request.step === undefined ? peekPosition(repo) : undefined,
       // Refused before anything is written: a progress commit asked for where none can be made.
-      git: request.commit || settings.commit ? await prepareProgressCommit(repo) : undefined,
+      git: request.commit || settings.commit ? await openForCommits(repo) : undefined,
+      mode: settings.commit || ('work' as const),
     }),
   };
   const { result } = await transact(ctx, spec, async (tx) => {
     const loaded = await tx.state();
     const { repo, flow } = loaded;
     const input = stepInput(loaded, event, request, tx.prepared.peeked, tx.ctx, tx.settings.staleMs, tx.lease);
-    const decided = decideStep(input);
+    const { git, mode } = tx.prepared;
+    let decided = decideStep(input);
+    // A step starting: its commit will hold what changed in the work tree from now on.
+    if (git && mode === 'work' && decided.entries.some((e) => e.event === 'step_started')) decided = withStartTree(decided, await startTree(git));
     const wanted = skillStateWanted(event, decided);
     const skill = wanted === undefined ? undefined : await skillPosition(repo, stepByNumber(flow, wanted)!, decided.position.cycle);
     const plan = planStep(input, decided, skill);
@@ -74,9 +78,11 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
       files.push({ path: backup, text: loaded.brokenPointer });
       plan.notices.push(`the unreadable pointer was kept as ${displayPath(backup, repo.root)}`);
     }
+    const owed = git ? owedCommit(loaded, flow, transition, mode, startTreeOf(loaded, transition)) : undefined;
     return {
+      ...(git ? { git } : {}),
       plan: {
-        entries: plan.entries,
+        entries: owed ? [...plan.entries, owed] : plan.entries,
         key: plan.key,
         flowHash: flow.hash,
         ...(plan.lease ? { lease: plan.lease } : {}),
@@ -85,8 +91,7 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
         ...(plan.checkpoint ? { checkpoint: plan.checkpoint } : {}),
       },
       answer: async (written: Written): Promise<StepResult> => {
-        const git = tx.prepared.git;
-        const committed = git ? await makeProgressCommit(git, repo, loaded, flow, transition, written, tx.ctx.session) : undefined;
+        const committed = written.progressCommit?.sha;
         const { outcome } = transition;
         const summary =
           outcome.kind === 'boundary' && !outcome.answered ? await boundarySummary(repo, flow, outcome.after, loaded.reconciled.position.cycle) : undefined;
@@ -104,6 +109,19 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
     };
   });
   return result;
+}
+
+/** The transition with the work tree's snapshot on the entry that starts the step. */
+function withStartTree(transition: Transition, tree: string): Transition {
+  return { ...transition, entries: transition.entries.map((e) => (e.event === 'step_started' ? { ...e, tree } : e)) };
+}
+
+/** The work tree when the step this command finishes started, as its `step_started` recorded it. */
+function startTreeOf(loaded: Loaded, transition: Transition): string | undefined {
+  const finished = transition.entries.find((e) => e.event === 'step_completed' || e.event === 'step_skipped' || e.event === 'step_failed');
+  if (!finished || typeof finished.step !== 'number') return undefined;
+  const started = latestAbout(loaded.repo.journalFile, { flow: finished.flow, cycle: finished.cycle, step: finished.step }, new Set(['step_started'] as const));
+  return typeof started?.tree === 'string' ? started.tree : undefined;
 }
 
 /** What the pure plan needs, gathered from the state read under the lock and the two journal look-ups it may need. */

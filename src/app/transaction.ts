@@ -9,6 +9,9 @@
  * 3. take the lock;
  * 4. for a command that drives, judge the lease on disk (rule 6) before the
  *    state is read: another session's lease is exit 4;
+ * 4½. a progress commit the journal says is owed (a command killed, or git
+ *    refusing, after the state was written) is made, once, before anything
+ *    else (`app/progress-commit.ts`);
  * 5. `decide`: the command reads the state under the lock (`tx.state()`, once)
  *    and returns a plan;
  * 6. commit the plan (`commit`: journal, pointer, lease, files, checkpoint,
@@ -21,9 +24,9 @@
  * `applyReleasePlan` returns the files it touched.
  */
 import { mkdirSync } from 'node:fs';
-import { entry } from '../formats/journal-line.js';
+import { entry, fromPointerRecord } from '../formats/journal-line.js';
 import { judgeLease, type LeaseVerdict } from '../engine/lease.js';
-import { InputError } from '../errors.js';
+import { GitFailed, InputError } from '../errors.js';
 import { loopStart, type Flow } from '../flow/model.js';
 import { crashPoint } from '../io/crash-point.js';
 import { readJournalHead } from '../io/journal-head.js';
@@ -36,6 +39,8 @@ import { LOCK_WAIT_MS } from '../limits.js';
 import type { LastAction } from '../formats/pointer/parse-pointer.js';
 import type { Position } from '../formats/pointer/position.js';
 import { commit, type Plan, type Written } from './commit.js';
+import { makeOwedCommit, owedOnRecord, type OwedCommit } from './progress-commit.js';
+import type { GitHandle } from '../git/repository.js';
 import type { Context } from './context.js';
 import { loadRepoFlows } from './flows.js';
 import { heldError } from './lease-view.js';
@@ -77,7 +82,9 @@ export interface Tx<P> extends Opened {
 
 export interface Decided<T> {
   plan: Plan;
-  /** What the command says once the plan is written, still under the lock. */
+  /** Git, opened by the command for a progress commit its plan owes (the plan's last entry is `progress_commit_owed`). */
+  git?: GitHandle;
+  /** What the command says once the plan is written (and its progress commit made), still under the lock. */
   answer: (written: Written) => T | Promise<T>;
 }
 
@@ -92,7 +99,8 @@ export async function transact<P = undefined, T = void>(
   const opened = { repo, flows, settings };
   const prepared = (await spec.prepare?.(opened)) as P;
   // Agents on several machines: the lease on the shared remote first (exit 4 when another machine's session holds it).
-  if (spec.drives && settings.remote) await holdRemoteLease(repo, settings.remote, ctx.session, ctx.now(), settings.staleMs, spec.drives.takeOver);
+  if (spec.drives && settings.remote)
+    await holdRemoteLease(repo, settings.remote, ctx.session, ctx.now(), settings.staleMs, spec.drives.takeOver, settings.remoteTimeoutMs);
   const lock = await takeLock(repo, ctx.session, ctx.lockWaitMs ?? LOCK_WAIT_MS);
   try {
     const writer = { session: ctx.session, now: ctx.now };
@@ -119,8 +127,19 @@ export async function transact<P = undefined, T = void>(
       if (verdict.kind === 'renew' && verdict.as) driver = { ...ctx, session: verdict.as };
     }
 
+    // A commit the last command owes comes first: the history then says what happened, in order.
+    if (spec.flows !== 'none') {
+      const head = readJournalHead(repo.journalFile);
+      const owed = owedOnRecord(head);
+      if (owed) {
+        const made = await settle(repo, owed);
+        // A line of its own: the pointer stays as it is.
+        commit(repo, lock, head.lastSeq, { entries: [entry('progress_commit_made', fromPointerRecord(owed.pointer!), made)] }, writer);
+      }
+    }
+
     const tx: Tx<P> = { ...opened, ctx: driver, prepared, lock, ...(lease ? { lease } : {}), state };
-    const { plan, answer } = await decide(tx);
+    const { plan, answer, git } = await decide(tx);
     const at = loaded as Loaded | undefined;
     const lastSeq = at ? at.lastSeq : readJournalHead(repo.journalFile).lastSeq;
     if (at) {
@@ -130,12 +149,44 @@ export async function transact<P = undefined, T = void>(
         plan.pointer ??= pointerAt(at, at.reconciled.position);
       }
       if (plan.entries.length > 0) plan.flowHash ??= at.flow.hash;
+      // A command that drives and writes holds the lease it was judged to take (a refused one writes nothing, and takes none).
+      if (lease && plan.entries.length > 0 && plan.lease === undefined) plan.lease = lease.lease;
       if (at.index) plan.index ??= at.index;
     }
     const written = commit(repo, lock, lastSeq, plan, { session: driver.session, now: ctx.now });
+    // The progress commit the plan owes is made now; a failure leaves it owed (exit 1), for the next command to make.
+    const owed = owedOnRecord({ record: written.entries.length > 0 ? { entry: written.entries.at(-1)! } : undefined });
+    if (owed) {
+      crashPoint('before-progress-commit');
+      const made = await settle(repo, owed, git);
+      crashPoint('after-progress-commit');
+      // A line of its own, after the commit: the pointer stays as the plan left it, and the commit holds it.
+      const madeWritten = commit(
+        repo,
+        lock,
+        owed.seq,
+        { entries: [entry('progress_commit_made', fromPointerRecord(owed.pointer!), made)] },
+        { session: driver.session, now: ctx.now },
+      );
+      written.entries.push(...madeWritten.entries);
+      written.progressCommit = made;
+    }
     return { result: await answer(written), written };
   } finally {
     lock.release();
+  }
+}
+
+/** Makes an owed commit, or says (exit 1, git's words) why it cannot be made: then nothing else runs. */
+export async function settle(repo: Repo, owed: OwedCommit, handle?: GitHandle): Promise<Parameters<typeof entry<'progress_commit_made'>>[2]> {
+  try {
+    return await makeOwedCommit(repo, owed, handle);
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    throw new GitFailed(
+      `the progress commit of event ${owed.seq} (step ${owed.step} ${owed.name}, ${owed.status}) could not be made: ${error instanceof Error ? error.message : String(error)}`,
+      'The state is written; the commit is owed (`autopilot status` shows it). Fix what git says, then run any autopilot command: it makes the commit first, once.',
+    );
   }
 }
 

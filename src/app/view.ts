@@ -49,6 +49,8 @@ export interface View {
   notices?: string[];
   /** The progress commit this command made. */
   committed?: string;
+  /** `status`: a progress commit the journal says is owed (its event's seq): the next command that writes makes it. */
+  owedCommit?: number;
   /** `status`: why git cannot be the third source here, when it cannot. */
   gitOff?: string;
   /** A boundary waiting for its answer. */

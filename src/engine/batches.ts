@@ -3,16 +3,21 @@
  * carrying the pointer the command left. A batch a crash cut short (a kill
  * half-way through the write) has no such last event; its whole lines are
  * not on record, and every reader leaves them out. Events from before
- * sequence numbers (an older autopilot) always count. Pure.
+ * sequence numbers (an older autopilot) always count. An event that moves no
+ * position and says one thing done outside the journal (`progress_commit_made`)
+ * is a batch of its own: it leaves the pointer as it was. Pure.
  */
 import type { StampedEntry } from '../formats/journal-line.js';
+
+/** Whether an event closes its batch: it carries the pointer its command left, or it is a batch of its own. */
+const closes = (e: StampedEntry) => e.pointer !== undefined || e.event === 'progress_commit_made';
 
 /** Reading newest first: call `accept` for each event and learn whether it is on record. */
 export function newestFirstFilter(): (e: StampedEntry) => boolean {
   let expected: number | undefined;
   return (e) => {
     if (typeof e.seq !== 'number') return true;
-    if (e.pointer) {
+    if (closes(e)) {
       expected = e.seq - 1;
       return true;
     }
@@ -42,7 +47,7 @@ export function oldestFirstBatches(): { push(e: StampedEntry): { accepted: Stamp
         open = [];
       }
       open.push(e);
-      if (!e.pointer) return { accepted: [], dropped };
+      if (!closes(e)) return { accepted: [], dropped };
       const accepted = open;
       open = [];
       return { accepted, dropped };

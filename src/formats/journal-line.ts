@@ -38,7 +38,8 @@ export interface EventDetails {
   position_repaired: { source: PositionSource; drift: string[] };
   /** `edited`: the fields a person changed, when the journal knows what the pointer said before. */
   pointer_edited: { edited?: Record<string, { was: unknown; now: unknown }>; message: string };
-  step_started: { attempt: number };
+  /** `tree`: the work tree when the step started (a git tree object), when progress commits hold the step's work. */
+  step_started: { attempt: number; tree?: string };
   substep: { sub_step: string };
   /** `by: folder`: found done on disk; `forced`: a person forced it done, with a reason. */
   step_completed: { by?: 'folder'; forced?: true; reason?: string };
@@ -66,6 +67,16 @@ export interface EventDetails {
   checkpoint_restored: { checkpoint: string; journal_then: number };
   run_repinned: { from_hash: string; flow_hash: string; changed: string[]; pinned: PinnedFlow };
   lock_broken: { holder: { pid: number; host: string; session: string; at: string } };
+  /**
+   * A progress commit the command that journals this will make (docs/git.md):
+   * the commit carries this event's seq as its `Autopilot-Event` trailer, so
+   * a retry finds it. The position is what the commit is about; `files` the
+   * state and evidence it holds; `tree` the work tree when the step started
+   * (the commit then also holds what changed since); `steps` the flow's length.
+   */
+  progress_commit_owed: { files: string[]; steps: number; tree?: string };
+  /** The owed commit `owed` (its seq) is settled: made (`sha`), found already made, nothing to commit, or dropped (no git any more). */
+  progress_commit_made: { owed: number; sha?: string; found?: true; dropped?: string };
 }
 
 /** Every event this autopilot writes. */
@@ -183,6 +194,9 @@ const CHECKED = {
   substep: { sub_step: isString },
   run_started: { pinned: isJsonObject },
   run_repinned: { pinned: isJsonObject },
+  step_started: { tree: isString },
+  progress_commit_owed: { files: isStrings, steps: isStepNumber, tree: isString },
+  progress_commit_made: { owed: isStepNumber },
 } satisfies { [E in JournalEvent]?: { [K in DetailKey<E>]?: (v: unknown) => boolean } };
 
 type Checked = typeof CHECKED;

@@ -5,7 +5,10 @@
  * lease:
  *   stale_after_minutes: 10   # another session's lease on this machine is stale after this
  *   remote: origin            # also hold the lease on this git remote (agents on several machines)
- * commit: true                # a progress commit after each step that finishes something
+ *   remote_timeout_seconds: 5 # a remote that has not answered in this long is given up on
+ * commit: true                # a progress commit after each step that finishes something: the step's
+ *                             # work, the pointer and the journal (`evidence`: only the state and the
+ *                             # step's done_when files)
  * ```
  *
  * Pure: text → settings or the problem with them; settings → text. The YAML
@@ -15,16 +18,25 @@
  * `app/settings.ts`.
  */
 import type { Problem } from '../errors.js';
-import { DEFAULT_STALE_MS, REMOTE_NAME_MAX_LENGTH } from '../limits.js';
+import { DEFAULT_STALE_MS, REMOTE_NAME_MAX_LENGTH, REMOTE_TIMEOUT_MS } from '../limits.js';
 
 export interface Settings {
   /** How long another session's lease on this machine may be quiet before it is stale. */
   staleMs: number;
-  /** `commit: true`: a progress commit after every step command that finishes something. */
-  commit: boolean;
+  /**
+   * A progress commit after every step command that finishes something:
+   * `work` (`commit: true`) holds what changed in the work tree during the
+   * step, with the pointer and the journal; `evidence` only the state and the
+   * step's done_when files; false: none unless a command asks (`--commit`).
+   */
+  commit: CommitMode | false;
   /** `lease: { remote: origin }`: the lease is also kept on that git remote (agents on several machines). */
   remote?: string;
+  /** How long a git remote may stay silent before a command gives up on it. */
+  remoteTimeoutMs: number;
 }
+
+export type CommitMode = 'work' | 'evidence';
 
 const MINUTE_MS = 60_000;
 const REMOTE = new RegExp(`^[A-Za-z0-9][A-Za-z0-9._/-]{0,${REMOTE_NAME_MAX_LENGTH - 1}}$`);
@@ -72,9 +84,23 @@ export function parseSettings(
       },
     };
   }
-  const config = (data ?? {}) as { lease?: { stale_after_minutes?: unknown; remote?: unknown }; commit?: unknown };
-  if (config.commit !== undefined && typeof config.commit !== 'boolean') {
-    return { problem: { file, message: '`commit` is not true or false', expected: 'commit: true', received: String(config.commit) } };
+  const config = (data ?? {}) as { lease?: { stale_after_minutes?: unknown; remote?: unknown; remote_timeout_seconds?: unknown }; commit?: unknown };
+  const commit = config.commit === undefined || config.commit === false ? false : config.commit === true ? 'work' : config.commit;
+  if (commit !== false && commit !== 'work' && commit !== 'evidence') {
+    return {
+      problem: {
+        file,
+        message: '`commit` is not true, false, work or evidence',
+        expected: 'commit: true (or `evidence`: only the state and the files)',
+        received: String(config.commit),
+      },
+    };
+  }
+  const timeout = config.lease?.remote_timeout_seconds;
+  if (timeout !== undefined && (typeof timeout !== 'number' || !(timeout > 0) || timeout > 600)) {
+    return {
+      problem: { file, message: '`lease.remote_timeout_seconds` is not a number of seconds', expected: 'remote_timeout_seconds: 5', received: String(timeout) },
+    };
   }
   const remote = config.lease?.remote;
   if (remote !== undefined && (typeof remote !== 'string' || !REMOTE.test(remote))) {
@@ -89,8 +115,9 @@ export function parseSettings(
   return {
     settings: {
       staleMs: staleMs ?? DEFAULT_STALE_MS,
-      commit: config.commit === true,
+      commit,
       ...(typeof remote === 'string' ? { remote } : {}),
+      remoteTimeoutMs: typeof timeout === 'number' ? timeout * 1000 : REMOTE_TIMEOUT_MS,
     },
   };
 }
@@ -101,7 +128,8 @@ export function serializeSettings(settings: Settings): string {
     'lease:',
     `  stale_after_minutes: ${settings.staleMs / MINUTE_MS}`,
     ...(settings.remote === undefined ? [] : [`  remote: ${JSON.stringify(settings.remote)}`]),
-    `commit: ${settings.commit}`,
+    `  remote_timeout_seconds: ${settings.remoteTimeoutMs / 1000}`,
+    `commit: ${settings.commit === 'work' ? 'true' : settings.commit}`,
     '',
   ].join('\n');
 }

@@ -4,7 +4,15 @@
  * line) as well as at random. Inert unless AUTOPILOT_CRASH_AT names the
  * moment; nothing but a test sets it.
  */
-export type CrashPoint = 'after-lock' | 'mid-journal' | 'after-journal' | 'after-pointer-temp' | 'after-pointer' | 'before-release';
+export type CrashPoint =
+  | 'after-lock'
+  | 'mid-journal'
+  | 'after-journal'
+  | 'after-pointer-temp'
+  | 'after-pointer'
+  | 'before-progress-commit'
+  | 'after-progress-commit'
+  | 'before-release';
 
 const wanted = process.env.AUTOPILOT_CRASH_AT;
 

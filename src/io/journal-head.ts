@@ -11,8 +11,10 @@ import { JOURNAL_HEAD_WINDOW_BYTES, JOURNAL_STEP_WINDOW_BYTES } from '../limits.
 export interface JournalHead {
   /** The highest `seq` near the end; 0 for an empty journal or one from before sequence numbers. */
   lastSeq: number;
-  /** The newest entry that carries the pointer its command left. */
-  record?: { seq: number; pointer: PointerRecord; at: string; session: string; key?: string };
+  /** The newest entry that carries the pointer its command left: the last of the last command's batch. */
+  record?: { seq: number; pointer: PointerRecord; at: string; session: string; key?: string; event: string; entry: StampedEntry };
+  /** The progress commit said made after that record (`progress_commit_made`, a batch of its own), by the seq it settles. */
+  settled?: number;
 }
 
 const isOneOf = <E extends JournalEvent>(e: StampedEntry, events: ReadonlySet<E>): e is Extract<KnownEntry, { event: E }> =>
@@ -24,8 +26,17 @@ export function readJournalHead(file: string): JournalHead {
     file,
     (e: StampedEntry) => {
       if (typeof e.seq === 'number' && e.seq > head.lastSeq) head.lastSeq = e.seq;
+      if (e.event === 'progress_commit_made' && typeof e.owed === 'number' && head.settled === undefined) head.settled = e.owed;
       if (e.pointer && typeof e.seq === 'number') {
-        head.record = { seq: e.seq, pointer: e.pointer, at: e.at, session: e.session, ...(e.key !== undefined ? { key: e.key } : {}) };
+        head.record = {
+          seq: e.seq,
+          pointer: e.pointer,
+          at: e.at,
+          session: e.session,
+          ...(e.key !== undefined ? { key: e.key } : {}),
+          event: e.event,
+          entry: e,
+        };
         return true;
       }
       return false;

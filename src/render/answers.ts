@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { STATUSES } from '../formats/pointer/position.js';
 
 const stepNumber = z.union([z.number().int(), z.literal('done')]);
-const code = z.enum(['bad_input', 'refused', 'outside_repository', 'guard_off', 'held', 'internal']);
+const code = z.enum(['bad_input', 'refused', 'outside_repository', 'guard_off', 'held', 'git_failed', 'internal']);
 
 export const problemSchema = z.object({
   file: z.string().optional(),
@@ -72,6 +72,7 @@ export const statusAnswer = position.extend({
     .optional(),
   guards: z.array(z.string()),
   git_fallback: z.object({ on: z.boolean(), reason: z.string().optional() }),
+  progress_commit_owed: z.object({ event: z.number().int() }).optional(),
   boundary_pending: z.object({ after: z.number().int(), reached_by: z.string(), decision }).optional(),
 });
 
@@ -126,7 +127,7 @@ export const initAnswer = z.object({
   pointer: z.object({ flow: z.string(), step: z.number().int() }).optional(),
 });
 
-export const breadcrumbAnswer = z.object({ markdown: z.string(), noted: z.string().optional() });
+export const breadcrumbAnswer = z.object({ markdown: z.string(), marked: z.boolean(), noted: z.string().optional() });
 export const reportAnswer = z.object({ file: z.string(), html: z.string().optional() });
 export const leaseAnswer = z.object({ remote: z.string(), sha: z.string(), taken: z.enum(['new', 'renewed', 'stale', 'take-over']) });
 export const repinAnswer = z.object({ repinned: z.boolean(), changes: z.array(z.string()), step: stepNumber, name: z.string() });

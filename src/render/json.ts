@@ -68,6 +68,7 @@ export function statusJson(view: View): StatusAnswer {
       : {}),
     guards: view.guards ?? [],
     git_fallback: view.gitOff ? { on: false, reason: view.gitOff } : { on: true },
+    ...(view.owedCommit !== undefined ? { progress_commit_owed: { event: view.owedCommit } } : {}),
     ...(view.boundary
       ? {
           boundary_pending: {

@@ -1,6 +1,6 @@
 /** Text for a person or an agent reading every turn: short, and the next command always spelled out. */
 import { evidenceFor, hasArtifacts, isSettled } from '../engine/evidence.js';
-import { formatProblem, HeldError, InputError, type Problem } from '../errors.js';
+import { formatProblem, GitFailed, HeldError, InputError, type Problem } from '../errors.js';
 import type { CheckResult } from '../app/check.js';
 import type { StampedEntry } from '../formats/journal-line.js';
 import { formatAge } from '../engine/lease.js';
@@ -155,6 +155,7 @@ export function statusText(view: View): string {
   } else if (lease?.problem) lines.push(`Driver    ? ${lease.problem} (a person takes over with \`--take-over\`)`);
   for (const guard of view.guards ?? []) lines.push(`! Guard off: ${guard}`);
   if (view.gitOff) lines.push(`Git       the git fallback is off: ${view.gitOff}`);
+  if (view.owedCommit !== undefined) lines.push(`Commit    the progress commit of event ${view.owedCommit} is owed: the next command that writes makes it`);
   return lines.join('\n');
 }
 
@@ -264,6 +265,7 @@ function recordedText(view: View): string {
 export function errorText(error: unknown): string {
   if (error instanceof InputError) return safe([error.problems.map(formatProblem).join('\n'), ...(error.hint ? [error.hint] : [])].join('\n'));
   if (error instanceof HeldError) return safe([`${error.file ? `${error.file}: ` : ''}${error.message}`, error.hint].join('\n'));
+  if (error instanceof GitFailed) return safe([error.message, error.hint].join('\n'));
   return `autopilot: internal error: ${safe(error instanceof Error ? error.message : String(error))}`;
 }
 

@@ -1,17 +1,9 @@
 /** The report as Markdown: `_docs/_autopilot_report.md`, for an editor, a pull request or GitHub's Mermaid rendering. */
-import { oneLine } from './one-line.js';
+import { mdText } from './md-text.js';
 import { renderMermaid } from './mermaid.js';
 import { STATE_LABEL, type ReportModel } from './report-model.js';
 
-/** One safe table cell (or inline text): one line, no pipe that splits the row, no HTML a renderer would run. */
-export function mdText(text: string): string {
-  return oneLine(text)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/([\\|`*_[\]])/g, '\\$1')
-    .trim();
-}
+export { mdText };
 
 /** `2026-11-26T10:02:44.000Z` → `2026-11-26 10:02:44Z`; blank when absent. */
 export const shortTime = (at: string | undefined) => (at ? at.replace('T', ' ').replace(/\.\d+Z$/, 'Z') : '');

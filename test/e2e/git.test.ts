@@ -136,10 +136,19 @@ describe('progress commits', () => {
       POINTER,
     ]);
     expect(git(dir, 'log', '-1', '--format=%s')).toBe('autopilot: greenfield 1/10 Problem completed\n');
+    // The journal records the commit it owes; the commit names that event, so a retry finds it.
+    const owed = journal(dir).find((e) => e.event === 'progress_commit_owed')!;
     expect(git(dir, 'log', '-1', '--format=%(trailers:only,unfold)')).toBe(
-      'Autopilot-Flow: greenfield\nAutopilot-Step: 1\nAutopilot-Name: Problem\nAutopilot-Status: completed\nAutopilot-Cycle: 1\nAutopilot-Session: local\n\n',
+      `Autopilot-Flow: greenfield\nAutopilot-Step: 1\nAutopilot-Name: Problem\nAutopilot-Status: completed\nAutopilot-Cycle: 1\nAutopilot-Session: local\nAutopilot-Event: ${String(owed.seq)}\n\n`,
     );
-    expect({ cached: git(dir, 'diff', '--cached', '--name-only'), unstaged: git(dir, 'diff', '--name-only') }).toEqual(before);
+    expect(journal(dir).at(-1)).toMatchObject({ event: 'progress_commit_made', owed: owed.seq, sha: git(dir, 'rev-parse', 'HEAD').trim() });
+    // The person's files are as they were; the journal holds one line more than its commit: the event that says it was made.
+    const theirs = (names: string) =>
+      names
+        .split('\n')
+        .filter((n) => n !== '_docs/_autopilot/journal.jsonl')
+        .join('\n');
+    expect({ cached: git(dir, 'diff', '--cached', '--name-only'), unstaged: theirs(git(dir, 'diff', '--name-only')) }).toEqual(before);
     // `next` finishes nothing: no commit.
     const head = git(dir, 'rev-parse', 'HEAD');
     autopilot(dir, 'next', '--commit');
@@ -184,9 +193,10 @@ describe('progress commits', () => {
     expect(git(dir, 'log', '-1', '--format=%s')).toBe('autopilot: greenfield 1/10 Problem completed\n');
     const crumb = autopilot(dir, 'breadcrumb', '--note');
     expect(crumb.code).toBe(0);
-    expect(crumb.stdout).toContain('**autopilot** · greenfield · step 2 of 10 (Research) · not_started');
+    expect(crumb.stdout).toContain('**autopilot** · greenfield · step 2 of 10 (Research) · not\\_started');
     expect(crumb.stdout).toContain('- step 1 Problem completed');
     expect(git(dir, 'notes', '--ref=refs/notes/autopilot', 'show', 'HEAD')).toContain('step 1 Problem completed');
+    // --note marked it: the next one starts from there; printing one changes nothing.
     expect(autopilot(dir, 'breadcrumb').stdout).toContain('Since the last breadcrumb:** nothing new.');
   });
 });

@@ -25,7 +25,7 @@ const WRITTEN: { [E in JournalEvent]: EventDetails[E] } = {
   run_started: { source: 'folder', flow_hash: 'abc', flow_file: 'builtin:greenfield', pinned },
   position_repaired: { source: 'state', drift: ['the pointer skipped step 2'] },
   pointer_edited: { edited: { status: { was: 'in_progress', now: 'completed' } }, message: 'edited by hand' },
-  step_started: { attempt: 1 },
+  step_started: { attempt: 1, tree: '4b825dc642cb6eb9a060e54bf8d69288fbee4904' },
   substep: { sub_step: '2 — Restrictions' },
   step_completed: { forced: true, reason: 'a person checked it' },
   step_skipped: { by: 'agent', reason: 'not needed' },
@@ -44,6 +44,8 @@ const WRITTEN: { [E in JournalEvent]: EventDetails[E] } = {
   checkpoint_restored: { checkpoint: '2026-11-26T100000.000Z-boundary', journal_then: 12 },
   run_repinned: { from_hash: 'abc', flow_hash: 'def', changed: ['step 3 (Plan) changed'], pinned },
   lock_broken: { holder: { pid: 42, host: 'box', session: 'one', at: '2026-11-26T10:00:00.000Z' } },
+  progress_commit_owed: { files: ['_docs/_autopilot_state.md', '_docs/_autopilot/journal.jsonl'], steps: 10, tree: '4b825dc6' },
+  progress_commit_made: { owed: 7, sha: '1a2b3c4d5e6f' },
 };
 
 const anyEntry = entry as (event: JournalEvent, at: Position, details?: object) => ReturnType<typeof entry>;

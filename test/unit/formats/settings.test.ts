@@ -11,24 +11,24 @@ const parse = (text: string, staleOverride?: number) => parseSettings(text, FILE
 describe('parseSettings', () => {
   it('reads every key', () => {
     expect(parse('lease:\n  stale_after_minutes: 5\n  remote: origin\ncommit: true\n')).toEqual({
-      settings: { staleMs: 5 * 60_000, commit: true, remote: 'origin' },
+      settings: { staleMs: 5 * 60_000, commit: 'work', remote: 'origin', remoteTimeoutMs: 5000 },
     });
   });
 
   it('gives the defaults for an empty file, or one that holds no mapping', () => {
     for (const text of ['', '# nothing yet\n', 'just text\n', '- a list\n', 'lease: soon\n'])
-      expect(parse(text)).toEqual({ settings: { staleMs: DEFAULT_STALE_MS, commit: false } });
+      expect(parse(text)).toEqual({ settings: { staleMs: DEFAULT_STALE_MS, commit: false, remoteTimeoutMs: 5000 } });
   });
 
   it("lets an override stand in for the file's threshold, which is then not judged", () => {
-    expect(parse('lease:\n  stale_after_minutes: 3\n', 60_000)).toEqual({ settings: { staleMs: 60_000, commit: false } });
-    expect(parse('lease:\n  stale_after_minutes: never\n', 60_000)).toEqual({ settings: { staleMs: 60_000, commit: false } });
+    expect(parse('lease:\n  stale_after_minutes: 3\n', 60_000)).toEqual({ settings: { staleMs: 60_000, commit: false, remoteTimeoutMs: 5000 } });
+    expect(parse('lease:\n  stale_after_minutes: never\n', 60_000)).toEqual({ settings: { staleMs: 60_000, commit: false, remoteTimeoutMs: 5000 } });
   });
 
   it.each([
     ['not YAML', 'lease: [\n', /^the settings are not valid YAML: /, undefined],
     ['an alias bomb', `a: &a [x]\nb: &b [${'*a,'.repeat(20)}]\n`, /^the settings are not valid YAML: /, undefined],
-    ['commit: yes please', 'commit: yes please\n', /^`commit` is not true or false$/, 'yes please'],
+    ['commit: yes please', 'commit: yes please\n', /^`commit` is not true, false, work or evidence$/, 'yes please'],
     ['a remote with a space', 'lease:\n  remote: my origin\n', /^`lease.remote` is not a git remote name$/, 'my origin'],
     ['a numeric remote', 'lease:\n  remote: 12\n', /^`lease.remote` is not a git remote name$/, '12'],
     ['a threshold of zero', 'lease:\n  stale_after_minutes: 0\n', /^the lease threshold is not a number of minutes$/, '0'],
@@ -53,8 +53,8 @@ describe('staleAfter', () => {
 
 describe('serializeSettings ∘ parseSettings', () => {
   it('writes the example of the docs', () => {
-    expect(serializeSettings({ staleMs: 10 * 60_000, commit: true, remote: 'origin' })).toBe(
-      'lease:\n  stale_after_minutes: 10\n  remote: "origin"\ncommit: true\n',
+    expect(serializeSettings({ staleMs: 10 * 60_000, commit: 'work', remote: 'origin', remoteTimeoutMs: 5000 })).toBe(
+      'lease:\n  stale_after_minutes: 10\n  remote: "origin"\n  remote_timeout_seconds: 5\ncommit: true\n',
     );
   });
 
@@ -62,10 +62,11 @@ describe('serializeSettings ∘ parseSettings', () => {
     const settings = fc.record(
       {
         staleMs: fc.integer({ min: 1, max: 10_000 }).map((minutes) => minutes * 60_000),
-        commit: fc.boolean(),
+        commit: fc.constantFrom<Settings['commit']>('work', 'evidence', false),
         remote: fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9._/-]{0,99}$/),
+        remoteTimeoutMs: fc.integer({ min: 1, max: 600 }).map((seconds) => seconds * 1000),
       },
-      { requiredKeys: ['staleMs', 'commit'] },
+      { requiredKeys: ['staleMs', 'commit', 'remoteTimeoutMs'] },
     );
     fc.assert(
       fc.property(settings, (s: Settings) => {

@@ -1,0 +1,253 @@
+/**
+ * Progress commits that cannot lie (docs/git.md), through the built command
+ * line and real git: the step's work in its commit and nothing the person had
+ * changed before; a commit stopped by a kill or by git itself owed, said,
+ * and made exactly once by the next command; signed as `git commit` signs.
+ * After every fault: HEAD, the index and the journal agree, and nothing of
+ * autopilot's is left in `.git/`.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { autopilot, journal, write } from '../helpers/cli.js';
+import { ROOT } from '../helpers/engine.js';
+import { git, newRepo, tempDir } from '../helpers/git.js';
+
+const BIN = join(ROOT, 'bin', 'autopilot.js');
+
+/** A repository on `main` with a greenfield run begun and committed, progress commits on (`commit: true`). */
+function project(): string {
+  const dir = newRepo();
+  write(dir, 'README.md', '# project\n');
+  write(dir, '.autopilot/config.yml', 'commit: true\n');
+  expect(autopilot(dir, 'init', '--flow', 'greenfield').code).toBe(0);
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-qm', 'start');
+  return dir;
+}
+
+/** The commits carrying an `Autopilot-Event` trailer, newest first, as `event` values. */
+const progressEvents = (dir: string) =>
+  git(dir, 'log', '--format=%(trailers:key=Autopilot-Event,valueonly)')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+
+/** Anything of autopilot's, or a lock, left in the git folder. */
+function leftovers(dir: string): string[] {
+  const gitDir = join(dir, '.git');
+  const locks = (d: string): string[] =>
+    readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? locks(join(d, e.name)) : e.name.endsWith('.lock') ? [e.name] : []));
+  return [...readdirSync(gitDir).filter((n) => n.startsWith('autopilot-') || n.endsWith('.lock')), ...locks(join(gitDir, 'refs'))];
+}
+
+/** HEAD and the index agree on every path HEAD's last commit changed: no path the person's next `git commit` would revert. */
+function indexBehindHead(dir: string): string[] {
+  const changed = git(dir, 'diff-tree', '--no-commit-id', '--name-only', '-r', 'HEAD').split('\n').filter(Boolean);
+  return changed.filter((path) => git(dir, 'diff', '--cached', '--name-only', '--', path).trim() !== '');
+}
+
+/** A copy of a repository, made for a trial. */
+function copyOf(dir: string): string {
+  const copy = tempDir();
+  cpSync(dir, copy, { recursive: true });
+  return copy;
+}
+
+/** Step 1 worked and ready for `done`. */
+function problemWritten(dir: string): void {
+  expect(autopilot(dir, 'next').code).toBe(0);
+  write(dir, '_docs/00_problem/problem.md', '# Problem\n');
+  write(dir, '_docs/00_problem/acceptance_criteria.md', '# Acceptance\n');
+}
+
+describe("a progress commit holds the step's work", () => {
+  it('and nothing the person had changed or staged before the step, which stays as it was', () => {
+    const dir = project();
+    write(dir, 'notes/staged.md', 'the person staged this\n');
+    git(dir, 'add', 'notes/staged.md');
+    write(dir, 'README.md', '# project\n\nthe person was editing this\n');
+    const before = { staged: git(dir, 'diff', '--cached', '--name-only'), modified: git(dir, 'diff', '--name-only') };
+    problemWritten(dir);
+    // The step's work: the evidence, code, a changed file — even one that drops autopilot's own ignore lines: its lease and lock stay out.
+    write(dir, 'src/parse.js', 'export const parse = () => 1;\n');
+    write(dir, 'src/store.js', 'export const store = () => 2;\n');
+    rmSync(join(dir, '.gitignore'));
+    write(dir, '.gitignore', 'build/\n');
+    write(dir, 'build/out.js', 'ignored\n');
+    expect(autopilot(dir, 'done').code).toBe(0);
+    const files = git(dir, 'show', '--name-only', '--format=', 'HEAD').trim().split('\n').sort();
+    expect(files).toEqual([
+      '.gitignore',
+      '_docs/00_problem/acceptance_criteria.md',
+      '_docs/00_problem/problem.md',
+      '_docs/_autopilot/journal.jsonl',
+      '_docs/_autopilot_state.md',
+      'src/parse.js',
+      'src/store.js',
+    ]);
+    // The body says the shape of the work, by folder.
+    expect(git(dir, 'log', '-1', '--format=%b')).toMatch(/^src\/ \(2\): parse\.js.*, store\.js/m);
+    expect({
+      staged: git(dir, 'diff', '--cached', '--name-only'),
+      modified: git(dir, 'diff', '--name-only').replace('_docs/_autopilot/journal.jsonl\n', ''),
+    }).toEqual(before);
+  });
+
+  it('with `commit: evidence`, only the state and the step’s files, as before', () => {
+    const dir = project();
+    write(dir, '.autopilot/config.yml', 'commit: evidence\n');
+    problemWritten(dir);
+    write(dir, 'src/parse.js', 'export const parse = () => 1;\n');
+    expect(autopilot(dir, 'done').code).toBe(0);
+    expect(git(dir, 'show', '--name-only', '--format=', 'HEAD').trim().split('\n').sort()).toEqual([
+      '_docs/00_problem/acceptance_criteria.md',
+      '_docs/00_problem/problem.md',
+      '_docs/_autopilot/journal.jsonl',
+      '_docs/_autopilot_state.md',
+    ]);
+  });
+});
+
+describe('a progress commit stopped after the state was written is owed, said, and made once by the next command', () => {
+  for (const at of ['before-progress-commit', 'after-progress-commit'] as const) {
+    it(`killed at ${at}`, () => {
+      const dir = project();
+      problemWritten(dir);
+      const killed = spawnSync(process.execPath, [BIN, '-C', dir, 'done'], { env: { ...process.env, AUTOPILOT_SESSION: '', AUTOPILOT_CRASH_AT: at } });
+      expect(killed.signal).toBe('SIGKILL');
+      const status = autopilot(dir, 'status', '--json').json<{ progress_commit_owed?: { event: number } }>();
+      const owed = journal(dir).findLast((e) => e.event === 'progress_commit_owed')!;
+      expect(status.progress_commit_owed).toEqual({ event: owed.seq });
+      expect(autopilot(dir, 'check').code).toBe(2);
+      // The retry of the very command: the commit first (found, or made), then the duplicate answer.
+      const retry = autopilot(dir, 'done', '--json');
+      expect(retry.code, retry.stdout).toBe(0);
+      expect(progressEvents(dir)).toEqual([String(owed.seq)]);
+      expect(journal(dir).filter((e) => e.event === 'progress_commit_made')).toEqual([
+        expect.objectContaining({ owed: owed.seq, ...(at === 'after-progress-commit' ? { found: true } : {}) }),
+      ]);
+      expect(autopilot(dir, 'status', '--json').json()).not.toHaveProperty('progress_commit_owed');
+      expect(indexBehindHead(dir)).toEqual([]);
+      expect(leftovers(dir)).toEqual([]);
+    });
+  }
+
+  it('git refusing (a reference-transaction hook): exit 1 with git’s words, the step recorded, the commit owed until git lets it, then made once', () => {
+    const dir = project();
+    problemWritten(dir);
+    const hook = join(dir, '.git', 'hooks', 'reference-transaction');
+    mkdirSync(join(dir, '.git', 'hooks'), { recursive: true });
+    writeFileSync(hook, '#!/bin/sh\n[ "$1" = prepared ] && { echo "refs are frozen today" >&2; exit 1; }\nexit 0\n');
+    chmodSync(hook, 0o755);
+    const head = git(dir, 'rev-parse', 'HEAD');
+    const done = autopilot(dir, 'done', '--json');
+    expect(done.code).toBe(1);
+    expect(done.json<{ error: { code: string; message: string } }>().error).toMatchObject({
+      code: 'git_failed',
+      message: expect.stringContaining('refs are frozen today'),
+    });
+    expect(git(dir, 'rev-parse', 'HEAD')).toBe(head);
+    expect(journal(dir).some((e) => e.event === 'step_completed' && e.step === 1)).toBe(true);
+    expect(autopilot(dir, 'status').stdout).toMatch(/Commit {4}the progress commit of event \d+ is owed/);
+    // Still refusing: the next command says so, and does nothing else.
+    const blocked = autopilot(dir, 'next', '--json');
+    expect(blocked.code).toBe(1);
+    expect(journal(dir).filter((e) => e.event === 'step_started' && e.step === 2)).toHaveLength(0);
+    rmSync(hook);
+    expect(autopilot(dir, 'next', '--json').json()).toMatchObject({ step: 2, outcome: 'work' });
+    expect(progressEvents(dir)).toHaveLength(1);
+    expect(indexBehindHead(dir)).toEqual([]);
+    expect(leftovers(dir)).toEqual([]);
+  });
+
+  it('a leftover ref lock from a killed git: exit 1 naming it, then made once when it is gone', () => {
+    const dir = project();
+    problemWritten(dir);
+    writeFileSync(join(dir, '.git', 'refs', 'heads', 'main.lock'), '');
+    const done = autopilot(dir, 'done', '--json');
+    expect(done.code).toBe(1);
+    expect(done.stdout).toContain('main.lock');
+    rmSync(join(dir, '.git', 'refs', 'heads', 'main.lock'));
+    expect(autopilot(dir, 'status', '--json').code).toBe(0);
+    expect(autopilot(dir, 'next', '--json').code).toBe(0);
+    expect(progressEvents(dir)).toHaveLength(1);
+    expect(leftovers(dir)).toEqual([]);
+  });
+});
+
+describe('kills at every git call of a progress commit, through the command line', () => {
+  it('after each, the next command makes the commit exactly once, HEAD and the index agree, nothing left in .git', () => {
+    // One repository made ready for `done`, copied for each kill.
+    const template = project();
+    problemWritten(template);
+    // A `git` first on PATH that kills the autopilot process calling it at the Nth git command, after running it.
+    const bin = tempDir();
+    const real = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();
+    writeFileSync(
+      join(bin, 'git'),
+      `#!/bin/sh\nn=$(cat "$KILL_COUNT" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "$KILL_COUNT"\n'${real}' "$@"; rc=$?\n[ "$n" = "$KILL_AT" ] && kill -9 $PPID\nexit $rc\n`,
+    );
+    chmodSync(join(bin, 'git'), 0o755);
+    const env = (count: string, killAt: number) => ({
+      ...process.env,
+      AUTOPILOT_SESSION: '',
+      PATH: `${bin}:${process.env.PATH}`,
+      KILL_COUNT: count,
+      KILL_AT: String(killAt),
+    });
+    // How many git commands one `done` with its commit runs, counted through the wrapper.
+    const probe = copyOf(template);
+    const count = join(tempDir(), 'count');
+    spawnSync(process.execPath, [BIN, '-C', probe, 'done'], { env: env(count, 0) });
+    const calls = Number(spawnSync('cat', [count], { encoding: 'utf8' }).stdout);
+    expect(calls).toBeGreaterThan(5);
+
+    let killed = 0;
+    for (let n = 1; n <= calls; n++) {
+      const dir = copyOf(template);
+      const counter = join(tempDir(), 'count');
+      const run = spawnSync(process.execPath, [BIN, '-C', dir, 'done'], { env: env(counter, n) });
+      if (run.signal === 'SIGKILL') killed++;
+      // Not killed: this run made fewer git calls than the probe (a leftover to clean, say), never reaching the Nth.
+      else expect(Number(spawnSync('cat', [counter], { encoding: 'utf8' }).stdout), `git call ${n}`).toBeLessThan(n);
+      const next = autopilot(dir, 'next', '--json');
+      expect(next.code, `killed at git call ${n}: ${next.stdout}`).toBe(0);
+      const owed = journal(dir).findLast((e) => e.event === 'progress_commit_owed');
+      if (owed) expect(progressEvents(dir), `git call ${n}`).toEqual([String(owed.seq)]);
+      expect(indexBehindHead(dir), `git call ${n}`).toEqual([]);
+      expect(leftovers(dir), `git call ${n}`).toEqual([]);
+    }
+    console.log(`progress commit: ${killed} kills at ${calls} git calls of one \`done\`, each followed by a next that made the commit exactly once`);
+    expect(killed).toBeGreaterThan(calls / 2);
+  }, 240_000);
+});
+
+describe('signed as git commit signs', () => {
+  it('with an ssh key and commit.gpgSign, verified by git verify-commit; a key that cannot sign fails the commit, nothing half-done', () => {
+    const dir = project();
+    const keys = tempDir();
+    const key = join(keys, 'id_ed25519');
+    expect(spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'test@example.invalid', '-f', key]).status).toBe(0);
+    writeFileSync(join(keys, 'allowed'), `test@example.invalid ${spawnSync('cat', [`${key}.pub`], { encoding: 'utf8' }).stdout}`);
+    git(dir, 'config', 'gpg.format', 'ssh');
+    git(dir, 'config', 'user.signingKey', key);
+    git(dir, 'config', 'gpg.ssh.allowedSignersFile', join(keys, 'allowed'));
+    git(dir, 'config', 'commit.gpgSign', 'true');
+    problemWritten(dir);
+    expect(autopilot(dir, 'done').code).toBe(0);
+    expect(spawnSync('git', ['verify-commit', 'HEAD'], { cwd: dir, encoding: 'utf8' }).status).toBe(0);
+
+    git(dir, 'config', 'user.signingKey', join(keys, 'no-such-key'));
+    expect(autopilot(dir, 'next').code).toBe(0);
+    write(dir, '_docs/01_solution/solution_draft_01.md', '# Draft\n');
+    const head = git(dir, 'rev-parse', 'HEAD');
+    const done = autopilot(dir, 'done', '--json');
+    expect(done.code).toBe(1);
+    expect(done.stdout).toContain('could not be signed');
+    expect(git(dir, 'rev-parse', 'HEAD')).toBe(head);
+    expect(leftovers(dir)).toEqual([]);
+    expect(existsSync(join(dir, '.git', 'index.lock'))).toBe(false);
+  });
+});
