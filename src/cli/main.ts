@@ -1,19 +1,19 @@
 /**
- * The `autopilot` command line: commander, built from the registry
- * (`src/commands/`). It parses arguments, runs the command, prints its
- * answer. With `--json`, stdout carries exactly one JSON object, errors
- * included; without it, text for a person, errors on stderr.
+ * The `autopilot` command line, built from the registry (`src/commands/`):
+ * it reads the line (`parse-args.ts`), runs the command, prints its answer.
+ * With `--json`, stdout carries exactly one JSON object, errors included;
+ * without it, text for a person, errors on stderr.
  */
-import { Command as Program, CommanderError } from 'commander';
 import { sessionOf, type Context } from '../app/context.js';
-import { GLOBAL_OPTIONS, readArguments, type Answer } from '../commands/command.js';
-import { COMMANDS, type AnyCommand } from '../commands/index.js';
+import { readArguments, type Answer } from '../commands/command.js';
+import { COMMANDS } from '../commands/index.js';
 import { EXIT, errorJson, exitCodeOfError } from '../errors.js';
 import { errorText, safe } from '../render/text.js';
+import { parseCommandLine } from './parse-args.js';
 
 // The command layer is one static graph, one file once bundled (start-up pays per module file);
 // only what is heavy and rare loads on demand: the Markdown and YAML parsers, git, the MCP
-// server, the report, the hook (scripts/build.mjs, LAZY).
+// server, the report, the hook, init (scripts/build.mjs, LAZY).
 
 declare const AUTOPILOT_VERSION: string | undefined;
 const VERSION = typeof AUTOPILOT_VERSION === 'string' ? AUTOPILOT_VERSION : '0.0.0-dev';
@@ -42,40 +42,6 @@ async function serveMcp(ctx: Context, given: string | undefined): Promise<Answer
   return { json: { closed: true }, text: '', exit: EXIT.ok };
 }
 
-function buildProgram(done: (answer: Answer) => void): Program {
-  const program = new Program('autopilot')
-    .description('Carries a multi-step project across sessions: the engine keeps the position, the agent does the work.')
-    .version(VERSION)
-    .showSuggestionAfterError()
-    .exitOverride();
-  for (const option of GLOBAL_OPTIONS) program.option(option.flags, option.summary);
-
-  for (const spec of COMMANDS) {
-    const command = program.command(spec.name).description(spec.summary);
-    if ('frontEnd' in spec) {
-      command.action(async (_opts, cmd: Program) => {
-        const globals = cmd.optsWithGlobals<Globals>();
-        done(await serveMcp(contextOf(globals), globals.session));
-      });
-      continue;
-    }
-    const runnable: AnyCommand = spec;
-    for (const argument of runnable.arguments ?? []) command.argument(argument.name, argument.summary);
-    for (const option of runnable.options ?? []) {
-      if (option.required) command.requiredOption(option.flags, option.summary);
-      else command.option(option.flags, option.summary);
-    }
-    command.action(async (...params: unknown[]) => {
-      const cmd = params[params.length - 1] as Program;
-      const raw: Record<string, unknown> = { ...cmd.opts() };
-      (runnable.arguments ?? []).forEach((argument, i) => (raw[argument.key] = params[i]));
-      const result: unknown = await runnable.run(contextOf(cmd.optsWithGlobals<Globals>()), readArguments(runnable, raw));
-      done(runnable.view(result));
-    });
-  }
-  return program;
-}
-
 export async function main(argv: string[]): Promise<number> {
   const json = argv.includes('--json');
   const out = (text: string) => text && process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
@@ -86,21 +52,25 @@ export async function main(argv: string[]): Promise<number> {
     return exit;
   };
 
-  let answer: Answer | undefined;
-  const program = buildProgram((a) => (answer = a));
-  if (json) program.configureOutput({ writeErr: () => undefined });
-  if (argv.length <= 2) return fail(EXIT.badInput, { error: { code: 'bad_input', message: 'no command given' } }, program.helpInformation());
+  const args = argv.slice(2);
+  const parsed = parseCommandLine(args, COMMANDS, VERSION);
+  if (parsed.kind === 'version') return (out(VERSION), EXIT.ok);
+  if (parsed.kind === 'help') {
+    // Asked for: on stdout, exit 0. No command at all: bad usage, the help on stderr.
+    if (args.some((a) => a === '--help' || a === '-h' || a === 'help')) return (out(parsed.text), EXIT.ok);
+    return fail(EXIT.badInput, { error: { code: 'bad_input', message: 'no command given' } }, parsed.text);
+  }
+  if (parsed.kind === 'error') return fail(EXIT.badInput, { error: { code: 'bad_input', message: parsed.message } }, `autopilot: ${parsed.message}`);
+
+  let answer: Answer;
   try {
-    await program.parseAsync(argv);
+    const ctx = contextOf(parsed.globals as Globals);
+    const { command } = parsed;
+    if ('frontEnd' in command) answer = await serveMcp(ctx, (parsed.globals as Globals).session);
+    else answer = command.view(await command.run(ctx, readArguments(command, parsed.raw)));
   } catch (error) {
-    if (error instanceof CommanderError) {
-      // Help or version asked for: 0. A parse error: bad usage (commander printed it).
-      if (error.exitCode === 0) return EXIT.ok;
-      return fail(EXIT.badInput, { error: { code: 'bad_input', message: error.message.replace(/^error: /, '') } }, '');
-    }
     return fail(exitCodeOfError(error), errorJson(error), errorText(error));
   }
-  if (!answer) return EXIT.internal;
   // Whatever a repository or an agent wrote reaches the terminal escaped: no control sequence runs, no line is forged.
   out(json ? JSON.stringify(answer.json) : safe(answer.text));
   return answer.exit;

@@ -4,7 +4,7 @@
  * command), whether only a person may run it, whether it is an MCP tool (and
  * why not, when it is not), what it does (`run`, over the command layer in
  * `src/app/`) and what it says (`view`: the JSON answer, the text, the exit
- * code). `cli/main.ts` builds commander from these; `mcp/tools.ts` builds the
+ * code). `cli/main.ts` reads the command line by these; `mcp/tools.ts` builds the
  * MCP tools and their schemas; neither adds a command of its own.
  */
 import type { Context } from '../app/context.js';
@@ -130,7 +130,7 @@ export function parseCount(value: unknown, flag: string): number | undefined {
 const flagOf = (option: OptionSpec) => option.flags.split(/[ ,]+/).find((f) => f.startsWith('--'))!;
 
 /**
- * A command's arguments from what a front end received (commander's strings,
+ * A command's arguments from what a front end received (the command line's strings,
  * or an MCP client's JSON values), read by the command's own specs: every
  * front end goes through here, so an option means the same everywhere.
  */

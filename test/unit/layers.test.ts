@@ -100,7 +100,7 @@ describe('the layers of docs/architecture.md', () => {
       }
     };
     visit('src/cli/main.ts');
-    expect([...packages].sort()).toEqual(['commander']);
+    expect([...packages].sort()).toEqual([]);
     expect(loaded.has('src/render/answers.ts')).toBe(false);
   });
 });
