@@ -1,3 +1,5 @@
+import { realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -18,6 +20,9 @@ export default defineConfig({
     // End-to-end tests spawn the built CLI and real git; give slow CI machines room.
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // Test repositories are folders of the system's temporary folder: neither autopilot nor git looks above
+    // it for a root, so a stray `_docs/` or `.git` there (another program's) is never every test's root.
+    env: { GIT_CEILING_DIRECTORIES: realpathSync(tmpdir()) },
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], globalSetup: ['test/tmp-guard.ts'] } },
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts', 'test/git/**/*.test.ts'], ...built } },

@@ -1,14 +1,82 @@
 #!/usr/bin/env node
-// The published entry point: the bundled CLI. In a fresh clone, `npm run build` makes it.
-import { existsSync } from 'node:fs';
-import module from 'node:module';
+/*
+ * The published entry point. An agent calls autopilot every turn and hooks at
+ * every start, so this file keeps start-up short: it is CommonJS (bin/package.json),
+ * so the common commands never start Node's ES module loader, and it runs the
+ * bundled CLI (dist/cli.cjs) from V8's code cache, so the bundle is not
+ * compiled again on every call (docs/performance.md).
+ *
+ * The cache lives where Node keeps its own compile cache ($NODE_COMPILE_CACHE,
+ * else <tmp>/node-compile-cache), never in the user's repository, under a name
+ * that changes with the bundle and with Node. NODE_DISABLE_COMPILE_CACHE=1
+ * turns it off. A cache that is missing, unreadable, truncated or from
+ * elsewhere is rejected by V8 or by its name and written again; failing to
+ * write it changes nothing.
+ */
+'use strict';
+const { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
+const module_ = require('node:module');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
+const { pathToFileURL } = require('node:url');
+const { Script } = require('node:vm');
 
-// Node 22+ keeps compiled code between calls; an agent calls autopilot every turn. A no-op on Node 20.
-module.enableCompileCache?.();
+// Node 22 and later keep the lazily imported bundles compiled too.
+module_.enableCompileCache?.();
 
-const cli = new URL('../dist/cli.js', import.meta.url);
-if (!existsSync(cli)) {
-  process.stderr.write('autopilot: dist/cli.js is missing; run `npm run build` in the autopilot folder first.\n');
+const file = join(__dirname, '..', 'dist', 'cli.cjs');
+let source;
+let stat;
+try {
+  source = readFileSync(file, 'utf8');
+  stat = statSync(file);
+} catch {
+  process.stderr.write('autopilot: dist/cli.cjs is missing; run `npm run build` in the autopilot folder first.\n');
   process.exit(1);
 }
-await import(cli.href);
+const url = pathToFileURL(file).href;
+
+// V8 checks a cache against the source's length only: the name carries what else tells one bundle from another.
+const off = process.env.NODE_DISABLE_COMPILE_CACHE === '1';
+const folder = join(process.env.NODE_COMPILE_CACHE || join(tmpdir(), 'node-compile-cache'), 'autopilot');
+const cacheFile = join(folder, `cli-${process.version}-${process.arch}-${stat.size}-${Math.trunc(stat.mtimeMs)}.v8`);
+let cachedData;
+if (!off) {
+  try {
+    cachedData = readFileSync(cacheFile);
+  } catch {
+    // No cache yet.
+  }
+}
+
+// The bundle is compiled as a function of what a CommonJS module has, plus the
+// two things an ES module would: its URL, and import() for the lazy bundles.
+const script = new Script(`(function (require, module, exports, __filename, __dirname, __apUrl, __apImport) {${source}\n})`, {
+  filename: file,
+  cachedData,
+});
+const exports_ = {};
+script.runInThisContext()(
+  module_.createRequire(file),
+  { exports: exports_ },
+  exports_,
+  file,
+  join(__dirname, '..', 'dist'),
+  url,
+  (spec) => import(new URL(spec, url).href),
+);
+
+if (!off && (cachedData === undefined || script.cachedDataRejected)) {
+  // Written once the command is done, so the functions it ran are in the cache too.
+  process.once('beforeExit', () => {
+    const temp = `${cacheFile}.${process.pid}.tmp`;
+    try {
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(temp, script.createCachedData());
+      renameSync(temp, cacheFile);
+    } catch {
+      // A read-only or full temporary folder: the next call compiles again.
+      rmSync(temp, { force: true });
+    }
+  });
+}

@@ -1,8 +1,14 @@
 // Bundles the CLI (and the bench and the fuzz runner) with esbuild, then pre-parses the built-in
 // flows into dist/flows.json so no command pays for the Markdown parser.
+//
+// What ships (package.json `files`) is the CLI, its lazy bundles and their chunks: every
+// dependency is bundled in, so installing autopilot installs nothing else. The repository's own
+// bundles (the library the fault tests load, the bench, the fuzz runner) are built beside them
+// with chunks of their own (dist/dev-chunks/), so none of their code rides in a shipped chunk.
+// Source maps are written for the repository's own runs and left out of the package.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -30,7 +36,10 @@ const common = {
 };
 
 // What the CLI loads only when it needs it: each is a bundle of its own under dist/lazy/, so the
-// CLI itself is one file (start-up pays per module file, and per byte it parses).
+// CLI itself is one file (start-up pays per module file, and per byte it parses). Only the parts
+// that bring a large dependency are lazy: autopilot's own code is in the CLI bundle, which runs
+// from V8's code cache, so a lazy bundle of it would cost a second copy in the package and save
+// little at start-up.
 const LAZY = {
   'src/flow/parse-flow.ts': 'parse-flow',
   'src/summary/task-table.ts': 'task-table',
@@ -43,11 +52,21 @@ const LAZY = {
   'src/git/progress-message.ts': 'git-progress-message',
   'src/git/remote-lease.ts': 'git-remote-lease',
   'src/mcp/server.ts': 'mcp',
-  'src/app/hooks.ts': 'hooks',
-  'src/app/report.ts': 'report',
   'src/app/codex-config.ts': 'codex-config',
 };
 const root = process.cwd();
+// Two parts of the dependencies that autopilot never runs, replaced by stubs that say why (scripts/stubs/).
+const stubs = {
+  name: 'stubs',
+  setup(b) {
+    b.onResolve({ filter: /\/validation\/ajv-provider\.js$/ }, (args) =>
+      args.importer.includes('@modelcontextprotocol') ? { path: resolve(root, 'scripts/stubs/ajv-provider.js') } : undefined,
+    );
+    b.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]/.test(args.importer) ? { path: resolve(root, 'scripts/stubs/zod-locales.js') } : undefined,
+    );
+  },
+};
 const lazyImports = {
   name: 'lazy-imports',
   setup(b) {
@@ -60,16 +79,32 @@ const lazyImports = {
 };
 
 // The CLI, on its own: no code shared with the other entries is cut into chunks it must load one by one.
-await build({ ...common, splitting: false, entryPoints: { cli: 'src/cli/main.ts' }, plugins: [lazyImports] });
+// It is CommonJS, run by bin/autopilot.js from V8's code cache as a function that is handed its URL
+// (`__apUrl`, for import.meta.url) and an import() for the lazy bundles (`__apImport`): a script V8
+// compiles from a cache cannot call import() itself without an experimental Node flag.
 await build({
   ...common,
-  entryPoints: {
-    app: 'src/library.ts',
-    'prebuild-flows': 'src/tools/prebuild-flows.ts',
-    bench: 'bench/run.ts',
-    fuzz: 'test/fuzz/main.ts',
-    ...Object.fromEntries(Object.entries(LAZY).map(([file, name]) => [`lazy/${name}`, file])),
-  },
+  splitting: false,
+  format: 'cjs',
+  outExtension: { '.js': '.cjs' },
+  entryPoints: { cli: 'src/cli/main.ts' },
+  define: { ...common.define, 'import.meta.url': '__apUrl' },
+  banner: {},
+  plugins: [stubs, lazyImports],
+});
+const cliFile = `${out}/cli.cjs`;
+const cli = readFileSync(cliFile, 'utf8');
+const lazyCall = /\bimport\(("\.\/lazy\/[\w-]+\.js")\)/g;
+const handed = cli.replace(lazyCall, '__apImport($1)');
+if (/\bimport\(/.test(handed.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`/g, '""')))
+  throw new Error('dist/cli.cjs calls import() on something other than a lazy bundle: add it to LAZY');
+writeFileSync(cliFile, handed);
+await build({ ...common, plugins: [stubs], entryPoints: Object.fromEntries(Object.entries(LAZY).map(([file, name]) => [`lazy/${name}`, file])) });
+await build({
+  ...common,
+  chunkNames: 'dev-chunks/[name]-[hash]',
+  plugins: [stubs],
+  entryPoints: { app: 'src/library.ts', 'prebuild-flows': 'src/tools/prebuild-flows.ts', bench: 'bench/run.ts', fuzz: 'test/fuzz/main.ts' },
 });
 
 execFileSync(process.execPath, [`${out}/prebuild-flows.js`, `${out}/flows.json`], { stdio: 'inherit' });

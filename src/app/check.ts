@@ -83,7 +83,7 @@ export async function runCheck(ctx: Pick<Context, 'repo'>): Promise<CheckResult>
   }
 
   const journal = readJournal(repo.journalFile, displayPath(repo.journalFile, repo.root));
-  problems.push(...journal.problems);
+  for (const p of journal.problems) problems.push(p);
   const last = journal.entries.findLast((e) => e.pointer !== undefined);
   const settled = journal.entries.at(-1);
   if (last?.event === 'progress_commit_owed' && !(settled?.event === 'progress_commit_made' && settled.owed === last.seq))

@@ -6,10 +6,12 @@
  *   otherwise exit 2 naming both and how to pick one;
  * - the pointer does not parse: the last committed pointer, else the newest
  *   progress commit's trailers (its bytes are kept before any rewrite);
- * - no pointer, no journal, nothing in the folder (a fresh clone without
- *   `_docs/`, the folder deleted by mistake): the same.
+ * - no pointer, no journal, nothing in the folder, and no autopilot folder
+ *   (`_docs/_autopilot/`, which `init` makes): a fresh clone without
+ *   `_docs/`, the folder deleted by mistake: the same. A repository `init`
+ *   set up and no command has moved yet has no history to look for.
  */
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { InputError } from '../errors.js';
 import type { Flow } from '../flow/model.js';
 import { displayPath, type Repo } from '../io/repo.js';
@@ -44,7 +46,9 @@ export async function readState(repo: Repo, flows: Flow[]): Promise<Loaded> {
       drift: { kind: 'from-git', step: fromGit.pointer.position.step, message: `the pointer does not parse; the position comes from ${fromGit.from}` },
     });
   }
-  const nothing = !loaded.pointer && !loaded.record.start && !loaded.evidence.steps.some(isTouched);
+  // `init` makes the autopilot folder: where it stands, there is no earlier run for git to recall, and a
+  // fresh repository's `status` starts no git process.
+  const nothing = !loaded.pointer && !loaded.record.start && !loaded.evidence.steps.some(isTouched) && !existsSync(repo.autopilotDir);
   if (!nothing) return loaded;
   const fromGit = await positionFromGit(repo, flows);
   if (!fromGit) return loaded;

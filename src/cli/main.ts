@@ -8,7 +8,8 @@ import { sessionOf, type Context } from '../app/context.js';
 import { readArguments, type Answer } from '../commands/command.js';
 import { COMMANDS } from '../commands/index.js';
 import { EXIT, errorJson, exitCodeOfError } from '../errors.js';
-import { errorText, safe } from '../render/text.js';
+import { runStatus } from '../app/status.js';
+import { errorText, safe, statusText } from '../render/text.js';
 import { parseCommandLine } from './parse-args.js';
 
 // The command layer is one static graph, one file once bundled (start-up pays per module file);
@@ -38,7 +39,8 @@ function contextOf(g: Globals): Context {
 
 /** `autopilot mcp`: the MCP front end over the same registry, loaded here only, so no other command pays for the SDK. */
 async function serveMcp(ctx: Context, given: string | undefined): Promise<Answer> {
-  await (await import('../mcp/server.js')).serveMcp(ctx, given);
+  const { serveMcp } = await import('../mcp/server.js');
+  await serveMcp(ctx, given, { commands: COMMANDS, runStatus, sessionOf, statusText, errorText });
   return { json: { closed: true }, text: '', exit: EXIT.ok };
 }
 

@@ -14,7 +14,6 @@
  * reused is not taken for the conversation. Linux reads `/proc`; macOS asks
  * `ps` once a level; elsewhere the conversation cannot be judged.
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { ProcessRef } from '../engine/lease.js';
@@ -61,6 +60,8 @@ function linuxInfo(pid: number): ProcessInfo | 'gone' | undefined {
 function psInfo(pid: number): ProcessInfo | 'gone' | undefined {
   let out: string;
   try {
+    // Loaded here, on macOS only: child_process brings net and streams with it, which no other command start needs.
+    const { execFileSync } = process.getBuiltinModule('node:child_process');
     out = execFileSync('ps', ['-o', 'ppid=,lstart=,command=', '-p', String(pid)], { encoding: 'utf8', timeout: 2000 }).trim();
   } catch (error) {
     // `ps -p` exits 1 with nothing printed for a pid no process has.

@@ -6,20 +6,13 @@
  */
 import { closeSync, constants, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
-import { createRequire } from 'node:module';
-import type picomatchType from 'picomatch';
+import picomatch from 'picomatch';
 import { InputError } from '../errors.js';
 import { BLANK_EVIDENCE_MAX_BYTES } from '../limits.js';
 import { displayPath } from './repo.js';
 
 const GLOB = /[*?[\]{}!]/;
 const matchers = new Map<string, (name: string) => boolean>();
-
-// picomatch is loaded from node_modules the first time a glob other than `*` needs it, not bundled
-// into the CLI: most calls never match such a glob, and start-up pays for every module it evaluates.
-const load = createRequire(import.meta.url);
-let picomatchModule: typeof picomatchType | undefined;
-const picomatch = (glob: string, options: picomatchType.PicomatchOptions) => (picomatchModule ??= load('picomatch') as typeof picomatchType)(glob, options);
 
 /** Only `*` wildcards (`solution_draft_*.md`): most patterns, matched without compiling a glob. */
 const STARS_ONLY = /^[^*?[\]{}!()+@\\]*(\*[^*?[\]{}!()+@\\]+|\*$)+$/;

@@ -145,7 +145,8 @@ export function readJournal(file: string, display: string): JournalRead {
       lineOf.set(parsed.entry, lineNo);
       const { accepted, dropped } = batches.push(parsed.entry);
       cut(dropped);
-      entries.push(...accepted);
+      // A loop, not push(...accepted): a batch of a million events would overflow the call stack as arguments.
+      for (const e of accepted) entries.push(e);
     } else
       problems.push(
         complete ? parsed.problem : { ...parsed.problem, message: 'the last journal line is torn (a write cut short by a crash); every reader skips it' },

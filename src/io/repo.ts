@@ -3,7 +3,7 @@
  * through: nothing autopilot reads or writes may lie outside the repository.
  */
 import { existsSync, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, delimiter, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { InputError } from '../errors.js';
 import { DOCS_PATH_MAX_LENGTH, DOCS_SEGMENT_MAX_LENGTH } from '../limits.js';
 
@@ -37,11 +37,23 @@ export function isInside(root: string, target: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
-/** The nearest folder at or above `start` that holds the docs folder, `.autopilot/` or `.git`. */
-function findRoot(start: string, docs: string): string {
+/**
+ * The folders the walk up never enters, as git's own `GIT_CEILING_DIRECTORIES`
+ * says (absolute paths, separated as PATH is): autopilot stops looking where
+ * git stops, so a stray `_docs/` above them (in a shared temporary folder, a
+ * home folder) is never taken for a repository's root.
+ */
+function ceilings(env: NodeJS.ProcessEnv): Set<string> {
+  const list = (env.GIT_CEILING_DIRECTORIES ?? '').split(delimiter).filter((d) => isAbsolute(d));
+  return new Set(list.map((d) => resolve(d)));
+}
+
+/** The nearest folder at or above `start` that holds the docs folder, `.autopilot/` or `.git`; `start` when none does. */
+function findRoot(start: string, docs: string, env: NodeJS.ProcessEnv): string {
+  const stop = ceilings(env);
   for (let dir = start; ; dir = dirname(dir)) {
     if (existsSync(join(dir, docs)) || existsSync(join(dir, '.autopilot')) || existsSync(join(dir, '.git'))) return dir;
-    if (dirname(dir) === dir) return start;
+    if (dirname(dir) === dir || stop.has(dirname(dir))) return start;
   }
 }
 
@@ -66,7 +78,7 @@ export function openRepo(options: RepoOptions = {}, cwd = process.cwd()): Repo {
       received: docsName,
     });
   }
-  const root = realpathSync(findRoot(start, docsName));
+  const root = realpathSync(findRoot(start, docsName, process.env));
   const docs = resolve(root, docsName);
   if (!isInside(root, docs) || docs === root || !isInside(root, realOrSelf(docs))) {
     throw new InputError({

@@ -1,8 +1,13 @@
 /**
  * `autopilot mcp`: the registry (`src/commands/`) as an MCP server over
  * stdio, one long-lived process. A front end like the CLI: each tool runs its
- * command and answers with the CLI's `--json` object as structured content
- * and a short text, and errors as tool errors in the one JSON error shape.
+ * command and answers once. Claude Code and Codex hand the model a result's
+ * structured content and drop its text (docs/claude-code-facts.md,
+ * docs/codex-facts.md), so an answer is the CLI's `--json` object as
+ * structured content, with its text's first line for clients that show
+ * text. A refusal is a tool error, which Claude Code hands over as text
+ * alone: its text is the whole answer (the code, the line, the JSON) and it
+ * carries no structured content to say it twice.
  * Loaded only by `autopilot mcp`, so no other command pays for the SDK.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -16,11 +21,25 @@ import {
   ReadResourceRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { sessionOf, type Context } from '../app/context.js';
-import { runStatus } from '../app/status.js';
+import type { Context, sessionOf } from '../app/context.js';
+import type { runStatus } from '../app/status.js';
+import type { COMMANDS } from '../commands/index.js';
 import { EXIT, errorJson, InputError } from '../errors.js';
-import { errorText, statusText } from '../render/text.js';
-import { jsonSchema, TOOLS } from './tools.js';
+import type { errorText, statusText } from '../render/text.js';
+import { jsonSchema, toolsOf } from './tools.js';
+
+/**
+ * What the server runs, handed over by the command line that loads it: this
+ * bundle is loaded lazily, beside the CLI's, and would otherwise carry a
+ * second copy of the whole engine (a sixth of the package).
+ */
+export interface McpHost {
+  commands: typeof COMMANDS;
+  runStatus: typeof runStatus;
+  sessionOf: typeof sessionOf;
+  statusText: typeof statusText;
+  errorText: typeof errorText;
+}
 
 export const STATUS_URI = 'autopilot://status';
 
@@ -29,12 +48,13 @@ const VERSION = typeof AUTOPILOT_VERSION === 'string' ? AUTOPILOT_VERSION : '0.0
 
 /**
  * A tool error as clients deliver it: Claude Code hands the model an error's
- * text alone, so the text starts with the error's code and carries the whole
- * JSON error (`{"error": …}`, the CLI's `--json` shape).
+ * text alone, so the text is the error's code and its first line, then the
+ * whole JSON error on a line of its own (`{"error": …}`, the CLI's `--json`
+ * shape), which holds the rest.
  */
-const failure = (error: unknown): CallToolResult => {
+const failure = (error: unknown, errorText: McpHost['errorText']): CallToolResult => {
   const json = errorJson(error);
-  return { content: [{ type: 'text', text: `${String(json.error.code)}: ${errorText(error)}\n${JSON.stringify(json)}` }], isError: true };
+  return { content: [{ type: 'text', text: `${String(json.error.code)}: ${errorText(error).split('\n', 1)[0]!}\n${JSON.stringify(json)}` }], isError: true };
 };
 
 /** The conversation's id a client sends with a call, where it sends one (Codex: `threadId`). */
@@ -49,9 +69,11 @@ function clientSessionOf(meta: Record<string, unknown> | undefined): string | un
  * `$AUTOPILOT_SESSION`, else the id the client sent with the call, else the
  * client's id in the environment, else `local`.
  */
-export function createServer(ctx: Context, given?: string): Server {
+export function createServer(ctx: Context, given: string | undefined, host: McpHost): Server {
+  const { runStatus, sessionOf, statusText, errorText } = host;
   const server = new Server({ name: 'autopilot', version: VERSION }, { capabilities: { tools: {}, resources: {} } });
-  const list = TOOLS.map((t) => ({
+  const tools = toolsOf(host.commands);
+  const list = tools.map((t) => ({
     name: t.name,
     description: t.description,
     inputSchema: jsonSchema(t.input),
@@ -61,7 +83,7 @@ export function createServer(ctx: Context, given?: string): Server {
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: list }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-    const tool = TOOLS.find((t) => t.name === request.params.name);
+    const tool = tools.find((t) => t.name === request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `no tool ${request.params.name}`);
     const args = tool.input.safeParse(request.params.arguments ?? {});
     if (!args.success) {
@@ -72,6 +94,7 @@ export function createServer(ctx: Context, given?: string): Server {
           expected: JSON.stringify(list.find((t) => t.name === tool.name)?.inputSchema),
           received: JSON.stringify(request.params.arguments ?? {}),
         }),
+        errorText,
       );
     }
     try {
@@ -82,9 +105,12 @@ export function createServer(ctx: Context, given?: string): Server {
       );
       const r = await tool.call({ ...ctx, session, sessionFrom: from, role: 'server' }, args.data);
       const ok = r.exit === EXIT.ok || r.exit === EXIT.stoppedForPerson;
-      return { content: [{ type: 'text', text: r.text }], structuredContent: r.json as Record<string, unknown>, ...(ok ? {} : { isError: true }) };
+      const line = r.text.split('\n', 1)[0]!;
+      if (ok) return { content: [{ type: 'text', text: line }], structuredContent: r.json as Record<string, unknown> };
+      const code = (r.json as { error?: { code?: string } }).error?.code ?? (r.json as { outcome?: string }).outcome ?? `exit ${r.exit}`;
+      return { content: [{ type: 'text', text: `${code}: ${line}\n${JSON.stringify(r.json)}` }], isError: true };
     } catch (error) {
-      return failure(error);
+      return failure(error, errorText);
     }
   });
 
@@ -105,8 +131,8 @@ export function createServer(ctx: Context, given?: string): Server {
 }
 
 /** Serves on stdin/stdout until the client closes the stream. */
-export async function serveMcp(ctx: Context, given?: string): Promise<void> {
-  const server = createServer(ctx, given);
+export async function serveMcp(ctx: Context, given: string | undefined, host: McpHost): Promise<void> {
+  const server = createServer(ctx, given, host);
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
     process.stdin.once('end', resolve);

@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import type { Context } from '../app/context.js';
 import { GLOBAL_OPTIONS, readArguments, snakeCase, type Answer, type ArgumentSpec, type OptionSpec } from '../commands/command.js';
-import { COMMANDS, type AnyCommand } from '../commands/index.js';
+import type { AnyCommand, COMMANDS } from '../commands/index.js';
 import { ANSWERS } from '../render/answers.js';
 
 export interface Tool {
@@ -88,6 +88,6 @@ function toolOf(command: AnyCommand, tool: string, answer: keyof typeof ANSWERS)
   };
 }
 
-export const TOOLS: Tool[] = COMMANDS.flatMap((command) =>
-  'frontEnd' in command || !('tool' in command.mcp) ? [] : [toolOf(command, command.mcp.tool, command.mcp.answer)],
-);
+/** The tools of the registry's commands (handed over by the command line: see `McpHost`). */
+export const toolsOf = (commands: typeof COMMANDS): Tool[] =>
+  commands.flatMap((command) => ('frontEnd' in command || !('tool' in command.mcp) ? [] : [toolOf(command, command.mcp.tool, command.mcp.answer)]));

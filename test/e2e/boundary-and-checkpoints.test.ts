@@ -123,7 +123,8 @@ describe('checkpoints', () => {
     autopilot(dir, 'init', '--flow', 'greenfield');
     autopilot(dir, 'next');
     autopilot(dir, 'substep', '2 — Restrictions');
-    const ctx = { repo: { dir }, session: 'local', now: () => new Date() };
+    // The conversation that drives (and holds the lease) makes the checkpoint and restores it.
+    const ctx = { repo: { dir }, session: 'conversation-1', now: () => new Date() };
     const { id } = await runCheckpoint(ctx, 'before trying the interview again');
     for (let i = 0; i < 3; i++) {
       autopilot(dir, 'next');

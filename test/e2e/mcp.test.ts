@@ -43,8 +43,13 @@ async function call(client: Client, name: string, args: Record<string, unknown> 
   const r = await client.callTool({ name, arguments: args });
   const content = r.content as { type: string; text: string }[];
   const text = content[0]!.text;
-  // A thrown error has no structured content: its text starts with the code and ends with the CLI's JSON error.
-  const json = (r.structuredContent ?? JSON.parse(text.slice(text.lastIndexOf('\n{"error"') + 1))) as Answer['json'];
+  // Said once: an answer is its structured content, beside one line of text; a tool error is its text alone:
+  // the code and a line, then the CLI's JSON on a line of its own.
+  if (r.isError) {
+    expect(r.structuredContent).toBeUndefined();
+    expect(text.split('\n')).toHaveLength(2);
+  } else expect(text).not.toContain('\n');
+  const json = (r.structuredContent ?? JSON.parse(text.slice(text.lastIndexOf('\n') + 1))) as Answer['json'];
   return { json, isError: r.isError === true, text };
 }
 
@@ -96,6 +101,7 @@ describe('autopilot mcp', () => {
     expect(first.json).toMatchObject({ flow: 'greenfield', step: 1, action: 'start', skill: 'skills/problem/SKILL.md' });
     const early = await call(client, 'done');
     expect(early.isError).toBe(true);
+    expect(early.text).toMatch(/^refused: /);
     expect(early.json).toMatchObject({ outcome: 'refused', error: { code: 'refused' } });
     writeArtifacts(dir, first.json.done_when!);
     expect((await call(client, 'done')).json).toMatchObject({ outcome: 'advanced', step: 2 });

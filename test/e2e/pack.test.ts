@@ -29,9 +29,15 @@ describe('the published package', () => {
     // dist/ is current (the global setup built it); --ignore-scripts packs it as it is.
     const packed = sh(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', packs], ROOT);
     expect(packed.code, packed.out).toBe(0);
-    const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
+    const [info] = JSON.parse(packed.stdout) as { filename: string; size: number; files: { path: string }[] }[];
     const paths = info!.files.map((f) => f.path);
-    expect(paths).toEqual(expect.arrayContaining(['bin/autopilot.js', 'dist/cli.js', 'dist/flows.json', 'flows/greenfield.md', 'package.json']));
+    // Small: the bundles the CLI runs, no source maps, no bench or fuzz runner, no repository-only code.
+    console.log(`package: ${info!.files.length} files, ${(info!.size / 1024).toFixed(0)} KB packed`);
+    expect(info!.size).toBeLessThanOrEqual(300 * 1024);
+    expect(paths.filter((p) => p.endsWith('.map') || /^dist\/(app|bench|fuzz|prebuild-flows)\.js$/.test(p) || p.startsWith('dist/dev-chunks/'))).toEqual([]);
+    expect(paths).toEqual(
+      expect.arrayContaining(['bin/autopilot.js', 'bin/package.json', 'dist/cli.cjs', 'dist/flows.json', 'flows/greenfield.md', 'package.json']),
+    );
     expect(paths.some((p) => p.startsWith('skills/') && p.endsWith('/SKILL.md'))).toBe(true);
     expect(paths.some((p) => p.startsWith('src/') || p.startsWith('test/'))).toBe(false);
 
@@ -40,7 +46,11 @@ describe('the published package', () => {
     writeFileSync(join(repo, 'package.json'), '{ "name": "fresh", "private": true }\n');
     const installed = sh(npm, ['install', '--no-audit', '--no-fund', '--save-dev', join(packs, info!.filename)], repo);
     expect(installed.code, installed.out).toBe(0);
+    expect(installed.out).not.toMatch(/warn/i);
     expect(existsSync(join(repo, 'node_modules', NAME, 'bin', 'autopilot.js'))).toBe(true);
+    // One package installed: every dependency is bundled into dist/.
+    const lock = JSON.parse(readFileSync(join(repo, 'package-lock.json'), 'utf8')) as { packages: Record<string, unknown> };
+    expect(Object.keys(lock.packages).filter((p) => p !== '')).toEqual([`node_modules/${NAME}`]);
 
     const bin = join('node_modules', '.bin', 'autopilot');
     const init = sh(bin, ['init', '--hooks'], repo);
