@@ -166,7 +166,8 @@ const t0 = () => {
 describe.skipIf(!existsSync(CLAUDE))('autopilot under the real Claude Code', { concurrent: false }, () => {
   it(
     'one conversation is one session, and the next goes on: SessionStart puts the status in context, /autopilot expands with it inlined; MCP and Bash writes (next unnamed and named, substep by Bash and MCP, fail by Bash) never exit 4; SessionEnd releases the lease; a second conversation next exit 0 and substep, no take-over',
-    { timeout: TIMEOUT },
+    // Two conversations, six autopilot calls: 63 s at a load of 10 on 2 cores.
+    { timeout: 2 * TIMEOUT },
     async () => {
       const took = t0();
       const dir = project();
@@ -242,7 +243,7 @@ describe.skipIf(!existsSync(CLAUDE))('autopilot under the real Claude Code', { c
   );
   it(
     'a conversation that dies is taken over at once; resume, continue and fork drive as the right session: while A lives (its model stalled) B is told to ask the person, its next is exit 4 with the decision, its --take-over by Bash denied and MCP has none; A killed (no SessionEnd); --resume A and --continue drive as A without a take-over; a new conversation C is told A has ended and its next takes over at once (reason gone); --resume A --fork-session drives as its own F',
-    // Six conversations in one repository: the longest test.
+    // Six conversations in one repository, the longest test: 83 s at a load of 10 on 2 cores.
     { timeout: 2 * TIMEOUT },
     async () => {
       const took = t0();
