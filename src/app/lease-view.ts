@@ -2,6 +2,7 @@
 import { formatAge, heartbeatAge, holds, sameConversation, type LeaseVerdict } from '../engine/lease.js';
 import { HeldError } from '../errors.js';
 import type { Lease, ProcessRef } from '../formats/lease.js';
+import { conversationGone } from '../io/conversation.js';
 import { readLease } from '../io/lease-file.js';
 import { thisMachine } from '../io/machine.js';
 import { displayPath, type Repo } from '../io/repo.js';
@@ -68,6 +69,8 @@ export interface LeaseStatus {
   ageMs?: number;
   /** The holder is another session on this machine and has been quiet past the threshold. */
   stale?: boolean;
+  /** The holder is another session on this machine whose conversation has ended (its process is gone): the next step command takes the lease over. */
+  gone?: boolean;
   mine?: boolean;
   problem?: string;
 }
@@ -94,6 +97,8 @@ export function leaseStatus(
     holds(holder, { session: caller.session, ...me }) ||
     ((caller.unnamed || holder.session === 'local') &&
       sameConversation(holder, { session: caller.session, ...me, unnamed: caller.unnamed, conversation: conversation() }));
-  // Only a lease of this machine goes stale: another machine's is never taken for its age.
-  return { holder, ageMs, mine, stale: !mine && holder.machine === thisMachine().machine && ageMs > staleMs };
+  // Only a lease of this machine goes stale, or is probed: another machine's is never taken for its age.
+  const here = !mine && holder.machine === me.machine;
+  const gone = here && holder.conversation !== undefined && conversationGone(holder.conversation) === true;
+  return { holder, ageMs, mine, stale: here && ageMs > staleMs, gone };
 }

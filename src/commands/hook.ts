@@ -13,11 +13,17 @@ function startText(r: SessionStart): string {
   const { view } = status;
   const lease = view.lease;
   const other = lease?.holder && !lease.mine ? lease.holder : undefined;
-  const next = other
-    ? `Another session holds this repository (${other.session} on ${other.host}): ask the person before you run autopilot; only they may take it over.`
-    : input.client === 'codex'
+  // A holder whose conversation has ended, or that has been quiet too long, is taken over by the next step command: no one to ask.
+  const free = lease?.gone === true || lease?.stale === true;
+  const go =
+    input.client === 'codex'
       ? 'Continue with the Autopilot section of AGENTS.md (`node_modules/.bin/autopilot next --json`).'
       : 'Continue with /autopilot (`node_modules/.bin/autopilot next --json`).';
+  const next = !other
+    ? go
+    : free
+      ? `The session that held this repository (${other.session} on ${other.host}) ${lease?.gone ? 'has ended' : 'has been quiet too long'}: \`next\` takes it over (journaled). ${go}`
+      : `Another session holds this repository (${other.session} on ${other.host}): ask the person before you run autopilot; only they may take it over.`;
   const summary = statusText(view).split('\n').slice(0, 5);
   return [...(input.id ? [`autopilot session: ${input.id}`] : []), ...notes, ...summary, ...problemLines(view), next].join('\n');
 }

@@ -151,7 +151,14 @@ export function statusText(view: View): string {
   const lease = view.lease;
   if (lease?.holder) {
     const who = `${line(lease.holder.session)} on ${line(lease.holder.host)}, last seen ${formatAge(lease.ageMs ?? 0)} ago`;
-    lines.push(`Driver    ${who}${lease.mine ? ' (this session)' : lease.stale ? ' — looks stale: its lease may be taken over by the next step command' : ''}`);
+    const note = lease.mine
+      ? ' (this session)'
+      : lease.gone
+        ? ' — its conversation has ended: the next step command takes the lease over'
+        : lease.stale
+          ? ' — looks stale: its lease may be taken over by the next step command'
+          : '';
+    lines.push(`Driver    ${who}${note}`);
   } else if (lease?.problem) lines.push(`Driver    ? ${lease.problem} (a person takes over with \`--take-over\`)`);
   for (const guard of view.guards ?? []) lines.push(`! Guard off: ${guard}`);
   if (view.gitOff) lines.push(`Git       the git fallback is off: ${view.gitOff}`);

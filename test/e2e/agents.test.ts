@@ -4,7 +4,7 @@
  * them, and the texts. What the real clients do with them is test/agents/.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentsSection, autopilotCommand, claudeCommand } from '../../src/app/agent-instructions.js';
@@ -58,6 +58,26 @@ describe('autopilot hook session-start', () => {
     expect(run.stdout).toContain('Another session holds this repository (conversation-a');
     expect(run.stdout).toContain('ask the person');
     expect(run.stdout).not.toContain('Continue with /autopilot');
+  });
+
+  it('a holder whose conversation has ended is no one to ask: the context says the next command takes over, as it does', () => {
+    const dir = tempRepo();
+    autopilot(dir, 'init', '--flow', 'greenfield');
+    expect(autopilot(dir, 'next', '--json', '--session', 'conversation-a').code).toBe(0);
+    // Its conversation's process is gone (a crashed client: no SessionEnd).
+    const ended = spawnSync('true');
+    const file = join(dir, '_docs/_autopilot/lease.json');
+    const lease = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    writeFileSync(file, JSON.stringify({ ...lease, conversation: { pid: ended.pid, start: '0' } }));
+    const run = hook(dir, JSON.stringify({ session_id: 'conversation-b', hook_event_name: 'SessionStart', source: 'startup' }), undefined);
+    expect(run.stdout).toContain('The session that held this repository (conversation-a on ');
+    expect(run.stdout).toContain('has ended: `next` takes it over (journaled). Continue with /autopilot');
+    expect(run.stdout).not.toContain('ask the person');
+    expect(autopilot(dir, 'status', '--json', '--session', 'conversation-b').json<{ lease: unknown }>().lease).toMatchObject({ mine: false, gone: true });
+    expect(autopilot(dir, 'status', '--session', 'conversation-b').stdout).toMatch(
+      /Driver {4}conversation-a on .* — its conversation has ended: the next step command takes the lease over/,
+    );
+    expect(autopilot(dir, 'next', '--json', '--session', 'conversation-b').code).toBe(0);
   });
 
   it('SessionEnd releases the lease of the conversation that ends, and no other', () => {

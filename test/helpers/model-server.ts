@@ -55,8 +55,11 @@ export interface RecordedRequest {
   kind: 'main' | 'side' | 'other';
 }
 
-/** The script: a list of turns taken in order, or a function of the request (0-based index of main requests). */
-export type Script = Turn[] | ((request: MessagesBody, index: number) => Turn | undefined);
+/**
+ * The script: a list of turns taken in order, or a function of the request (0-based index of main requests).
+ * A function may answer with a promise: the response waits for it (a model that stalls).
+ */
+export type Script = Turn[] | ((request: MessagesBody, index: number) => Turn | undefined | Promise<Turn | undefined>);
 
 export interface ModelServerOptions {
   /** Which Messages requests are the conversation; the default: the request offers tools and is not a small-model call. */
@@ -186,10 +189,10 @@ export async function startModelServer(script: Script, options: ModelServerOptio
   const errors: string[] = [];
   let taken = 0;
 
-  const nextTurn = (body: MessagesBody): Block[] => {
+  const nextTurn = async (body: MessagesBody): Promise<Block[]> => {
     const index = taken++;
     try {
-      const turn = typeof script === 'function' ? script(body, index) : script[index];
+      const turn = typeof script === 'function' ? await script(body, index) : script[index];
       if (turn !== undefined) return blocksOf(turn);
     } catch (error) {
       errors.push(`script threw at turn ${index}: ${String(error)}`);
@@ -216,7 +219,7 @@ export async function startModelServer(script: Script, options: ModelServerOptio
       if (req.method === 'POST' && path === '/v1/messages' && body) {
         if (isMain(body)) {
           record.kind = 'main';
-          sendMessage(res, body, nextTurn(body));
+          sendMessage(res, body, await nextTurn(body));
         } else {
           record.kind = 'side';
           sendMessage(res, body, [text('ok')]);
