@@ -80,12 +80,14 @@ describe('init for agents', () => {
   it('with --hooks: SessionStart and SessionEnd for Claude Code (from the folder it started in) and Codex (from any folder)', async () => {
     const dir = installed();
     await runInit(ctx(dir), undefined, { hooks: true });
-    type Hooks = { hooks: Record<string, { hooks: { command: string }[] }[]> };
+    type Hooks = { hooks: Record<string, { hooks: { command: string; timeout: number }[] }[]> };
     const claude = JSON.parse(read(dir, '.claude/settings.json')) as Hooks;
     expect(claude.hooks.SessionStart![0]!.hooks[0]!.command).toBe('"$CLAUDE_PROJECT_DIR"/node_modules/.bin/autopilot hook session-start');
     expect(claude.hooks.SessionEnd![0]!.hooks[0]!.command).toBe('"$CLAUDE_PROJECT_DIR"/node_modules/.bin/autopilot hook session-end');
     const codex = JSON.parse(read(dir, '.codex/hooks.json')) as Hooks;
     expect(codex.hooks.SessionStart![0]!.hooks[0]!.command).toMatch(/^d=\$PWD; while .*exec "\$d\/node_modules\/\.bin\/autopilot" hook session-start$/);
+    // Codex cuts a SessionEnd hook to 3 s and warns in every run about a longer timeout; Claude Code's hooks keep 10 s.
+    expect([codex.hooks.SessionStart![0]!.hooks[0]!.timeout, codex.hooks.SessionEnd![0]!.hooks[0]!.timeout]).toEqual([10, 3]);
   });
 
   it('runs twice to the same files; replaces its own older hook spelling and text; keeps what a person wrote', async () => {
