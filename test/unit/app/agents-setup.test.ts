@@ -72,7 +72,12 @@ describe('init for agents', () => {
         .sort(),
     ).toEqual(writers.sort());
     expect([...AGENT_WRITE_TOOLS].sort()).toEqual(writers.sort());
-    expect(read(dir, '.codex/rules/autopilot.rules')).toContain('prefix_rule(pattern=["node_modules/.bin/autopilot", "decide"], decision="prompt")');
+    const rules = read(dir, '.codex/rules/autopilot.rules');
+    expect(rules).toContain('prefix_rule(pattern=["node_modules/.bin/autopilot", "decide"], decision="prompt")');
+    // The person's options, after up to four words a prefix rule can name (test/agents/codex.test.ts runs them in Codex).
+    for (const option of PERSON_OPTIONS)
+      expect(rules).toContain(`prefix_rule(pattern=["node_modules/.bin/autopilot", BEFORE, BEFORE, BEFORE, BEFORE, "${option}"], decision="prompt")`);
+    expect(rules).toMatch(/^BEFORE = \["next", .*"--json", .*"--step", "1", .*"99"\]$/m);
     expect(read(dir, 'CLAUDE.md')).toMatch(/@AGENTS\.md/);
     expect(read(dir, '.claude/commands/autopilot.md')).toBe(claudeCommand());
   });
