@@ -51,6 +51,8 @@ function linuxInfo(pid: number): ProcessInfo | 'gone' | undefined {
   }
   // `pid (comm) state ppid …`: the command may hold spaces and parentheses, so read from the last `)`.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // A zombie has ended: only its parent has not reaped it yet (a killed client whose parent died too waits for pid 1).
+  if (fields[0] === 'Z' || fields[0] === 'X') return 'gone';
   let argv: string[] = [];
   try {
     argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
@@ -77,6 +79,16 @@ function psInfo(pid: number): ProcessInfo | 'gone' | undefined {
 
 /** What a client puts in the environment of every shell command it runs: such a command has the client above it (docs/codex-facts.md). */
 const CLIENT_RUNS_ME = ['CODEX_THREAD_ID'] as const;
+
+/**
+ * Whether this process can tell that a process of this machine has ended.
+ * Not a command a client ran that sees no client above it (`conversation`
+ * undefined): it runs in a PID namespace of its own (Codex's sandbox), where
+ * every process outside looks gone.
+ */
+export function seesOtherProcesses(role: 'cli' | 'server', conversation: ProcessRef | undefined, env: NodeJS.ProcessEnv = process.env): boolean {
+  return role === 'server' || conversation !== undefined || !CLIENT_RUNS_ME.some((key) => env[key]);
+}
 
 /** The conversation this process belongs to; undefined where it cannot be told. */
 export function conversationProcess(role: 'cli' | 'server', env: NodeJS.ProcessEnv = process.env): ProcessRef | undefined {
