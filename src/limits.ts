@@ -215,6 +215,9 @@ export const HOOK_STDIN_WAIT_MS = 300;
 /** How long Claude Code lets the SessionStart hook run (its settings' `timeout`, in seconds): the hook takes a fraction of one. */
 export const HOOK_TIMEOUT_SECONDS = 10;
 
+/** Codex 0.169 cuts a SessionEnd hook's timeout to 3 s, and says so in every run of a project whose hooks ask for more. */
+export const CODEX_SESSION_END_TIMEOUT_SECONDS = 3;
+
 export function formatBytes(bytes: number): string {
   if (bytes < KB) return `${bytes} bytes`;
   if (bytes < KB * KB) return `${+(bytes / KB).toFixed(1)} KB`;

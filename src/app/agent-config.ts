@@ -21,7 +21,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../errors.js';
 import { packageRoot } from '../io/package-root.js';
-import { HOOK_TIMEOUT_SECONDS } from '../limits.js';
+import { CODEX_SESSION_END_TIMEOUT_SECONDS, HOOK_TIMEOUT_SECONDS } from '../limits.js';
 import { AGENT_BIN } from './agent-instructions.js';
 
 /** What only a person decides (rule 10): the commands, and the options of any command. Kept equal to the registry's `person` marks (tested). */
@@ -106,12 +106,17 @@ export function askRules(): string[] {
 }
 
 /** A hook group that runs autopilot's `hook <event>`, with this command line. */
-const hookGroup = (command: string) => ({ hooks: [{ type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS }] });
+const hookGroup = (command: string, timeout: number) => ({ hooks: [{ type: 'command', command, timeout }] });
 const isOurs = (group: unknown, event: string) =>
   isObject(group) && Array.isArray(group.hooks) && group.hooks.some((h) => isObject(h) && typeof h.command === 'string' && h.command.includes(`hook ${event}`));
 
 /** Hooks (Claude Code's format, which Codex reads too) with autopilot's SessionStart and SessionEnd, an older spelling of ours replaced. */
-function withHooks(json: Json, file: string, command: (event: string) => string): Json {
+function withHooks(
+  json: Json,
+  file: string,
+  command: (event: string) => string,
+  timeouts: { sessionEnd: number } = { sessionEnd: HOOK_TIMEOUT_SECONDS },
+): Json {
   const hooks = objectAt(json, 'hooks', file, '"hooks": { "SessionStart": [ … ] }');
   const out: Json = { ...hooks };
   for (const [event, name] of [
@@ -120,7 +125,7 @@ function withHooks(json: Json, file: string, command: (event: string) => string)
   ] as const) {
     const groups = hooks[event] === undefined ? [] : hooks[event];
     if (!Array.isArray(groups)) throw new InputError({ file, message: `\`hooks.${event}\` is not a list`, expected: `"${event}": [ … ]` });
-    out[event] = [...groups.filter((g) => !isOurs(g, name)), hookGroup(command(name))];
+    out[event] = [...groups.filter((g) => !isOurs(g, name)), hookGroup(command(name), event === 'SessionEnd' ? timeouts.sessionEnd : HOOK_TIMEOUT_SECONDS)];
   }
   return { ...json, hooks: out };
 }
@@ -136,7 +141,7 @@ export function withClaudeSettings(text: string | undefined, file: string, launc
   return changed(text, hooks ? withHooks(withRules, file, launch.claudeHook) : withRules);
 }
 
-/** Codex's hooks file: the same format as Claude Code's, run from the folder Codex started in. */
+/** Codex's hooks file: the same format as Claude Code's, run from the folder Codex started in; SessionEnd within Codex's limit. */
 export function withCodexHooks(text: string | undefined, file: string, launch: Launch): string | undefined {
-  return changed(text, withHooks(parseObject(text, file), file, launch.codexHook));
+  return changed(text, withHooks(parseObject(text, file), file, launch.codexHook, { sessionEnd: CODEX_SESSION_END_TIMEOUT_SECONDS }));
 }

@@ -7,10 +7,11 @@ import { readLease } from '../io/lease-file.js';
 import { thisMachine } from '../io/machine.js';
 import { displayPath, type Repo } from '../io/repo.js';
 
-type Held = Extract<LeaseVerdict, { kind: 'held' }> | { kind: 'held'; holder: undefined; unreadable: string };
+/** `running`: the holder's conversation was seen running on this machine (false or absent: it could not be told). */
+type Held = (Extract<LeaseVerdict, { kind: 'held' }> & { running?: boolean }) | { kind: 'held'; holder: undefined; unreadable: string };
 
 /** The person's choice at exit 4: wait for the other session, or take over (theirs to make, never the agent's). */
-function takeOverDecision(who: string, otherMachine: boolean) {
+function takeOverDecision(who: string, otherMachine: boolean, running = true) {
   return {
     id: 'take-over',
     question: `${who} holds this repository. Take it over?`,
@@ -22,7 +23,9 @@ function takeOverDecision(who: string, otherMachine: boolean) {
       option: 'A',
       reason: otherMachine
         ? 'a session on another machine may still be working; take over only once you know it has stopped'
-        : 'its conversation is still running; take over only if you know it has stopped working here',
+        : running
+          ? 'its conversation is still running; take over only if you know it has stopped working here'
+          : 'it was last seen recently; take over only if you know it has stopped working here',
     },
     answer_with: 'a person runs `autopilot next --take-over`',
   };
@@ -46,9 +49,13 @@ export function heldError(repo: Repo, verdict: Held): HeldError {
     file,
     hint: verdict.otherMachine
       ? 'A lease from another machine is never taken because it looks old. A person decides: once that session has stopped, they take over with `--take-over` (journaled).'
-      : 'Its conversation is still running. A person decides: once that session has stopped working here, they take over with `--take-over` (journaled).',
+      : `${
+          verdict.running
+            ? 'Its conversation is still running.'
+            : "Whether its conversation still runs cannot be told from here (a command in a sandbox that hides the other processes, such as Codex's, or a holder that named none); it is stale after a quiet spell."
+        } A person decides: once that session has stopped working here, they take over with \`--take-over\` (journaled).`,
     holder: { session: h.session, host: h.host, pid: h.pid, taken_at: h.taken_at, heartbeat: h.heartbeat, age_seconds: Math.round(verdict.ageMs / 1000) },
-    decision: takeOverDecision(`Session \`${h.session}\` ${where}, last seen ${age} ago,`, verdict.otherMachine),
+    decision: takeOverDecision(`Session \`${h.session}\` ${where}, last seen ${age} ago,`, verdict.otherMachine, verdict.running === true),
   });
 }
 

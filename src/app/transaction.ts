@@ -32,7 +32,7 @@ import { crashPoint } from '../io/crash-point.js';
 import { readJournalHead } from '../io/journal-head.js';
 import { readLease } from '../io/lease-file.js';
 import { acquireLock, type Lock } from '../io/lock.js';
-import { conversationGone, conversationProcess } from '../io/conversation.js';
+import { conversationGone, conversationProcess, seesOtherProcesses } from '../io/conversation.js';
 import { thisMachine } from '../io/machine.js';
 import { displayPath, gatePath, openRepo, type Repo } from '../io/repo.js';
 import { LOCK_WAIT_MS } from '../limits.js';
@@ -203,18 +203,26 @@ export function pointerAt(loaded: Loaded, position: Position, lastAction: LastAc
   };
 }
 
-type OnDiskVerdict = LeaseVerdict | { kind: 'held'; holder: undefined; unreadable: string };
+/** A held lease says whether the holder's conversation was seen running (`running`), or could not be told. */
+type OnDiskVerdict =
+  | Exclude<LeaseVerdict, { kind: 'held' }>
+  | (Extract<LeaseVerdict, { kind: 'held' }> & { running?: boolean })
+  | { kind: 'held'; holder: undefined; unreadable: string };
 
 function judgeLeaseOnDisk(repo: Repo, ctx: Context, staleMs: number, takeOver: boolean): OnDiskVerdict {
   const onDisk = readLease(repo.leaseFile);
   if ('unreadable' in onDisk && !takeOver) return { kind: 'held', holder: undefined, unreadable: onDisk.unreadable };
   const current = 'unreadable' in onDisk ? undefined : onDisk.lease;
   const me = thisMachine();
-  const conversation = conversationProcess(ctx.role ?? 'cli');
+  const role = ctx.role ?? 'cli';
+  const conversation = conversationProcess(role);
   const caller = { session: ctx.session, ...me, ...(conversation ? { conversation } : {}), unnamed: ctx.sessionFrom === 'default' };
-  // Only a holder of this machine is probed: whether its conversation's process still runs.
-  const gone = current?.conversation && current.machine === me.machine && current.session !== ctx.session ? conversationGone(current.conversation) : undefined;
-  return judgeLease(current, caller, ctx.now(), staleMs, takeOver, gone);
+  // Only a holder of this machine is probed: whether its conversation's process still runs. A command in a
+  // sandbox that hides the machine's processes cannot tell: to it every holder would look gone.
+  const probe = current?.conversation && current.machine === me.machine && current.session !== ctx.session && seesOtherProcesses(role, conversation);
+  const gone = probe ? conversationGone(current.conversation!) : undefined;
+  const verdict = judgeLease(current, caller, ctx.now(), staleMs, takeOver, gone);
+  return verdict.kind === 'held' ? { ...verdict, running: gone === false } : verdict;
 }
 
 /** Failures that mean a guard cannot work here, as opposed to a bug. */

@@ -8,7 +8,9 @@
  * - The MCP server's conversation is its parent: the client started it.
  * - A command line call walks up from its parent to the nearest process
  *   whose command names a known agent (a Bash tool's shell sits between).
- *   With no agent above it, its parent stands in: a person's shell.
+ *   With no agent above it, its parent stands in: a person's shell — unless
+ *   a client's environment says a client ran it: then the command runs in a
+ *   sandbox that hides the client's processes, and nothing stands in.
  *
  * A process is named by its pid and its start time, so a pid the system
  * reused is not taken for the conversation. Linux reads `/proc`; macOS asks
@@ -48,6 +50,8 @@ function linuxInfo(pid: number): ProcessInfo | 'gone' | undefined {
   }
   // `pid (comm) state ppid …`: the command may hold spaces and parentheses, so read from the last `)`.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // A zombie has ended: only its parent has not reaped it yet (a killed client whose parent died too waits for pid 1).
+  if (fields[0] === 'Z' || fields[0] === 'X') return 'gone';
   let argv: string[] = [];
   try {
     argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
@@ -74,8 +78,21 @@ function psInfo(pid: number): ProcessInfo | 'gone' | undefined {
   return { pid, ppid: Number(words[0]), start: words.slice(1, 6).join(' '), argv: words.slice(6) };
 }
 
+/** What a client puts in the environment of every shell command it runs: such a command has the client above it (docs/codex-facts.md). */
+const CLIENT_RUNS_ME = ['CODEX_THREAD_ID'] as const;
+
+/**
+ * Whether this process can tell that a process of this machine has ended.
+ * Not a command a client ran that sees no client above it (`conversation`
+ * undefined): it runs in a PID namespace of its own (Codex's sandbox), where
+ * every process outside looks gone.
+ */
+export function seesOtherProcesses(role: 'cli' | 'server', conversation: ProcessRef | undefined, env: NodeJS.ProcessEnv = process.env): boolean {
+  return role === 'server' || conversation !== undefined || !CLIENT_RUNS_ME.some((key) => env[key]);
+}
+
 /** The conversation this process belongs to; undefined where it cannot be told. */
-export function conversationProcess(role: 'cli' | 'server'): ProcessRef | undefined {
+export function conversationProcess(role: 'cli' | 'server', env: NodeJS.ProcessEnv = process.env): ProcessRef | undefined {
   const parent = processInfo(process.ppid);
   if (!parent || parent === 'gone') return undefined;
   if (role === 'server') return { pid: parent.pid, start: parent.start };
@@ -84,6 +101,10 @@ export function conversationProcess(role: 'cli' | 'server'): ProcessRef | undefi
     if (isAgentCommand(at.argv)) return { pid: at.pid, start: at.start };
     at = processInfo(at.ppid);
   }
+  // A client ran this command, yet no client is above it: the command sees a process tree of its own (Codex's
+  // workspace-write sandbox on Linux runs it in a PID namespace whose pid 1 is the sandbox), and a pid seen here
+  // names some other process outside it. The conversation cannot be told; the parent does not stand in.
+  if (CLIENT_RUNS_ME.some((key) => env[key])) return undefined;
   return { pid: parent.pid, start: parent.start };
 }
 

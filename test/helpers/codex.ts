@@ -124,6 +124,8 @@ export interface RunCodexOptions {
   /** Extra environment for Codex (and so for the commands and servers it starts). */
   env?: Record<string, string>;
   timeoutMs?: number;
+  /** Called with Codex's pid once it is started (the leader of a process group of its own: `process.kill(-pid)` ends it and all it started). */
+  onStart?: (pid: number) => void;
 }
 
 /** `codex exec --json [args] [prompt]`; resolves when Codex exits (or is killed at the timeout). */
@@ -138,6 +140,7 @@ export function runCodex(options: RunCodexOptions): Promise<CodexRun> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const child = spawn(CODEX, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    if (child.pid) options.onStart?.(child.pid);
     let stdout = '';
     let stderr = '';
     let timedOut = false;

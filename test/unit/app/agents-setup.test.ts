@@ -72,7 +72,12 @@ describe('init for agents', () => {
         .sort(),
     ).toEqual(writers.sort());
     expect([...AGENT_WRITE_TOOLS].sort()).toEqual(writers.sort());
-    expect(read(dir, '.codex/rules/autopilot.rules')).toContain('prefix_rule(pattern=["node_modules/.bin/autopilot", "decide"], decision="prompt")');
+    const rules = read(dir, '.codex/rules/autopilot.rules');
+    expect(rules).toContain('prefix_rule(pattern=["node_modules/.bin/autopilot", "decide"], decision="prompt")');
+    // The person's options, after up to four words a prefix rule can name (test/agents/codex.test.ts runs them in Codex).
+    for (const option of PERSON_OPTIONS)
+      expect(rules).toContain(`prefix_rule(pattern=["node_modules/.bin/autopilot", BEFORE, BEFORE, BEFORE, BEFORE, "${option}"], decision="prompt")`);
+    expect(rules).toMatch(/^BEFORE = \["next", .*"--json", .*"--step", "1", .*"99"\]$/m);
     expect(read(dir, 'CLAUDE.md')).toMatch(/@AGENTS\.md/);
     expect(read(dir, '.claude/commands/autopilot.md')).toBe(claudeCommand());
   });
@@ -80,12 +85,14 @@ describe('init for agents', () => {
   it('with --hooks: SessionStart and SessionEnd for Claude Code (from the folder it started in) and Codex (from any folder)', async () => {
     const dir = installed();
     await runInit(ctx(dir), undefined, { hooks: true });
-    type Hooks = { hooks: Record<string, { hooks: { command: string }[] }[]> };
+    type Hooks = { hooks: Record<string, { hooks: { command: string; timeout: number }[] }[]> };
     const claude = JSON.parse(read(dir, '.claude/settings.json')) as Hooks;
     expect(claude.hooks.SessionStart![0]!.hooks[0]!.command).toBe('"$CLAUDE_PROJECT_DIR"/node_modules/.bin/autopilot hook session-start');
     expect(claude.hooks.SessionEnd![0]!.hooks[0]!.command).toBe('"$CLAUDE_PROJECT_DIR"/node_modules/.bin/autopilot hook session-end');
     const codex = JSON.parse(read(dir, '.codex/hooks.json')) as Hooks;
     expect(codex.hooks.SessionStart![0]!.hooks[0]!.command).toMatch(/^d=\$PWD; while .*exec "\$d\/node_modules\/\.bin\/autopilot" hook session-start$/);
+    // Codex cuts a SessionEnd hook to 3 s and warns in every run about a longer timeout; Claude Code's hooks keep 10 s.
+    expect([codex.hooks.SessionStart![0]!.hooks[0]!.timeout, codex.hooks.SessionEnd![0]!.hooks[0]!.timeout]).toEqual([10, 3]);
   });
 
   it('runs twice to the same files; replaces its own older hook spelling and text; keeps what a person wrote', async () => {
