@@ -44,6 +44,14 @@ const WRITTEN: { [E in JournalEvent]: EventDetails[E] } = {
   checkpoint_restored: { checkpoint: '2026-11-26T100000.000Z-boundary', journal_then: 12 },
   run_repinned: { from_hash: 'abc', flow_hash: 'def', changed: ['step 3 (Plan) changed'], pinned },
   lock_broken: { holder: { pid: 42, host: 'box', session: 'one', at: '2026-11-26T10:00:00.000Z' } },
+  journal_merged: {
+    fork_point: '0a1b2c3d',
+    seams: ['4e5f6a7b'],
+    sides: { A: { from: 4, to: 6 }, B: { from: 4, to: 5 } },
+    settled: 'kept',
+    kept: 'A',
+    message: 'a person kept side A',
+  },
 };
 
 const anyEntry = entry as (event: JournalEvent, at: Position, details?: object) => ReturnType<typeof entry>;
