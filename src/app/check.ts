@@ -82,7 +82,8 @@ export async function runCheck(ctx: Pick<Context, 'repo'>): Promise<CheckResult>
     }
   }
 
-  const journal = readJournal(repo.journalFile, displayPath(repo.journalFile, repo.root));
+  // The whole journal, its chain too: a merge not settled, a line edited by hand, numbers that repeat (rule 11).
+  const journal = readJournal(repo.journalFile, displayPath(repo.journalFile, repo.root), { chain: true });
   problems.push(...journal.problems);
   for (const guard of guardProblems(repo)) problems.push({ message: guard });
   const gitOff = gitFallbackOff(repo);
