@@ -173,7 +173,13 @@ export function readJournal(file: string, display: string, options: { chain?: bo
       const e = 'entry' in parsed ? parsed.entry : undefined;
       if (e && before) {
         const names =
-          e.prev !== undefined ? (before.hash !== undefined && e.prev !== before.hash ? e.prev : undefined) : e.seq === 1 && before.seq !== undefined ? '' : undefined;
+          e.prev !== undefined
+            ? before.hash !== undefined && e.prev !== before.hash
+              ? e.prev
+              : undefined
+            : e.seq === 1 && before.seq !== undefined
+              ? ''
+              : undefined;
         if (names !== undefined) {
           seams.push({ line: lineNo, entry: entries.length, names, ...(typeof e.seq === 'number' ? { seq: e.seq } : {}) });
           if (hash !== undefined) hashOf.set(lineNo, hash);
@@ -221,14 +227,16 @@ function chainProblems(display: string, entries: StampedEntry[], lineOf: Map<Sta
   seams.forEach((seam, i) => {
     if (seam.settledAt !== undefined) return;
     const end = seams[i + 1]?.line;
-    const sideB = `lines ${seam.line}${end ? `–${end - 1}` : ' to the end'}`;
+    const lines = (from: number, to: number) => (from === to ? `line ${from}` : `lines ${from}–${to}`);
+    const sideB = end ? lines(seam.line, end - 1) : `line ${seam.line} on`;
     if (seam.names === '' || seam.forkLine !== undefined) {
-      const sideA = seam.names === '' ? `lines 1–${seam.line - 1}` : `lines ${seam.forkLine! + 1}–${seam.line - 1}`;
+      const sideA = seam.names === '' ? lines(1, seam.line - 1) : lines(seam.forkLine! + 1, seam.line - 1);
       problems.push({
         file: display,
         line: seam.line,
         message: `a merge put another branch's events here: ${sideA} (side A) and ${sideB} (side B) both follow ${seam.names === '' ? 'an empty journal' : `line ${seam.forkLine}`}, so their sequence numbers repeat, and no \`journal_merged\` settles them`,
-        expected: 'one history: the next step command merges the two sides when they agree, and otherwise stops until a person keeps one (`autopilot decide A|B`)',
+        expected:
+          'one history: the next step command merges the two sides when they agree, and otherwise stops until a person keeps one (`autopilot decide A|B`)',
       });
     } else {
       problems.push({
