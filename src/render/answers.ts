@@ -130,6 +130,8 @@ export const checkAnswer = z.object({
 export const logAnswer = z.object({
   events: z.array(z.looseObject({ event: z.string(), flow: z.string(), step: stepNumber, at: z.string(), session: z.string() })),
   problems: z.array(problemSchema),
+  /** The whole log only: where a merge put another branch's events (the line of the seam, the line it forked after, the line of the `journal_merged` that settles it). */
+  seams: z.array(z.object({ line: z.number().int(), forked_after: z.number().int().optional(), settled_at: z.number().int().optional() })).optional(),
 });
 
 export const initAnswer = z.object({

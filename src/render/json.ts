@@ -4,6 +4,7 @@
  * outcome adds. Typed by the schemas in `answers.ts`.
  */
 import type { CheckResult } from '../app/check.js';
+import type { Seam } from '../app/log.js';
 import { currentStep, doneWhenPaths, type View } from '../app/view.js';
 import { boundaryDecision } from '../engine/boundary.js';
 import type { StampedEntry } from '../formats/journal-line.js';
@@ -161,6 +162,11 @@ export function checkJson(r: CheckResult): CheckAnswer {
   };
 }
 
-export function logJson(r: { entries: StampedEntry[]; problems: Problem[] }): LogAnswer {
-  return { events: r.entries as LogAnswer['events'], problems: r.problems };
+export function logJson(r: { entries: StampedEntry[]; problems: Problem[]; seams?: Seam[] }): LogAnswer {
+  const seams = r.seams?.map((s) => ({
+    line: s.line,
+    ...(s.forkLine !== undefined ? { forked_after: s.forkLine } : {}),
+    ...(s.settledAt !== undefined ? { settled_at: s.settledAt } : {}),
+  }));
+  return { events: r.entries as LogAnswer['events'], problems: r.problems, ...(seams && seams.length > 0 ? { seams } : {}) };
 }

@@ -13,6 +13,8 @@ import { autopilot, journal, read, tempRepo, write, type NextJson } from '../hel
 import { git, gitFails, newRepo } from '../helpers/git.js';
 
 const POINTER = '_docs/_autopilot_state.md';
+/** Each test runs a few dozen CLI calls and git commands: minutes on a loaded machine. */
+const SLOW = { timeout: 180_000 };
 const JOURNAL = '_docs/_autopilot/journal.jsonl';
 
 interface ForkJson extends NextJson {
@@ -65,7 +67,7 @@ const status = (dir: string) => autopilot(dir, 'status', '--json').json<ForkJson
 
 describe('a merge of two branches that agree', () => {
   for (const into of ['main', 'other'] as const) {
-    it(`both completed step 1 (merged into ${into}): merged at step 2, said once with a journal_merged line, numbers unique from then on`, () => {
+    it(`both completed step 1 (merged into ${into}): merged at step 2, said once with a journal_merged line, numbers unique from then on`, SLOW, () => {
       const done = [['done']];
       const dir = merged(done, done, into, { a: PROBLEM, b: PROBLEM });
       const before = status(dir);
@@ -88,7 +90,7 @@ describe('a merge of two branches that agree', () => {
     });
   }
 
-  it('one side recorded only sub-steps, the other completed the step: the completing side’s position, either order', () => {
+  it('one side recorded only sub-steps, the other completed the step: the completing side’s position, either order', SLOW, () => {
     for (const into of ['main', 'other'] as const) {
       const dir = merged([['substep', '1 — Interview']], [['done']], into, { b: PROBLEM });
       expect(status(dir)).toMatchObject({ step: 2, status: 'not_started', retry_count: 0 });
@@ -98,7 +100,7 @@ describe('a merge of two branches that agree', () => {
     }
   });
 
-  it('a fast-forward merge is no fork: nothing said, nothing journaled', () => {
+  it('a fast-forward merge is no fork: nothing said, nothing journaled', SLOW, () => {
     const dir = project();
     onBranch(dir, 'other', [['done'], ['next']], PROBLEM);
     git(dir, 'checkout', '-q', 'main');
@@ -116,7 +118,7 @@ describe('a merge of two branches that disagree', () => {
     ['main', 'A'],
     ['other', 'B'],
   ] as const) {
-    it(`step 1 completed on main, failed on other (merged into ${into}, side ${keep} kept): every step command stops until a person keeps a side`, () => {
+    it(`step 1 completed on main, failed on other (merged into ${into}, side ${keep} kept): every step command stops until a person keeps a side`, SLOW, () => {
       const dir = merged([['done']], [['fail', '--reason', 'tests red']], into, { a: PROBLEM });
       // Side A is the branch merged into (its lines first), side B the one merged in.
       const mainSide = into === 'main' ? 'A' : 'B';
@@ -149,6 +151,7 @@ describe('a merge of two branches that disagree', () => {
       expect(check.code).toBe(2);
       expect(check.stdout).toContain('no `journal_merged` settles them');
       expect(autopilot(dir, 'log').stdout).toMatch(/another branch's events follow, forked after line 2 \(not settled\)/);
+      expect(autopilot(dir, 'log', '--json').json<{ seams: unknown }>().seams).toEqual([{ line: 4, forked_after: 2 }]);
 
       expect(autopilot(dir, 'decide', 'C').code).toBe(2);
       const decided = autopilot(dir, 'decide', keep);
@@ -161,6 +164,7 @@ describe('a merge of two branches that disagree', () => {
       expect(read(dir, POINTER)).toContain(`step: ${kept.step}\n`);
       expect(autopilot(dir, 'check').code).toBe(0);
       expect(autopilot(dir, 'log').stdout).toMatch(/forked after line 2 \(settled at line 5\)/);
+      expect(autopilot(dir, 'log', '--json').json<{ seams: unknown }>().seams).toEqual([{ line: 4, forked_after: 2, settled_at: 5 }]);
       const next = autopilot(dir, 'next', '--json');
       expect(next.code).toBe(0);
       expect(next.json<NextJson>()).toMatchObject({ step: kept.step, status: 'in_progress', retry_count: kept.retry_count });
@@ -168,7 +172,7 @@ describe('a merge of two branches that disagree', () => {
     });
   }
 
-  it('the pointer left in conflict markers: set aside, the fork decides, and the markers are kept in a backup when it is rewritten', () => {
+  it('the pointer left in conflict markers: set aside, the fork decides, and the markers are kept in a backup when it is rewritten', SLOW, () => {
     const dir = project();
     onBranch(dir, 'main', [['done']], PROBLEM);
     onBranch(dir, 'other', [['fail', '--reason', 'tests red']]);
@@ -186,7 +190,7 @@ describe('a merge of two branches that disagree', () => {
 });
 
 describe('a journal from an older autopilot (no `prev`)', () => {
-  it('still reads: status, next, log and check work, its merge is named by check, and new lines chain on', () => {
+  it('still reads: status, next, log and check work, its merge is named by check, and new lines chain on', SLOW, () => {
     const dir = project();
     const strip = () => {
       const lines = read(dir, JOURNAL).replace(/^\{"prev":"[0-9a-f]{8}",/gm, '{');
