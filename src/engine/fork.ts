@@ -257,9 +257,7 @@ export function mergedOrder(a: readonly StampedEntry[], b: readonly StampedEntry
   const all = [...a.map((entry, i) => ({ side: 'A' as const, entry, i })), ...b.map((entry, i) => ({ side: 'B' as const, entry, i }))];
   all.sort(
     (x, y) =>
-      x.entry.at.localeCompare(y.entry.at) ||
-      (x.entry.key ?? '').localeCompare(y.entry.key ?? '') ||
-      (x.side === y.side ? x.i - y.i : x.side === 'A' ? -1 : 1),
+      x.entry.at.localeCompare(y.entry.at) || (x.entry.key ?? '').localeCompare(y.entry.key ?? '') || (x.side === y.side ? x.i - y.i : x.side === 'A' ? -1 : 1),
   );
   return all.map(({ side, entry }) => ({ side, entry }));
 }

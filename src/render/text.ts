@@ -269,8 +269,7 @@ export function outcomeText(view: View): string {
 
 /** A fork's two sides above its decision: why they disagree, and where each left the work. */
 function forkLines(reasons: string[], sides: Record<SideName, SideSummary>): string[] {
-  const side = (s: SideSummary) =>
-    `  ${s.side}: ${describeRecord(s.position)} (${rangeText(s.seqs)}) — ${s.did.map(line).join('; ')}`;
+  const side = (s: SideSummary) => `  ${s.side}: ${describeRecord(s.position)} (${rangeText(s.seqs)}) — ${s.did.map(line).join('; ')}`;
   return [
     `✗ The journal holds two branches' work that disagree: ${reasons.map(line).join('; ')}. Nothing moves until a person keeps one side.`,
     side(sides.A),
