@@ -120,6 +120,9 @@ const PROGRESS_ONLY = new Set<string>([
   'boundary_reached',
   'cycle_started',
   'flow_completed',
+  // A progress commit's bookkeeping (main's owed/made events): each branch's own commits, which the merge keeps both of.
+  'progress_commit_owed',
+  'progress_commit_made',
 ]);
 
 /** The key an outcome is compared by; undefined for an event that records no outcome. */

@@ -104,6 +104,11 @@ describe('judgeFork: the sides agree', () => {
     expect(judge([done], [done, next, done])).toMatchObject({ kind: 'agree', from: 'B', record: { pointer: { step: 2, status: 'completed' } } });
   });
 
+  it('one side went on past the other: another research round, then a failure of the step both had completed once', () => {
+    const verdict = judge([done, done], [done, done, { type: 'decide', option: 'A' }, fail('red')]);
+    expect(verdict).toMatchObject({ kind: 'agree', from: 'B', record: { pointer: { step: 2, status: 'not_started', retry_count: 1 } } });
+  });
+
   it('a failure on one side while the other only started: the failing side, with its retry', () => {
     expect(judge([fail('red')], [])).toMatchObject({ kind: 'agree', from: 'A', record: { pointer: { step: 1, retry_count: 1 } } });
   });
@@ -227,14 +232,17 @@ describe('judgeFork: properties over sides walked by the rules', () => {
     );
   });
 
-  it('a step completed on one side and failed on the other (a failure the completing side never had) is never merged', () => {
+  it('a step completed on one side and failed on the other (a failure the completing side never had, not after its own completion) is never merged', () => {
     fc.assert(
       fc.property(commands, commands, (ca, cb) => {
         const a = walk(start, ca, 0).side;
         const b = walk(start, cb, 30).side;
-        const completed = new Set(a.events.filter((e) => e.event === 'step_completed').map((e) => `${e.cycle}/${String(e.step)}`));
+        const stepOf = (e: StampedEntry) => `${e.cycle}/${String(e.step)}`;
+        const completed = new Set(a.events.filter((e) => e.event === 'step_completed').map(stepOf));
         const failedOnA = new Set(a.events.map(outcomeKey));
-        const clash = b.events.some((e) => e.event === 'step_failed' && completed.has(`${e.cycle}/${String(e.step)}`) && !failedOnA.has(outcomeKey(e)));
+        // A failure of a step side B had itself completed first (a decision sent it back: another research round) is B going on from A, not a clash.
+        const rerun = (i: number) => b.events.slice(0, i).some((f) => f.event === 'step_completed' && stepOf(f) === stepOf(b.events[i]!));
+        const clash = b.events.some((e, i) => e.event === 'step_failed' && completed.has(stepOf(e)) && !failedOnA.has(outcomeKey(e)) && !rerun(i));
         if (clash) expect(judgeFork(forkOf(a, b)).kind).toBe('disagree');
       }),
       { numRuns: 400 },
