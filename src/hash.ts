@@ -1,12 +1,15 @@
 /**
  * sha1 of a text. Pure (node:crypto only), so every layer may use it: the
  * flow parser names a flow file's exact content with it (cache keys, the
- * journal's pinned runs), io the machine id and the journal index's tail.
+ * journal's pinned runs), io the machine id and the journal index's tail,
+ * and the journal's chain each line (`chainHash`, thousands a read: so the
+ * one-shot `crypto.hash`, a third of `createHash`'s cost on a short text).
  * It sits beside errors.ts and limits.ts, the other modules every layer
  * shares, rather than in io/ (the edge, which flow/ must not import).
  */
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 
 export function hashText(text: string): string {
-  return createHash('sha1').update(text).digest('hex');
+  // `crypto.hash` is Node 20.12 and later; the package asks for 20.17, but a bundle may still meet an older Node.
+  return typeof hash === 'function' ? hash('sha1', text, 'hex') : createHash('sha1').update(text).digest('hex');
 }

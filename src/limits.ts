@@ -68,6 +68,15 @@ export const JOURNAL_HEAD_WINDOW_BYTES = 1 * MB;
 export const JOURNAL_STEP_WINDOW_BYTES = 8 * MB;
 export const JOURNAL_TAIL_WINDOW_BYTES = 4 * MB;
 
+/**
+ * The chain (`prev`) is checked over the journal's last 256 KB on every read
+ * of its end, some 500 events (every line hashed): a merge whose later side added more than that
+ * since the fork is not seen by a command (`check` reads the whole journal and
+ * names it). A fork seen, its fork point is looked for within 8 MB.
+ */
+export const JOURNAL_CHAIN_WINDOW_BYTES = 256 * KB;
+export const JOURNAL_FORK_WINDOW_BYTES = 8 * MB;
+
 /** The chunks the journal is read in: memory stays flat whatever its size (whole reads forwards, tails backwards). */
 export const JOURNAL_SCAN_CHUNK_BYTES = 1 * MB;
 export const JOURNAL_BACKWARD_CHUNK_BYTES = 64 * KB;

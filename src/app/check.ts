@@ -56,8 +56,9 @@ export async function runCheck(ctx: Pick<Context, 'repo'>): Promise<CheckResult>
     if (parsed) {
       flowOfPointer(repo, flows, parsed);
       pointer = 'ok';
-      // Rule 7: a pointer behind the journal, or edited by hand, is worth a word even when it reads.
-      for (const d of checkRecord(parsed, readJournalHead(repo.journalFile).record, positionHash).drift) {
+      // Rule 7: a pointer behind the journal, or edited by hand, is worth a word even when it reads (a fork is named below, and decides).
+      const head = readJournalHead(repo.journalFile);
+      for (const d of head.fork ? [] : checkRecord(parsed, head.record, positionHash).drift) {
         problems.push({ file: pointerFile, message: d.message, expected: 'the pointer autopilot last wrote (`autopilot next` brings it up to the journal)' });
       }
     }
@@ -82,7 +83,8 @@ export async function runCheck(ctx: Pick<Context, 'repo'>): Promise<CheckResult>
     }
   }
 
-  const journal = readJournal(repo.journalFile, displayPath(repo.journalFile, repo.root));
+  // The whole journal, its chain too: a merge not settled, a line edited by hand, numbers that repeat (rule 11).
+  const journal = readJournal(repo.journalFile, displayPath(repo.journalFile, repo.root), { chain: true });
   for (const p of journal.problems) problems.push(p);
   const last = journal.entries.findLast((e) => e.pointer !== undefined);
   const settled = journal.entries.at(-1);

@@ -15,11 +15,12 @@ import { serializeCheckpoint } from '../formats/checkpoint.js';
 import { serializeJournalIndex } from '../formats/journal-index.js';
 import { serializeLease, type Lease } from '../formats/lease.js';
 import { checkpointFile, checkpointIds } from '../io/checkpoint-files.js';
-import { serializeEntries, toPointerRecord, type JournalEntry, type StampedEntry } from '../formats/journal-line.js';
+import { chainHash, serializeEntries, toPointerRecord, type JournalEntry, type StampedEntry } from '../formats/journal-line.js';
 import { removeLeftovers, writeFileAtomically } from '../io/atomic-write.js';
 import { crashPoint } from '../io/crash-point.js';
 import type { LoadedIndex } from '../io/journal-index.js';
 import { appendJournal } from '../io/journal.js';
+import { readJournalHead } from '../io/journal-head.js';
 import { removeLease } from '../io/lease-file.js';
 import type { Lock } from '../io/lock.js';
 import { displayPath, gatePath, type Repo } from '../io/repo.js';
@@ -62,7 +63,21 @@ export interface Written {
   progressCommit?: { sha?: string; found?: true; dropped?: string };
 }
 
-/** Stamps entries with sequence numbers from `lastSeq + 1`, time, session and key; the last carries the pointer it leads to. */
+/** Where the journal's chain stands before a batch: the last line's hash, and a merge not yet settled that the batch does not settle. */
+export interface ChainEnd {
+  /** `chainHash` of the file's last line; absent for an empty journal. */
+  prev?: string;
+  /** The seam line's hash of a merge not yet settled: entries written meanwhile belong to neither side. */
+  unsettled?: string;
+}
+
+/**
+ * Stamps entries: the chain (`prev`: the hash of the line before, the file's
+ * last line for the first entry, the entry before for the others), sequence
+ * numbers from `lastSeq + 1`, time, session and key; the last carries the
+ * pointer it leads to. Entries written while a merge is not settled, by a
+ * batch that does not settle it, carry `unsettled`.
+ */
 export function stampEntries(
   entries: JournalEntry[],
   lastSeq: number,
@@ -70,16 +85,25 @@ export function stampEntries(
   key: string | undefined,
   pointer: Position | undefined,
   flowHash?: string,
+  chain: ChainEnd = {},
 ): StampedEntry[] {
   const at = writer.now().toISOString();
-  return entries.map((e, i) => ({
-    seq: lastSeq + i + 1,
-    at,
-    session: writer.session,
-    ...(key ? { key } : {}),
-    ...e,
-    ...(pointer && i === entries.length - 1 ? { pointer: toPointerRecord(pointer, flowHash) } : {}),
-  }));
+  const settles = entries.some((e) => e.event === 'journal_merged');
+  let prev = chain.prev;
+  return entries.map((e, i) => {
+    const stamped = {
+      ...(prev !== undefined ? { prev } : {}),
+      seq: lastSeq + i + 1,
+      at,
+      session: writer.session,
+      ...(key ? { key } : {}),
+      ...(chain.unsettled !== undefined && !settles ? { unsettled: chain.unsettled } : {}),
+      ...e,
+      ...(pointer && i === entries.length - 1 ? { pointer: toPointerRecord(pointer, flowHash) } : {}),
+    } as StampedEntry;
+    prev = chainHash(serializeEntries([stamped]).slice(0, -1));
+    return stamped;
+  });
 }
 
 export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writer: Writer): Written {
@@ -89,7 +113,10 @@ export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writ
   const written: string[] = [];
   const wrote = (file: string) => written.push(displayPath(file, repo.root));
 
-  const stamped = stampEntries(plan.entries, lastSeq, writer, plan.key, plan.pointer?.position, plan.flowHash);
+  // The chain is read from the file itself, under the lock: its last line, and a merge not yet settled.
+  const end = plan.entries.length > 0 ? readJournalHead(repo.journalFile) : undefined;
+  const chain: ChainEnd = { ...(end?.last !== undefined ? { prev: end.last } : {}), ...(end?.fork ? { unsettled: end.fork.seam } : {}) };
+  const stamped = stampEntries(plan.entries, Math.max(lastSeq, end?.lastSeq ?? 0), writer, plan.key, plan.pointer?.position, plan.flowHash, chain);
   if (stamped.length > 0) {
     mkdirSync(repo.autopilotDir, { recursive: true });
     appendJournal(repo.journalFile, serializeEntries(stamped));

@@ -4,7 +4,8 @@
  */
 import { closeSync, fstatSync, readSync } from 'node:fs';
 import type { Evidence } from '../engine/evidence.js';
-import { fromPointerRecord } from '../formats/journal-line.js';
+import { fromPointerRecord, toPointerRecord } from '../formats/journal-line.js';
+import { describeRecord, judgeFork, type ForkVerdict, type JournalFork } from '../engine/fork.js';
 import { checkRecord, type RecordVerdict } from '../engine/record.js';
 import { locate, type Drift, type Reconciled } from '../engine/reconcile.js';
 import { InputError } from '../errors.js';
@@ -43,6 +44,13 @@ export interface Loaded {
   flowChange?: FlowChange;
   /** The pointer file's text when it could not be read and another source stood in: kept before it is rewritten. */
   brokenPointer?: string;
+  /** A merge the journal holds and nothing has settled yet, judged: it decides the position (`journal-fork` drift). */
+  fork?: ForkSeen;
+}
+
+export interface ForkSeen {
+  fork: JournalFork;
+  verdict: ForkVerdict;
 }
 
 export interface FlowChange {
@@ -160,8 +168,9 @@ function checkStep(repo: Repo, flow: Flow, pointer: ParsedPointer): void {
 /** Reads and reconciles. `flows` come from `loadFlows`; the caller decides whether it may write their cache. */
 /** A pointer from elsewhere (git history, one side of a merge conflict) standing in for the file, with why. */
 export interface PointerOverride {
-  pointer: ParsedPointer;
-  drift: Drift;
+  /** Null: no pointer stands in (the journal's fork decides, the file aside). */
+  pointer: ParsedPointer | null;
+  drift?: Drift;
   /** The file as it is, unreadable: kept in a backup before anything rewrites it. */
   broken?: string;
   /** The folder holds nothing at all: it cannot judge this position, so the steps before it count as done. */
@@ -171,7 +180,13 @@ export interface PointerOverride {
 export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride): Loaded {
   let pointer = override ? override.pointer : readPointer(repo);
   gatePath(repo, repo.journalFile);
-  const head = readJournalHead(repo.journalFile);
+  const read = readJournalHead(repo.journalFile);
+  // Rule 11: a merge not yet settled decides where the work stands, whatever the pointer file says (one side's text, or both).
+  const fork: ForkSeen | undefined = read.fork ? { fork: read.fork, verdict: judgeFork(read.fork) } : undefined;
+  const forkRecord = fork ? (fork.verdict.kind === 'agree' ? fork.verdict.record : fork.fork.base) : undefined;
+  const head: JournalHead = fork ? { ...withoutRecord(read), ...(forkRecord ? { record: forkRecord } : {}) } : read;
+  const filePointer = pointer;
+  if (fork) pointer = null;
   let index: LoadedIndex | undefined;
   const journalIndex = () => (index ??= loadJournalIndex(repo.journalFile, repo.journalIndexFile));
   let flow: Flow | undefined;
@@ -187,8 +202,10 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride)
     checkStep(repo, flow, pointer);
     pointer = withCycleFromHistory(pointer, flow, head, repo);
   }
-  const record = checkRecord(pointer, head.record, positionHash);
+  const record = fork ? forkRecordVerdict(fork, head, filePointer) : checkRecord(pointer, head.record, positionHash);
   if (!pointer) flow = record.start ? pinnedOrCurrent(record.start.flow) : detectFlow(repo, flows);
+  // The pointer file's own text (a person's sections) is kept when the fork's position is written over it.
+  if (fork && filePointer && record.start) pointer = { ...filePointer, position: record.start, lastAction: undefined };
   if (!flow) {
     throw new InputError({
       message: 'no flow matches this folder',
@@ -214,11 +231,16 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride)
     return evidence;
   };
   const { evidence, ...located } = locate(flow, start, diskCycle(repo, flow), gather);
-  const reconciled: Reconciled = {
-    ...located,
-    drift: [...(override ? [override.drift] : []), ...record.drift, ...located.drift],
-    ...(override && located.source === 'state' ? { source: 'git' as const } : {}),
-  };
+  const overridden = override?.drift ? [override.drift] : [];
+  // Two sides that disagree: nothing moves, not even by the folder, until a person keeps one; the position shown is where both began.
+  const waiting = fork?.verdict.kind === 'disagree' ? start : null;
+  const reconciled: Reconciled = waiting
+    ? { position: waiting, source: 'state', drift: [...overridden, ...record.drift] }
+    : {
+        ...located,
+        drift: [...overridden, ...record.drift, ...located.drift],
+        ...(override?.pointer && located.source === 'state' ? { source: 'git' as const } : {}),
+      };
   const boundary = mayWaitAtBoundary(flow, reconciled.position)
     ? pendingBoundary(flow, reconciled.position, latestOf(repo.journalFile, flow.id, BOUNDARY_EVENTS))
     : undefined;
@@ -237,7 +259,24 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride)
     ...(boundary ? { boundary } : {}),
     ...(flowChange ? { flowChange } : {}),
     ...(override?.broken !== undefined ? { brokenPointer: override.broken } : {}),
+    ...(fork ? { fork } : {}),
   };
+}
+
+function withoutRecord(head: JournalHead): JournalHead {
+  const { record: _record, ...rest } = head;
+  return rest;
+}
+
+/** Where a fork puts the work: the merged position (agree) or where both sides began (disagree), the pointer file set aside, said as drift. */
+function forkRecordVerdict(fork: ForkSeen, head: JournalHead, file: ParsedPointer | null): RecordVerdict {
+  const start = head.record ? fromPointerRecord(head.record.pointer) : null;
+  const aside = file ? ` The pointer file (${describeRecord(toPointerRecord(file.position))}) is set aside: the journal's fork decides.` : '';
+  const message =
+    fork.verdict.kind === 'agree'
+      ? `${fork.verdict.message}.${aside}`
+      : `the journal holds two branches' work that disagree; nothing moves until a person keeps one side (\`autopilot decide A|B\`), and the work stands where both sides began (${describeRecord(head.record?.pointer)}).${aside}`;
+  return { start, drift: [{ kind: 'journal-fork', step: start?.step ?? file?.position.step ?? 1, message }] };
 }
 
 /**

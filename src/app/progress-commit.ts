@@ -107,7 +107,7 @@ export function owedCommit(loaded: Loaded, flow: Flow, transition: Transition, m
  * command's batch closes with it, and no `progress_commit_made` (a line of its
  * own, after it) settles it yet.
  */
-export function owedOnRecord(head: { record?: { entry: StampedEntry }; settled?: number }): OwedCommit | undefined {
+export function owedOnRecord(head: { record?: { entry?: StampedEntry }; settled?: number }): OwedCommit | undefined {
   const last = head.record?.entry;
   return last?.event === 'progress_commit_owed' && head.settled !== last.seq ? last : undefined;
 }

@@ -1,6 +1,9 @@
 /**
  * The read every command starts with, git included: the pointer, the
  * journal and the folder (`loadState`), and, when they cannot decide, git.
+ * - the journal holds a merge not yet settled (a fork, `engine/fork.ts`): the
+ *   fork decides, whatever the pointer says — one side's text, or both sides
+ *   in conflict markers (the file is set aside, and kept when rewritten);
  * - the pointer holds merge-conflict markers: each side is judged by the
  *   journal and the folder; when both come to the same position it stands,
  *   otherwise exit 2 naming both and how to pick one;
@@ -20,6 +23,7 @@ import type { Position } from '../formats/pointer/position.js';
 import { isTouched } from '../engine/evidence.js';
 import { conflictSides, gitFallbackOff, positionFromGit } from './git-source.js';
 import { loadState, readPointerText, type Loaded } from './load-state.js';
+import { readJournalHead } from '../io/journal-head.js';
 import { describeTarget } from '../engine/follow-through.js';
 import { POINTER_MAX_BYTES } from '../limits.js';
 
@@ -37,6 +41,14 @@ export async function readState(repo: Repo, flows: Flow[]): Promise<Loaded> {
     if (!unreadablePointer(repo, error)) throw error;
     const text = readPointerText(repo) ?? '';
     const sides = conflictSides(text);
+    if (readJournalHead(repo.journalFile).fork) {
+      const what = sides ? 'holds merge-conflict markers' : 'does not parse';
+      return loadState(repo, flows, {
+        pointer: null,
+        broken: text,
+        drift: { kind: 'journal-fork', step: 1, message: `the pointer ${what}: it is set aside (and kept when rewritten); the journal's fork decides` },
+      });
+    }
     if (sides) return resolveConflict(repo, flows, sides, text);
     const fromGit = await positionFromGit(repo, flows);
     if (!fromGit) throw withGitNote(repo, error as InputError);

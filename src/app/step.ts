@@ -153,6 +153,7 @@ function stepInput(
       ...(loaded.head.record ? { lastRecord: loaded.head.record } : {}),
       ...(loaded.boundary ? { boundary: loaded.boundary } : {}),
       ...(loaded.flowChange ? { flowChange: flowChangeNotice(loaded) } : {}),
+      ...(loaded.fork ? { fork: loaded.fork } : {}),
     },
     event,
     ...(request.step !== undefined ? { step: request.step } : {}),

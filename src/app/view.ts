@@ -6,7 +6,8 @@ import type { Evidence } from '../engine/evidence.js';
 import type { Drift, Source } from '../engine/reconcile.js';
 import type { Outcome } from '../engine/transitions.js';
 import { InputError } from '../errors.js';
-import { stepByNumber, withCycle, type Flow, type Step } from '../flow/model.js';
+import { stepByNumber, withCycle, type Decision, type Flow, type Step } from '../flow/model.js';
+import { forkDecision, type SideName, type SideSummary } from '../engine/fork.js';
 import type { Repo } from '../io/repo.js';
 import { skillDisplayPath, skillFile } from '../io/skills.js';
 import type { Position } from '../formats/pointer/position.js';
@@ -57,6 +58,8 @@ export interface View {
   boundary?: PendingBoundary;
   /** What the step before a boundary produced, for the boundary's summary. */
   summary?: BoundarySummary;
+  /** A merge the journal holds whose sides disagree, waiting for a person (rule 11). */
+  fork?: { reasons: string[]; sides: Record<SideName, SideSummary>; decision: Decision };
 }
 
 /** The summary at a session boundary (docs/state-and-journal.md, "Session boundaries"): read from the decompose step's task table, or why it could not be. */
@@ -89,6 +92,9 @@ export function buildView(command: string, loaded: Loaded, position: Position, o
     repaired: command !== 'status',
     evidence: loaded.evidence,
     ...(loaded.boundary ? { boundary: loaded.boundary } : {}),
+    ...(loaded.fork?.verdict.kind === 'disagree'
+      ? { fork: { reasons: loaded.fork.verdict.reasons, sides: loaded.fork.verdict.sides, decision: forkDecision(loaded.fork.verdict) } }
+      : {}),
     ...(outcome ? { outcome } : {}),
     ...extra,
   };

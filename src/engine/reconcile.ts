@@ -21,7 +21,9 @@ export interface Drift {
     | 'journal-behind'
     | 'hand-edit'
     | 'from-git'
-    | 'merge-resolved';
+    | 'merge-resolved'
+    /** The journal holds a merge not yet settled: its fork decides where the work stands (`engine/fork.ts`). */
+    | 'journal-fork';
   step: number | 'done';
   message: string;
 }

@@ -27,6 +27,7 @@ import { atStep, type Reconciled } from './reconcile.js';
 import type { RecordVerdict } from './record.js';
 import { commandKey, judgeRepeat, repeatsLastCommand, type Target } from './repeat.js';
 import { apply, type Event, type Transition } from './transitions.js';
+import { describeRecord, forkDecision, mergedEntry, settledPosition, type ForkVerdict, type JournalFork, type SideName } from './fork.js';
 
 /** A skill's own progress file, read by the shell: where it says the work is, or why it cannot be read. */
 export type SkillState = { file: string; position: string } | { problem: string } | undefined;
@@ -45,6 +46,8 @@ export interface StepState {
   boundary?: PendingBoundary;
   /** Said when the flow file changed since the run was pinned. */
   flowChange?: string;
+  /** A merge the journal holds and nothing has settled yet, judged (rule 11). */
+  fork?: { fork: JournalFork; verdict: ForkVerdict };
 }
 
 export interface StepInput {
@@ -117,6 +120,8 @@ export function decideStep(input: StepInput): Transition {
   const { event, state, session } = input;
   const { flow, evidence } = state;
   const position = state.reconciled.position;
+  // Rule 11 first: two sides that disagree stop every step command until a person keeps one.
+  if (state.fork?.verdict.kind === 'disagree') return atFork(state.fork.fork, state.fork.verdict, position, event);
   const target = aimAt(event, input.step, input.peeked, position);
   if (target) {
     if (target.flow === flow.id && !stepByNumber(flow, target.step)) {
@@ -136,6 +141,34 @@ export function decideStep(input: StepInput): Transition {
   if (input.step === undefined && last && repeatsLastCommand(event, session, last) && sameAsRecord(position, last.pointer))
     return stopOrDuplicate(input, { seq: last.seq, event: last.key!.split(':')[0]! });
   return apply(flow, position, evidence, event, applyContext(input));
+}
+
+/** A fork whose sides disagree: `decide A|B` keeps a side (journaled, the pointer from its record); anything else stops (exit 3). */
+function atFork(fork: JournalFork, verdict: Extract<ForkVerdict, { kind: 'disagree' }>, position: Position, event: Event): Transition {
+  const decision = forkDecision(verdict);
+  if (event.type !== 'decide') return { position, entries: [], outcome: { kind: 'fork', decision, reasons: verdict.reasons, sides: verdict.sides } };
+  const letter = event.option.trim().toUpperCase();
+  const option = decision.options.find((o) => o.letter === letter);
+  if (!option)
+    return {
+      position,
+      entries: [],
+      outcome: {
+        kind: 'refused',
+        problem: { message: `"${event.option}" is not an option of "${decision.question}"`, expected: 'A or B', received: event.option },
+      },
+    };
+  const kept = option.letter as SideName;
+  const at = settledPosition(fork, verdict, kept) ?? position;
+  const message = `a person kept side ${kept} of the merge (${describeRecord(kept === 'A' ? fork.a.record?.pointer : fork.b.record?.pointer)}); side ${kept === 'A' ? 'B' : 'A'}'s events stay in the journal`;
+  return { position: at, entries: [mergedEntry(fork, at, { settled: 'kept', kept }, message)], outcome: { kind: 'advanced' } };
+}
+
+/** The event that records a fork whose sides agree, settled by the first command that writes. */
+function agreedEntries(state: Pick<StepState, 'fork' | 'reconciled'>): JournalEntry[] {
+  const forked = state.fork;
+  if (forked?.verdict.kind !== 'agree') return [];
+  return [mergedEntry(forked.fork, state.reconciled.position, { settled: 'agreed' }, forked.verdict.message)];
 }
 
 const applyContext = (input: StepInput) => ({
@@ -191,7 +224,8 @@ export function reconciliationEntries(state: Pick<StepState, 'flow' | 'pointer' 
     }
   }
   const edits = reconciled.drift.filter((d) => d.kind === 'hand-edit');
-  const repairs = reconciled.drift.filter((d) => d.kind !== 'hand-edit');
+  // A fork is journaled as `journal_merged` (`agreedEntries`, `atFork`), not as a repair.
+  const repairs = reconciled.drift.filter((d) => d.kind !== 'hand-edit' && d.kind !== 'journal-fork');
   if (edits.length > 0)
     entries.push(entry('pointer_edited', reconciled.position, { ...(record.edited ? { edited: record.edited } : {}), message: edits[0]!.message }));
   if (repairs.length > 0) entries.push(entry('position_repaired', reconciled.position, { source: reconciled.source, drift: repairs.map((d) => d.message) }));
@@ -224,9 +258,23 @@ export function planStep(input: StepInput, decided: Transition, skill?: SkillSta
   const target = aimAt(event, input.step, input.peeked, position);
   const at = target ?? { flow: flow.id, cycle: position.cycle, step: typeof position.step === 'number' ? position.step : 0 };
   const key = commandKey(event, at, position.retryCount + 1);
-  // A command the rules refuse takes no lease and writes nothing: not even the repairs it found on the way.
-  if (transition.outcome.kind === 'refused') return { transition, entries: [], key, notices, passedOver: [] };
-  const entries = [...reconciliationEntries(state), ...leaseEntries(input.lease, position), ...transition.entries];
+  // A command the rules refuse takes no lease and writes nothing: not even the repairs it found on the way. Nor does a fork's stop: nothing moves.
+  if (transition.outcome.kind === 'refused' || transition.outcome.kind === 'fork') return { transition, entries: [], key, notices, passedOver: [] };
+  // A person's answer to a fork writes only that: the kept side's position is judged by the folder at the next command.
+  if (state.fork?.verdict.kind === 'disagree') {
+    const kept = transition.entries[0] as Extract<JournalEntry, { event: 'journal_merged' }>;
+    return {
+      transition,
+      entries: transition.entries,
+      key,
+      pointer: { position: transition.position },
+      ...(input.lease?.lease ? { lease: input.lease.lease } : {}),
+      notices,
+      answer: `${kept.kept ?? '?'}) keep side ${kept.kept ?? '?'}`,
+      passedOver: [],
+    };
+  }
+  const entries = [...agreedEntries(state), ...reconciliationEntries(state), ...leaseEntries(input.lease, position), ...transition.entries];
   const follow = event.type === 'next' ? followThrough(state.pointer?.lastAction, position, now, input.staleMs) : undefined;
   if (follow) {
     entries.unshift(entry('follow_through', position, { message: follow, expected: state.pointer?.lastAction?.next }));

@@ -10,6 +10,7 @@ import { allMatches, conditionFalse, evidenceFor, hasArtifacts, missingPatterns,
 import { entry, type EventDetails, type JournalEntry } from '../formats/journal-line.js';
 import { atStep, successor } from './reconcile.js';
 import { boundaryDecision, type PendingBoundary } from './boundary.js';
+import type { SideName, SideSummary } from './fork.js';
 
 export type Event =
   | { type: 'next' }
@@ -33,6 +34,8 @@ export type Outcome =
   /** Three failed attempts: a person must `ack` before another try. */
   | { kind: 'failed' }
   | { kind: 'complete' }
+  /** The journal holds two branches' work that disagree: nothing moves until a person keeps one side (`decide A|B`). */
+  | { kind: 'fork'; decision: Decision; reasons: string[]; sides: Record<SideName, SideSummary> }
   /** The command had already taken effect (a retry after a kill, a race): nothing was recorded again. */
   | { kind: 'duplicate'; of: number; event: string }
   | { kind: 'refused'; problem: Problem; missing?: string[] };
@@ -50,6 +53,7 @@ export function exitCodeOf(outcome: Outcome): 0 | 2 | 3 {
     case 'decision':
     case 'boundary':
     case 'failed':
+    case 'fork':
       return 3;
     default:
       return 0;

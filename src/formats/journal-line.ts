@@ -15,6 +15,12 @@
  * A line longer than `JOURNAL_LINE_MAX_BYTES` is refused unparsed, so judging
  * costs at most one bounded `JSON.parse`.
  *
+ * The chain (`prev`): each line names the line before it in the file by a
+ * short hash of that line's exact text (`chainHash`), so a merge that put
+ * another branch's lines after ours is seen where the chain breaks (a seam;
+ * `io/journal-head.ts`, `engine/fork.ts`). The first line of a journal, and
+ * every line of an autopilot from before the chain, has none.
+ *
  * An event this autopilot does not know (a newer autopilot wrote it) is still
  * an event: `log` shows it, and a pointer it carries still counts. Its type
  * is `OtherEntry` (see there).
@@ -22,6 +28,7 @@
 import type { Flow } from '../flow/model.js';
 import { JOURNAL_LINE_MAX_BYTES } from '../limits.js';
 import type { Problem } from '../errors.js';
+import { hashText } from '../hash.js';
 import { MAX_RETRIES, STATUSES, type Position, type Status } from './pointer/position.js';
 
 /** Where a run's position came from when it was recorded: `init`, the pointer, the folder, or git history. */
@@ -77,6 +84,27 @@ export interface EventDetails {
   progress_commit_owed: { files: string[]; steps: number; tree?: string };
   /** The owed commit `owed` (its seq) is settled: made (`sha`), found already made, nothing to commit, or dropped (no git any more). */
   progress_commit_made: { owed: number; sha?: string; found?: true; dropped?: string };
+  /**
+   * A merge of two branches' journals settled (docs/state-and-journal.md, "Forks"):
+   * `fork_point` the chain hash of the last line both sides share ('' when
+   * they share none), `seams` the chain hashes of the seam lines it settles,
+   * `sides` each side's sequence numbers, `settled` how (`agreed`: the sides
+   * agree and were merged; `kept`: a person kept one side, `kept`).
+   */
+  journal_merged: {
+    fork_point: string;
+    seams: string[];
+    sides: { A: SeqRange | null; B: SeqRange | null };
+    settled: 'agreed' | 'kept';
+    kept?: 'A' | 'B';
+    message: string;
+  };
+}
+
+/** The first and last sequence number of a run of events (a side of a fork). */
+export interface SeqRange {
+  from: number;
+  to: number;
 }
 
 /** Every event this autopilot writes. */
@@ -155,6 +183,17 @@ export function fromPointerRecord(r: PointerRecord): Position {
 /** What the shell adds to every entry it appends. */
 interface Stamp {
   /**
+   * The chain: `chainHash` of the line before this one in the file, as it
+   * stood when this one was appended. Absent on a journal's first line and
+   * on lines of an autopilot from before the chain.
+   */
+  prev?: string;
+  /**
+   * Written while the journal held a merge not yet settled: the chain hash of
+   * that merge's seam line. Such an event belongs to neither side.
+   */
+  unsettled?: string;
+  /**
    * 1, 2, 3, …: the entry's place in the journal; the pointer names the last
    * one it reflects. Lines of an autopilot from before sequence numbers have
    * none: readers that use it check `typeof e.seq`.
@@ -174,6 +213,7 @@ const isString = (v: unknown): v is string => typeof v === 'string';
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
 const isBoolean = (v: unknown): v is boolean => typeof v === 'boolean';
 const isJsonObject = (v: unknown): v is object => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isChainHash = (v: unknown): v is string => typeof v === 'string' && CHAIN_HASH.test(v);
 
 /**
  * The details the engine decides by, checked on every line that holds them: a
@@ -197,6 +237,7 @@ const CHECKED = {
   step_started: { tree: isString },
   progress_commit_owed: { files: isStrings, steps: isStepNumber, tree: isString },
   progress_commit_made: { owed: isStepNumber },
+  journal_merged: { seams: isStrings, fork_point: isString, kept: isString },
 } satisfies { [E in JournalEvent]?: { [K in DetailKey<E>]?: (v: unknown) => boolean } };
 
 type Checked = typeof CHECKED;
@@ -268,6 +309,8 @@ export function eventProblem(value: unknown): string | undefined {
   if (typeof e.session !== 'string') return 'no `session`';
   if (e.seq !== undefined && !isCount(e.seq, 1)) return '`seq` is not a sequence number';
   if (e.key !== undefined && typeof e.key !== 'string') return '`key` is not a command key';
+  if (e.prev !== undefined && !isChainHash(e.prev)) return '`prev` is not a chain hash (8 hex digits)';
+  if (e.unsettled !== undefined && !isChainHash(e.unsettled)) return '`unsettled` is not a chain hash (8 hex digits)';
   if (e.pointer !== undefined && !isPointerRecord(e.pointer)) return '`pointer` is not a position';
   // Only the events with details the engine decides by have checks; any other event, known or newer, is read as it is.
   const checks: Record<string, (v: unknown) => boolean> = Object.hasOwn(CHECKED, e.event) ? CHECKED[e.event as keyof Checked] : {};
@@ -311,6 +354,32 @@ export function parseJournalLine(text: string, file: string, line: number): { en
       received: text.slice(0, 80),
     },
   };
+}
+
+const CHAIN_HASH = /^[0-9a-f]{8}$/;
+
+/**
+ * A line's chain hash: the first 8 hex digits of the sha1 of its exact text
+ * (without its line end; a `\r` a checkout added is not part of it). What
+ * the next line's `prev` holds.
+ */
+export function chainHash(line: string): string {
+  return hashText(line.endsWith('\r') ? line.slice(0, -1) : line).slice(0, 8);
+}
+
+/**
+ * The `prev` a line holds, read without parsing the whole line when the
+ * writer put it first (`{"prev":"…",`), as this autopilot does; undefined when
+ * it has none (or it is not an event: a seam is confirmed by `judgeLine`).
+ */
+export function prevOf(line: string): string | undefined {
+  if (line.startsWith('{"prev":"') && line.charCodeAt(17) === 0x22) {
+    const prev = line.slice(9, 17);
+    return CHAIN_HASH.test(prev) ? prev : undefined;
+  }
+  if (!line.includes('"prev"')) return undefined;
+  const verdict = judgeLine(line);
+  return 'entry' in verdict ? verdict.entry.prev : undefined;
 }
 
 /** Entries as the journal holds them: one JSON object a line, each line ended. */

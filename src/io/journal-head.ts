@@ -1,49 +1,230 @@
 /**
  * The end of the journal, which is all a command needs from it: the last
- * sequence number, and the last pointer a command left (what a lost or
- * stale pointer is rebuilt from). Read backwards, so it costs the same at a
- * million events as at ten.
+ * sequence number, the last pointer a command left (what a lost or stale
+ * pointer is rebuilt from), the chain hash of the last line (the next line's
+ * `prev`), and a merge not yet settled (a fork). Read backwards and bounded,
+ * so it costs the same at a million events as at ten.
+ *
+ * The chain is checked over the last `JOURNAL_CHAIN_WINDOW_BYTES`: a line
+ * whose `prev` is not the hash of the line before it is a seam, where a merge
+ * put another branch's lines (a line with sequence number 1 after other
+ * numbered lines is one too: another journal's start). Every line in the
+ * window is hashed, even one numbered one past the line before it: after a
+ * merge not yet settled the numbers repeat, so a later branch forked from
+ * inside its side A can start one past the line before it (about 1 ms a
+ * read, measured cold). A seam that no later
+ * `journal_merged` names is a fork: its fork point, the line whose hash the
+ * seam line names, is looked for within `JOURNAL_FORK_WINDOW_BYTES`, and the
+ * two sides read (`engine/fork.ts` judges them). A seam whose fork point is
+ * not found there is a break in the chain (a line edited or removed by hand,
+ * or a fork further back than that): said, not judged.
  */
-import type { JournalEvent, KnownEntry, PointerRecord, StampedEntry } from '../formats/journal-line.js';
-import { readBackwards } from './journal.js';
-import { JOURNAL_HEAD_WINDOW_BYTES, JOURNAL_STEP_WINDOW_BYTES } from '../limits.js';
+import type { JournalEvent, KnownEntry, StampedEntry } from '../formats/journal-line.js';
+import { chainHash, judgeLine, prevOf } from '../formats/journal-line.js';
+import type { JournalFork, ForkSide, RecordSeen } from '../engine/fork.js';
+import { newestFirstFilter, oldestFirstBatches } from '../engine/batches.js';
+import { readBackwards, readLinesBackwards } from './journal.js';
+import { JOURNAL_CHAIN_WINDOW_BYTES, JOURNAL_FORK_WINDOW_BYTES, JOURNAL_HEAD_WINDOW_BYTES, JOURNAL_STEP_WINDOW_BYTES } from '../limits.js';
 
 export interface JournalHead {
-  /** The highest `seq` near the end; 0 for an empty journal or one from before sequence numbers. */
+  /** The highest `seq` near the end (on both sides of a fork); 0 for an empty journal or one from before sequence numbers. */
   lastSeq: number;
   /** The newest entry that carries the pointer its command left: the last of the last command's batch. */
-  record?: { seq: number; pointer: PointerRecord; at: string; session: string; key?: string; event: string; entry: StampedEntry };
+  record?: RecordSeen & { event?: string; entry?: StampedEntry };
   /** The progress commit said made after that record (`progress_commit_made`, a batch of its own), by the seq it settles. */
   settled?: number;
+  /** The chain hash of the file's last line: what the next line appended names as `prev` (absent for an empty file, or a last line over the limit). */
+  last?: string;
+  /** A merge not yet settled. */
+  fork?: JournalFork;
+  /** A seam whose fork point is not within reach: the chain breaks there (a hand edit, or a fork long ago). */
+  broken?: { seq?: number; seam: string };
+  /** Bytes read from the end. */
+  bytes: number;
 }
 
 const isOneOf = <E extends JournalEvent>(e: StampedEntry, events: ReadonlySet<E>): e is Extract<KnownEntry, { event: E }> =>
   (events as ReadonlySet<string>).has(e.event);
 
+interface Line {
+  /** Undefined for a line over the limit. */
+  text?: string;
+  /** Its chain hash, computed when needed (`hashOf`). */
+  hash?: string;
+  prev?: string;
+  /** The seam this line was written after while it was not settled (`unsettled`). */
+  unsettled?: string;
+}
+
+interface Seam {
+  /** Index of the seam line (newest first). */
+  at: number;
+  hash: string;
+  /** The hash the seam line names ('' for another journal's start). */
+  names: string;
+  settled: boolean;
+  /** Index of its fork point once found. */
+  forkAt?: number;
+}
+
+const entryOf = (line: Line | undefined): StampedEntry | undefined => {
+  if (line?.text === undefined) return undefined;
+  const verdict = judgeLine(line.text);
+  return 'entry' in verdict ? verdict.entry : undefined;
+};
+
+const hashOf = (line: Line): string | undefined => (line.text === undefined ? undefined : (line.hash ??= chainHash(line.text)));
+
+/** A seam between `newer` and the line before it (`older`), or undefined. */
+function seamBetween(newer: Line, older: Line): string | undefined {
+  if (newer.text === undefined || older.text === undefined) return undefined;
+  if (newer.prev !== undefined) {
+    if (newer.prev === hashOf(older)) return undefined;
+    // Confirmed on the parsed line: only an event's `prev` counts.
+    return entryOf(newer)?.prev === newer.prev ? newer.prev : undefined;
+  }
+  // No `prev`: an older autopilot's line, or a journal's first line. A first line after numbered lines is another journal's start.
+  if (!newer.text.includes('"seq":1,')) return undefined;
+  return entryOf(newer)?.seq === 1 && typeof entryOf(older)?.seq === 'number' ? '' : undefined;
+}
+
 export function readJournalHead(file: string): JournalHead {
-  const head: JournalHead = { lastSeq: 0 };
-  readBackwards(
+  const lines: Line[] = [];
+  const seams: Seam[] = [];
+  const settled = new Set<string>();
+  let lastSeq = 0;
+  let record: JournalHead['record'];
+  let settledOwed: number | undefined;
+  let recordDone = false;
+  const onRecord = newestFirstFilter();
+  let read = 0;
+  // The newest seam not settled: the fork being read.
+  let open: Seam | undefined;
+
+  const { start } = readLinesBackwards(
     file,
-    (e: StampedEntry) => {
-      if (typeof e.seq === 'number' && e.seq > head.lastSeq) head.lastSeq = e.seq;
-      if (e.event === 'progress_commit_made' && typeof e.owed === 'number' && head.settled === undefined) head.settled = e.owed;
-      if (e.pointer && typeof e.seq === 'number') {
-        head.record = {
-          seq: e.seq,
-          pointer: e.pointer,
-          at: e.at,
-          session: e.session,
-          ...(e.key !== undefined ? { key: e.key } : {}),
-          event: e.event,
-          entry: e,
-        };
-        return true;
+    (text) => {
+      const i = lines.length;
+      const line: Line = text === undefined ? {} : { text };
+      if (text !== undefined) {
+        const prev = prevOf(text);
+        if (prev !== undefined) line.prev = prev;
+        if (text.includes('"unsettled"')) {
+          const u = entryOf(line)?.unsettled;
+          if (u !== undefined) line.unsettled = u;
+        }
       }
-      return false;
+      lines.push(line);
+      read += (text?.length ?? JOURNAL_CHAIN_WINDOW_BYTES) + 1;
+
+      if (!recordDone && text !== undefined) {
+        const e = entryOf(line);
+        if (e && onRecord(e)) {
+          if (typeof e.seq === 'number' && e.seq > lastSeq) lastSeq = e.seq;
+          if (e.event === 'progress_commit_made' && typeof e.owed === 'number' && settledOwed === undefined) settledOwed = e.owed;
+          if (e.pointer && typeof e.seq === 'number') {
+            const key = e.key !== undefined ? { key: e.key } : {};
+            record = { seq: e.seq, pointer: e.pointer, at: e.at, session: e.session, ...key, event: e.event, entry: e };
+            recordDone = true;
+          }
+        }
+      }
+      if (text?.includes('"journal_merged"')) {
+        const e = entryOf(line);
+        if (e?.event === 'journal_merged' && Array.isArray(e.seams)) for (const h of e.seams) settled.add(h);
+      }
+      if (i > 0) {
+        const names = seamBetween(lines[i - 1]!, line);
+        if (names !== undefined) {
+          const hash = hashOf(lines[i - 1]!)!;
+          const seam: Seam = { at: i - 1, hash, names, settled: settled.has(hash) };
+          seams.push(seam);
+          if (!seam.settled) open ??= seam;
+        }
+      }
+      // Fork points: the nearest line, going back, whose hash a seam names (lines are hashed only while one is looked for).
+      for (const s of seams) if (s.forkAt === undefined && s.names !== '' && s.at < i && s.names === hashOf(line)) s.forkAt = i;
+
+      if (!recordDone && read < JOURNAL_HEAD_WINDOW_BYTES) return false;
+      if (read < JOURNAL_CHAIN_WINDOW_BYTES) return false;
+      if (open && read < JOURNAL_FORK_WINDOW_BYTES) {
+        if (open.names === '') return false;
+        if (open.forkAt === undefined) return false;
+        // The base: a pointer record at or before the fork point.
+        return baseRecord(lines, open.forkAt) !== undefined;
+      }
+      return true;
     },
-    JOURNAL_HEAD_WINDOW_BYTES,
+    JOURNAL_FORK_WINDOW_BYTES,
   );
-  return head;
+
+  const head: JournalHead = {
+    lastSeq,
+    ...(record ? { record } : {}),
+    ...(settledOwed !== undefined ? { settled: settledOwed } : {}),
+    ...(lines[0] && hashOf(lines[0]) !== undefined ? { last: hashOf(lines[0]) } : {}),
+    bytes: read,
+  };
+  const seam = open as Seam | undefined;
+  if (!seam) return head;
+  if (seam.names !== '' && seam.forkAt === undefined) {
+    const seq = entryOf(lines[seam.at])?.seq;
+    return { ...head, broken: { seam: seam.hash, ...(typeof seq === 'number' ? { seq } : {}) } };
+  }
+  const forkAt = seam.forkAt ?? lines.length;
+  const unsettled = seams.filter((s) => !s.settled);
+  const hashes = new Set(unsettled.map((s) => s.hash));
+  const sideB = sideOf(lines.slice(0, seam.at + 1).filter((l) => l.unsettled === undefined || !hashes.has(l.unsettled)));
+  const sideA = sideOf(lines.slice(seam.at + 1, forkAt));
+  const base = seam.forkAt === undefined ? undefined : baseRecord(lines, seam.forkAt);
+  const fork: JournalFork = {
+    forkPoint: seam.names,
+    seam: seam.hash,
+    seams: unsettled.map((s) => s.hash),
+    nested: unsettled.filter((s) => s.at > seam.at && s.at < forkAt).length,
+    ...(base ? { base } : {}),
+    a: sideA,
+    b: sideB,
+    partial: seam.names === '' && !start,
+  };
+  // New events go on from the highest number on either side, and after anything written since the merge.
+  for (const l of lines.slice(0, forkAt)) {
+    const seq = entryOf(l)?.seq;
+    if (typeof seq === 'number' && seq > head.lastSeq) head.lastSeq = seq;
+  }
+  return { ...head, fork };
+}
+
+/** One side's lines (given newest first): its events on record, oldest first, its last pointer record and its numbers. */
+function sideOf(newestFirst: Line[]): ForkSide {
+  const events: StampedEntry[] = [];
+  const batches = oldestFirstBatches();
+  for (let i = newestFirst.length - 1; i >= 0; i--) {
+    const e = entryOf(newestFirst[i]);
+    if (e) for (const accepted of batches.push(e).accepted) events.push(accepted);
+  }
+  let record: RecordSeen | undefined;
+  let from = Infinity;
+  let to = -Infinity;
+  for (const e of events) {
+    if (typeof e.seq !== 'number') continue;
+    from = Math.min(from, e.seq);
+    to = Math.max(to, e.seq);
+    if (e.pointer) record = { seq: e.seq, pointer: e.pointer, at: e.at, session: e.session, ...(e.key !== undefined ? { key: e.key } : {}) };
+  }
+  return { events, ...(record ? { record } : {}), seqs: from <= to ? { from, to } : null, lines: newestFirst.length };
+}
+
+/** The newest pointer record on record at or before index `from` (newest first). */
+function baseRecord(lines: Line[], from: number): RecordSeen | undefined {
+  const onRecord = newestFirstFilter();
+  for (let i = from; i < lines.length; i++) {
+    const e = entryOf(lines[i]);
+    if (!e || !onRecord(e)) continue;
+    if (e.pointer && typeof e.seq === 'number')
+      return { seq: e.seq, pointer: e.pointer, at: e.at, session: e.session, ...(e.key !== undefined ? { key: e.key } : {}) };
+  }
+  return undefined;
 }
 
 /**

@@ -11,7 +11,7 @@
 import { closeSync, constants, fstatSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
 import { newestFirstFilter, oldestFirstBatches } from '../engine/batches.js';
 import { InputError, type Problem } from '../errors.js';
-import { judgeLine, parseJournalLine, type StampedEntry } from '../formats/journal-line.js';
+import { chainHash, judgeLine, parseJournalLine, type StampedEntry } from '../formats/journal-line.js';
 import { JOURNAL_BACKWARD_CHUNK_BYTES, JOURNAL_LINE_MAX_BYTES, JOURNAL_SCAN_CHUNK_BYTES, JOURNAL_TAIL_WINDOW_BYTES } from '../limits.js';
 import { displayPath } from './repo.js';
 import { crashPoint, crashWanted } from './crash-point.js';
@@ -121,10 +121,32 @@ export function scanLines(file: string, visit: (line: string, lineNo: number, co
 export interface JournalRead {
   entries: StampedEntry[];
   problems: Problem[];
+  /** With `chain`: every seam, where a merge put another branch's lines (see `readJournalHead`). */
+  seams?: Seam[];
 }
 
-/** Every event on record, and a problem for every line that is not one (and every batch a crash cut short). */
-export function readJournal(file: string, display: string): JournalRead {
+/** A seam in the whole journal: the line (1-based) where the chain breaks, and what explains it. */
+export interface Seam {
+  line: number;
+  /** Its place among the entries read (the first entry at or after the line). */
+  entry: number;
+  /** The hash its `prev` names; '' for another journal's start (a first line after numbered ones). */
+  names: string;
+  /** A later `journal_merged` settles it: the line of that event. */
+  settledAt?: number;
+  /** The line it forked after (the last line before it whose hash it names), when there is one. */
+  forkLine?: number;
+  seq?: number;
+}
+
+/**
+ * Every event on record, and a problem for every line that is not one (and
+ * every batch a crash cut short). With `chain`, the chain too (`check`,
+ * `log`): every seam, and a problem for each one no `journal_merged` settles
+ * (a merge of two branches, or a line edited or removed by hand), and for
+ * sequence numbers that repeat or go back where no seam explains them.
+ */
+export function readJournal(file: string, display: string, options: { chain?: boolean } = {}): JournalRead {
   const entries: StampedEntry[] = [];
   const problems: Problem[] = [];
   const batches = oldestFirstBatches();
@@ -138,9 +160,34 @@ export function readJournal(file: string, display: string): JournalRead {
       expected: "each command's events ending with one that carries `pointer`",
     });
   };
+  const seams: Seam[] = [];
+  // The hash of each seam line (what a `journal_merged` names).
+  const hashOf = new Map<number, string>();
+  const merged: { line: number; seams: string[] }[] = [];
+  let before: { hash: string | undefined; seq: number | undefined } | undefined;
   scanLines(file, (line, lineNo, complete) => {
     if (line.trim() === '') return;
     const parsed = parseJournalLine(line, display, lineNo);
+    if (options.chain) {
+      const hash = Buffer.byteLength(line) > JOURNAL_LINE_MAX_BYTES ? undefined : chainHash(line);
+      const e = 'entry' in parsed ? parsed.entry : undefined;
+      if (e && before) {
+        const names =
+          e.prev !== undefined
+            ? before.hash !== undefined && e.prev !== before.hash
+              ? e.prev
+              : undefined
+            : e.seq === 1 && before.seq !== undefined
+              ? ''
+              : undefined;
+        if (names !== undefined) {
+          seams.push({ line: lineNo, entry: entries.length, names, ...(typeof e.seq === 'number' ? { seq: e.seq } : {}) });
+          if (hash !== undefined) hashOf.set(lineNo, hash);
+        }
+      }
+      if (e?.event === 'journal_merged' && Array.isArray(e.seams)) merged.push({ line: lineNo, seams: e.seams });
+      before = { hash, seq: typeof e?.seq === 'number' ? e.seq : undefined };
+    }
     if ('entry' in parsed) {
       lineOf.set(parsed.entry, lineNo);
       const { accepted, dropped } = batches.push(parsed.entry);
@@ -153,7 +200,135 @@ export function readJournal(file: string, display: string): JournalRead {
       );
   });
   cut(batches.pending());
-  return { entries, problems };
+  if (!options.chain) return { entries, problems };
+
+  for (const seam of seams) {
+    const hash = hashOf.get(seam.line);
+    const settler = merged.find((m) => m.line > seam.line && hash !== undefined && m.seams.includes(hash));
+    if (settler) seam.settledAt = settler.line;
+  }
+  // The fork points, in a second pass only when there are seams: the last line before each seam whose hash it names.
+  const named = new Set(seams.filter((seam) => seam.names !== '').map((seam) => seam.names));
+  if (named.size > 0) {
+    scanLines(file, (line, lineNo) => {
+      if (line.trim() === '' || Buffer.byteLength(line) > JOURNAL_LINE_MAX_BYTES) return;
+      const hash = chainHash(line);
+      if (!named.has(hash)) return;
+      for (const seam of seams) if (seam.names === hash && lineNo < seam.line) seam.forkLine = lineNo;
+    });
+  }
+  problems.push(...chainProblems(display, entries, lineOf, seams));
+  return { entries, problems, seams };
+}
+
+/** The chain's problems: seams no `journal_merged` settles, and sequence numbers that repeat or go back where no seam explains them. */
+function chainProblems(display: string, entries: StampedEntry[], lineOf: Map<StampedEntry, number>, seams: Seam[]): Problem[] {
+  const problems: Problem[] = [];
+  const atSeam = new Set(seams.map((s) => s.line));
+  seams.forEach((seam, i) => {
+    if (seam.settledAt !== undefined) return;
+    const end = seams[i + 1]?.line;
+    const lines = (from: number, to: number) => (from === to ? `line ${from}` : `lines ${from}–${to}`);
+    const sideB = end ? lines(seam.line, end - 1) : `line ${seam.line} on`;
+    if (seam.names === '' || seam.forkLine !== undefined) {
+      const sideA = seam.names === '' ? lines(1, seam.line - 1) : lines(seam.forkLine! + 1, seam.line - 1);
+      problems.push({
+        file: display,
+        line: seam.line,
+        message: `a merge put another branch's events here: ${sideA} (side A) and ${sideB} (side B) both follow ${seam.names === '' ? 'an empty journal' : `line ${seam.forkLine}`}, so their sequence numbers repeat, and no \`journal_merged\` settles them`,
+        expected:
+          'one history: the next step command merges the two sides when they agree, and otherwise stops until a person keeps one (`autopilot decide A|B`)',
+      });
+    } else {
+      problems.push({
+        file: display,
+        line: seam.line,
+        message: `the chain breaks here: this line's \`prev\` names no line before it, so a line before it was edited or removed by hand (or a merge forked further back than this journal holds)`,
+        expected: 'the journal as autopilot appended it (restore it from git: `git log -p -- _docs/_autopilot/journal.jsonl`)',
+        received: `prev ${seam.names}`,
+      });
+    }
+  });
+  let last: StampedEntry | undefined;
+  for (const e of entries) {
+    if (typeof e.seq !== 'number') continue;
+    const line = lineOf.get(e)!;
+    if (last && e.seq <= (last.seq as number) && !atSeam.has(line)) {
+      problems.push({
+        file: display,
+        line,
+        message: `event ${e.seq} follows event ${String(last.seq)} (line ${lineOf.get(last)}): sequence numbers repeat or go back where no merge explains it (renumbered by hand, or a merge of an older autopilot's journals)`,
+        expected: 'each event numbered after the one before it',
+        received: `seq ${e.seq}`,
+      });
+    }
+    last = e;
+  }
+  return problems;
+}
+
+/**
+ * Lines from the end of the file, newest first, until `visit` returns true or
+ * `maxBytes` have been read: each line's text (blank lines skipped), or
+ * `undefined` for a line longer than `JOURNAL_LINE_MAX_BYTES` (never held
+ * whole). Reads backwards in chunks, so the cost is what the caller needs,
+ * not the journal's length. Returns how many bytes were read and whether the
+ * file's first line was reached.
+ */
+export function readLinesBackwards(
+  file: string,
+  visit: (line: string | undefined) => boolean | void,
+  maxBytes = JOURNAL_TAIL_WINDOW_BYTES,
+): { bytes: number; start: boolean } {
+  const fd = openFile(file);
+  if (fd === undefined) return { bytes: 0, start: true };
+  const limit = JOURNAL_LINE_MAX_BYTES + 1;
+  // A line's text, or undefined past the limit; true when the visitor is done. Blank lines are not lines.
+  const emit = (bytes: Buffer | undefined): boolean => {
+    if (bytes === undefined || bytes.length > limit) return visit(undefined) === true;
+    const line = bytes.toString('utf8');
+    return line.trim() !== '' && visit(line) === true;
+  };
+  try {
+    const size = fstatSync(fd).size;
+    let end = size;
+    // The line whose start is not read yet: its bytes so far (the tail of the file's last line at first), or, once over the limit, none (`long`).
+    let open = Buffer.alloc(0);
+    let long = false;
+    while (end > 0 && size - end < maxBytes) {
+      const start = Math.max(0, end - JOURNAL_BACKWARD_CHUNK_BYTES);
+      const piece = Buffer.alloc(end - start);
+      readSync(fd, piece, 0, piece.length, start);
+      end = start;
+      const firstNl = piece.indexOf(0x0a);
+      if (firstNl < 0 && end > 0) {
+        // Still inside the open line.
+        if (!long) open = Buffer.concat([piece, open]);
+        if (open.length > limit) [open, long] = [Buffer.alloc(0), true];
+        continue;
+      }
+      // The open line starts after this piece's last newline (or at the file's start): it is complete.
+      const lastNl = piece.lastIndexOf(0x0a);
+      const head = piece.subarray(lastNl + 1);
+      if (emit(long ? undefined : Buffer.concat([head, open]))) return { bytes: size - end, start: false };
+      // Whole lines between the first and the last newline, newest first.
+      let to = lastNl;
+      while (to > firstNl) {
+        const from = piece.lastIndexOf(0x0a, to - 1);
+        if (emit(piece.subarray(from + 1, to))) return { bytes: size - end, start: false };
+        to = from;
+      }
+      open = firstNl < 0 ? Buffer.alloc(0) : piece.subarray(0, firstNl);
+      long = false;
+      if (end === 0 && firstNl >= 0) {
+        if (emit(open)) return { bytes: size, start: true };
+        open = Buffer.alloc(0);
+      }
+    }
+    return { bytes: size - end, start: end === 0 };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
@@ -162,42 +337,16 @@ export function readJournal(file: string, display: string): JournalRead {
  * is what the caller needs, not the journal's length.
  */
 export function readBackwards(file: string, visit: (entry: StampedEntry) => boolean | void, maxBytes = JOURNAL_TAIL_WINDOW_BYTES): void {
-  const fd = openFile(file);
-  if (fd === undefined) return;
   const onRecord = newestFirstFilter();
-  try {
-    const size = fstatSync(fd).size;
-    const chunk = JOURNAL_BACKWARD_CHUNK_BYTES;
-    let end = size;
-    let carry = Buffer.alloc(0);
-    while (end > 0 && size - end < maxBytes) {
-      const start = Math.max(0, end - chunk);
-      const piece = Buffer.alloc(end - start);
-      readSync(fd, piece, 0, piece.length, start);
-      end = start;
-      let data = Buffer.concat([piece, carry]);
-      // Complete lines are those after the first newline (or all of it at the file's start).
-      const cut = end === 0 ? -1 : data.indexOf(0x0a);
-      if (cut < 0 && end > 0) {
-        carry = data.length > JOURNAL_LINE_MAX_BYTES * 2 ? Buffer.alloc(0) : data;
-        continue;
-      }
-      const lines = data
-        .subarray(cut + 1)
-        .toString('utf8')
-        .split('\n');
-      carry = cut < 0 ? Buffer.alloc(0) : data.subarray(0, cut);
-      data = Buffer.alloc(0);
-      for (let i = lines.length - 1; i >= 0; i--) {
-        const line = lines[i]!;
-        if (line.trim() === '') continue;
-        const verdict = judgeLine(line);
-        if ('entry' in verdict && onRecord(verdict.entry) && visit(verdict.entry) === true) return;
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
+  readLinesBackwards(
+    file,
+    (line) => {
+      if (line === undefined) return false;
+      const verdict = judgeLine(line);
+      return 'entry' in verdict && onRecord(verdict.entry) && visit(verdict.entry) === true;
+    },
+    maxBytes,
+  );
 }
 
 /** The last `count` events, oldest first. */

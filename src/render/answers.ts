@@ -44,6 +44,16 @@ const decision = z.object({
   answer_with: z.string(),
 });
 
+/** One side of a journal fork: where it left the work, its events' numbers, what it did. */
+const forkSide = z.object({
+  position: z.object({ step: stepNumber, name: z.string(), status: z.string(), sub_step: z.string(), retry_count: z.number().int() }).nullable(),
+  events: z.object({ from: z.number().int(), to: z.number().int() }).nullable(),
+  did: z.array(z.string()),
+});
+
+/** A merge the journal holds whose two sides disagree (rule 11): nothing moves until a person keeps one. */
+const fork = z.object({ reasons: z.array(z.string()), sides: z.object({ A: forkSide, B: forkSide }) });
+
 /** The keys every position-bearing answer starts with: the pointer's meanings, where they came from, what disagreed. */
 const position = z.object({
   flow: z.string(),
@@ -74,6 +84,7 @@ export const statusAnswer = position.extend({
   git_fallback: z.object({ on: z.boolean(), reason: z.string().optional() }),
   progress_commit_owed: z.object({ event: z.number().int() }).optional(),
   boundary_pending: z.object({ after: z.number().int(), reached_by: z.string(), decision }).optional(),
+  fork_pending: fork.extend({ decision }).optional(),
 });
 
 const summary = z.union([
@@ -83,7 +94,7 @@ const summary = z.union([
 
 /** `next`, `done`, `fail`, `skip`, `decide`, `ack`, `substep`. */
 export const stepAnswer = position.extend({
-  outcome: z.enum(['work', 'advanced', 'recorded', 'decision', 'boundary', 'failed', 'complete', 'duplicate', 'refused']),
+  outcome: z.enum(['work', 'advanced', 'recorded', 'decision', 'boundary', 'failed', 'fork', 'complete', 'duplicate', 'refused']),
   action: z.enum(['start', 'resume', 'retry']).optional(),
   skill: z.string().optional(),
   done_when: z.array(z.string()).optional(),
@@ -99,6 +110,7 @@ export const stepAnswer = position.extend({
       summary: summary.optional(),
     })
     .optional(),
+  fork: fork.optional(),
   message: z.string().optional(),
   duplicate_of: z.object({ seq: z.number().int(), event: z.string() }).optional(),
   error: problemSchema.extend({ code }).optional(),
@@ -119,6 +131,8 @@ export const checkAnswer = z.object({
 export const logAnswer = z.object({
   events: z.array(z.looseObject({ event: z.string(), flow: z.string(), step: stepNumber, at: z.string(), session: z.string() })),
   problems: z.array(problemSchema),
+  /** The whole log only: where a merge put another branch's events (the line of the seam, the line it forked after, the line of the `journal_merged` that settles it). */
+  seams: z.array(z.object({ line: z.number().int(), forked_after: z.number().int().optional(), settled_at: z.number().int().optional() })).optional(),
 });
 
 export const initAnswer = z.object({

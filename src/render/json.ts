@@ -4,12 +4,14 @@
  * outcome adds. Typed by the schemas in `answers.ts`.
  */
 import type { CheckResult } from '../app/check.js';
+import type { Seam } from '../app/log.js';
 import { currentStep, doneWhenPaths, type View } from '../app/view.js';
 import { boundaryDecision } from '../engine/boundary.js';
 import type { StampedEntry } from '../formats/journal-line.js';
 import { formatAge } from '../engine/lease.js';
 import { problemJson, type Problem } from '../errors.js';
 import { stepByNumber, type Decision } from '../flow/model.js';
+import type { SideName, SideSummary } from '../engine/fork.js';
 import type { CheckAnswer, LogAnswer, StatusAnswer, StepAnswer } from './answers.js';
 
 type Json<T> = T extends object ? { -readonly [K in keyof T]: T[K] } : T;
@@ -22,6 +24,18 @@ export function decisionJson(decision: Decision) {
     recommendation: { option: decision.recommendation.letter, reason: decision.recommendation.reason },
     answer_with: `a person answers: autopilot decide <${decision.options.map((o) => o.letter).join('|')}>`,
   };
+}
+
+/** A fork's two sides, as an agent reads them. */
+function forkJson(reasons: string[], sides: Record<SideName, SideSummary>) {
+  const side = (s: SideSummary) => ({
+    position: s.position
+      ? { step: s.position.step, name: s.position.name, status: s.position.status, sub_step: s.position.sub_step, retry_count: s.position.retry_count }
+      : null,
+    events: s.seqs,
+    did: s.did,
+  });
+  return { reasons, sides: { A: side(sides.A), B: side(sides.B) } };
 }
 
 /** The keys every position-bearing answer starts with. */
@@ -79,6 +93,7 @@ export function statusJson(view: View): StatusAnswer {
           },
         }
       : {}),
+    ...(view.fork ? { fork_pending: { ...forkJson(view.fork.reasons, view.fork.sides), decision: decisionJson(view.fork.decision) } } : {}),
   };
 }
 
@@ -109,6 +124,11 @@ export function stepJson(view: View): StepAnswer {
       };
       break;
     }
+    case 'fork':
+      json.decision = decisionJson(outcome!.decision);
+      json.fork = forkJson(outcome!.reasons, outcome!.sides);
+      json.message = "The journal holds two branches' work that disagree: a person keeps one side with `autopilot decide A` or `autopilot decide B`.";
+      break;
     case 'failed':
       json.message = 'Failed three times: a person runs `autopilot ack`, then `autopilot next` tries again.';
       break;
@@ -144,6 +164,11 @@ export function checkJson(r: CheckResult): CheckAnswer {
   };
 }
 
-export function logJson(r: { entries: StampedEntry[]; problems: Problem[] }): LogAnswer {
-  return { events: r.entries as LogAnswer['events'], problems: r.problems };
+export function logJson(r: { entries: StampedEntry[]; problems: Problem[]; seams?: Seam[] }): LogAnswer {
+  const seams = r.seams?.map((s) => ({
+    line: s.line,
+    ...(s.forkLine !== undefined ? { forked_after: s.forkLine } : {}),
+    ...(s.settledAt !== undefined ? { settled_at: s.settledAt } : {}),
+  }));
+  return { events: r.entries as LogAnswer['events'], problems: r.problems, ...(seams && seams.length > 0 ? { seams } : {}) };
 }

@@ -2,12 +2,14 @@
 import { evidenceFor, hasArtifacts, isSettled } from '../engine/evidence.js';
 import { formatProblem, GitFailed, HeldError, InputError, type Problem } from '../errors.js';
 import type { CheckResult } from '../app/check.js';
+import type { Seam } from '../app/log.js';
 import type { StampedEntry } from '../formats/journal-line.js';
 import { formatAge } from '../engine/lease.js';
 import { boundaryDecision } from '../engine/boundary.js';
 import { loopStart, stepByNumber, type Decision, type Flow, type Step, type Then } from '../flow/model.js';
 import { MAX_RETRIES, type Position } from '../formats/pointer/position.js';
 import { currentStep, type View } from '../app/view.js';
+import { describeRecord, rangeText, type SideName, type SideSummary } from '../engine/fork.js';
 
 const RULE = '══════════════════════════════════════════════';
 
@@ -31,7 +33,23 @@ export function safe(text: string): string {
 /** One line of text, whatever it holds. */
 const line = (text: string) => safe(text).replaceAll('\n', '\\n');
 
-const LOG_BASE_KEYS = new Set(['seq', 'at', 'session', 'event', 'flow', 'cycle', 'step', 'name', 'index', 'status', 'retry_count', 'key', 'pointer']);
+const LOG_BASE_KEYS = new Set([
+  'prev',
+  'unsettled',
+  'seq',
+  'at',
+  'session',
+  'event',
+  'flow',
+  'cycle',
+  'step',
+  'name',
+  'index',
+  'status',
+  'retry_count',
+  'key',
+  'pointer',
+]);
 
 /** A pinned step list is long: the log names it by flow and hash. */
 function pinnedLabel(value: unknown): string {
@@ -75,7 +93,9 @@ function where(position: Position, flow: Flow): string {
 
 function driftLines(view: View): string[] {
   const suffix = view.repaired ? 'repaired and journaled' : 'not repaired: `status` never writes; `autopilot next` repairs it';
-  return [...view.drift.map((d) => `! ${line(d.message)} (${suffix})`), ...(view.notices ?? []).map((n) => `! ${line(n)}`)];
+  // A fork waiting for a person is neither repaired nor journaled: it is said as it is, with its question.
+  const said = (d: View['drift'][number]) => (d.kind === 'journal-fork' && view.fork ? `! ${line(d.message)}` : `! ${line(d.message)} (${suffix})`);
+  return [...view.drift.map(said), ...(view.notices ?? []).map((n) => `! ${line(n)}`)];
 }
 
 /** Everything wrong that a view knows of, a line each: drift, notices, guards that are off. */
@@ -137,7 +157,9 @@ export function statusText(view: View): string {
     lines.push(`Status    ${position.status}${position.subStep !== '0' ? ` · sub-step ${line(position.subStep)}` : ''}`);
     lines.push(`Retries   ${position.retryCount} of ${MAX_RETRIES}`);
     const waiting = position.status === 'completed' || position.status === 'skipped';
-    if (view.boundary) {
+    if (view.fork) {
+      lines.push(`Next      the journal forked: a person keeps one side with \`autopilot decide A|B\` (\`autopilot next\` shows both)`);
+    } else if (view.boundary) {
       const reachedBy = view.boundary.session;
       lines.push(
         `Next      session boundary after ${view.boundary.after}: a person answers with \`autopilot decide A|B\`, or starts a new conversation (reached by ${line(reachedBy)})`,
@@ -145,6 +167,7 @@ export function statusText(view: View): string {
     } else lines.push(`Next      ${waiting || position.status === 'failed' ? nextForStop(view, step) : `when done: ${thenText(view, step)}`}`);
   }
   lines.push(`Progress  ${progress(view)}`);
+  if (view.fork) lines.push(...forkLines(view.fork.reasons, view.fork.sides));
   const problems = driftLines(view);
   lines.push(problems.length === 0 ? 'Problems  none' : 'Problems', ...problems.map((p) => `  ${p}`));
   lines.push(`Source    ${view.source}`);
@@ -225,6 +248,9 @@ export function outcomeText(view: View): string {
       lines.push(decisionBox(boundaryDecision(flow, after.number, position.step)));
       break;
     }
+    case 'fork':
+      lines.push(...forkLines(outcome.reasons, outcome.sides), decisionBox(outcome.decision));
+      break;
     case 'failed':
       lines.push(
         box(
@@ -247,6 +273,16 @@ export function outcomeText(view: View): string {
       break;
   }
   return lines.join('\n');
+}
+
+/** A fork's two sides above its decision: why they disagree, and where each left the work. */
+function forkLines(reasons: string[], sides: Record<SideName, SideSummary>): string[] {
+  const side = (s: SideSummary) => `  ${s.side}: ${describeRecord(s.position)} (${rangeText(s.seqs)}) — ${s.did.map(line).join('; ')}`;
+  return [
+    `✗ The journal holds two branches' work that disagree: ${reasons.map(line).join('; ')}. Nothing moves until a person keeps one side.`,
+    side(sides.A),
+    side(sides.B),
+  ];
 }
 
 /** The summary above the boundary box: the decompose step's tasks, batches and points, or why they could not be read. */
@@ -283,7 +319,17 @@ export function checkText(r: CheckResult): string {
     : [...r.problems.map((p) => safe(formatProblem(p))), `✗ ${summary}: ${r.problems.length} problem(s).`].join('\n');
 }
 
-export function logText(r: { entries: StampedEntry[]; problems: Problem[] }, limit: number | undefined): string {
-  const lines = [...r.entries.map(logLine), ...r.problems.map((p) => `! ${safe(formatProblem(p))}`)];
+/** The line `log` prints above the first event a merge put after another branch's (a seam of the chain). */
+function seamLine(seam: Seam): string {
+  const from = seam.names === '' ? 'an empty journal' : seam.forkLine !== undefined ? `line ${seam.forkLine}` : 'a line no longer in the journal';
+  const settled = seam.settledAt !== undefined ? `settled at line ${seam.settledAt}` : 'not settled';
+  return `── line ${seam.line}: another branch's events follow, forked after ${from} (${settled}) ──`;
+}
+
+export function logText(r: { entries: StampedEntry[]; problems: Problem[]; seams?: Seam[] }, limit: number | undefined): string {
+  const marks = new Map<number, string[]>();
+  for (const seam of r.seams ?? []) marks.set(seam.entry, [...(marks.get(seam.entry) ?? []), seamLine(seam)]);
+  const events = r.entries.flatMap((e, i) => [...(marks.get(i) ?? []), logLine(e)]);
+  const lines = [...events, ...r.problems.map((p) => `! ${safe(formatProblem(p))}`)];
   return lines.length > 0 ? lines.join('\n') : limit === 0 ? '' : 'The journal is empty.';
 }

@@ -72,7 +72,7 @@ describe('git as the third source of the position', () => {
     expect(status.drift[0]!.message).toMatch(/comes from the progress commit [0-9a-f]{8}/);
   });
 
-  it('a pointer with conflict markers after a real merge: decided by the journal and the folder, or exit 2 naming both sides', () => {
+  it('a pointer with conflict markers after a real merge: the journal’s fork decides; with an older journal, decided by the journal and the folder, or exit 2 naming both sides', () => {
     const dir = project();
     git(dir, 'branch', 'other');
     // main: step 1 done and step 2's draft written.
@@ -90,6 +90,13 @@ describe('git as the third source of the position', () => {
     git(dir, 'checkout', '-q', 'main');
     expect(gitFails(dir, 'merge', '-q', 'other')).not.toBe(0);
     expect(read(dir, POINTER)).toContain('<<<<<<<');
+    // The journal's chain sees the merge, and its sides agree (other only recorded a sub-step of the step main completed): it decides.
+    const forked = autopilot(dir, 'status', '--json').json<NextJson>();
+    expect(forked.step).toBe(2);
+    expect(forked.drift.map((d) => d.kind)).toEqual(['journal-fork', 'journal-fork']);
+    // A journal from before the chain (no `prev`) cannot tell: the pointer's two sides are judged by the journal and the folder.
+    const journalFile = join(dir, '_docs/_autopilot/journal.jsonl');
+    writeFileSync(journalFile, read(dir, '_docs/_autopilot/journal.jsonl').replace(/^\{"prev":"[0-9a-f]{8}",/gm, '{'));
     // The merged folder has step 1's and step 2's files: both sides come to step 2.
     const status = autopilot(dir, 'status', '--json').json<NextJson>();
     expect(status.step).toBe(2);

@@ -46,6 +46,14 @@ const WRITTEN: { [E in JournalEvent]: EventDetails[E] } = {
   lock_broken: { holder: { pid: 42, host: 'box', session: 'one', at: '2026-11-26T10:00:00.000Z' } },
   progress_commit_owed: { files: ['_docs/_autopilot_state.md', '_docs/_autopilot/journal.jsonl'], steps: 10, tree: '4b825dc6' },
   progress_commit_made: { owed: 7, sha: '1a2b3c4d5e6f' },
+  journal_merged: {
+    fork_point: '0a1b2c3d',
+    seams: ['4e5f6a7b'],
+    sides: { A: { from: 4, to: 6 }, B: { from: 4, to: 5 } },
+    settled: 'kept',
+    kept: 'A',
+    message: 'a person kept side A',
+  },
 };
 
 const anyEntry = entry as (event: JournalEvent, at: Position, details?: object) => ReturnType<typeof entry>;
