@@ -203,10 +203,13 @@ export const LOCK_WAIT_MS = 10_000;
 export const LOCK_RETRY_FIRST_MS = 2;
 export const LOCK_RETRY_MAX_MS = 50;
 
-/** A lock older than this is broken even if its pid is alive (the pid was reused): no command holds it that long. */
-export const LOCK_MAX_HOLD_MS = 60_000;
-
-/** A lock file still empty after this long belongs to a process killed between creating and writing it. */
+/**
+ * A lock file still empty after this long, that no process of this machine
+ * has open, was left by a process killed between creating and writing it (an
+ * older autopilot: this one writes the lock whole before it appears). A lock
+ * is never broken for its age otherwise: only when its holder is provably
+ * dead on this machine, or by a person (`--take-over`).
+ */
 export const LOCK_EMPTY_GRACE_MS = 2_000;
 
 /** How long the SessionStart hook waits for its input on stdin: a hook never waits on a terminal. */
