@@ -25,3 +25,23 @@ export function crashPoint(point: CrashPoint): void {
 }
 
 export const crashWanted = (point: CrashPoint) => wanted === point;
+
+/**
+ * A full disk, placed: AUTOPILOT_ENOSPC_AT names the write that fails with
+ * ENOSPC (`journal`: half the batch is written first, as a disk that fills
+ * mid-write leaves it; `pointer`: the pointer's temporary file cannot be
+ * written). Inert unless a test sets it.
+ */
+export type DiskFullAt = 'journal' | 'pointer';
+const diskFull = process.env.AUTOPILOT_ENOSPC_AT;
+
+export const diskFullWanted = (at: DiskFullAt) => diskFull === at;
+
+export function diskFullError(file: string): NodeJS.ErrnoException {
+  const error: NodeJS.ErrnoException = new Error(`ENOSPC: no space left on device, write '${file}'`);
+  error.code = 'ENOSPC';
+  error.errno = -28;
+  error.syscall = 'write';
+  error.path = file;
+  return error;
+}
