@@ -88,3 +88,34 @@ describe('a full disk', () => {
     expect((await cli(dir, ['status', '--json'])).json).toMatchObject({ retry_count: 1 });
   });
 });
+
+describe('check --repair', () => {
+  it('a torn journal line a kill left: check exits 2 naming it until `check --repair` cuts it (bytes kept in a side file, journaled); then 0', async () => {
+    const dir = freshDir();
+    expect((await cli(dir, ['next', '--json'])).code).toBe(0);
+    // Killed half-way through its journal line.
+    const killed = await cli(dir, ['substep', '1 — cut short', '--json'], { crashAt: 'mid-journal' });
+    expect(killed.signal).toBe('SIGKILL');
+    const torn = readFileSync(join(dir, JOURNAL), 'utf8').split('\n').at(-1)!;
+    expect(torn.length).toBeGreaterThan(0);
+    // The next command goes on, on a line of its own; the torn line stays in the middle.
+    expect((await cli(dir, ['substep', '2 — after the kill', '--json'])).code).toBe(0);
+    const check = await cli(dir, ['check', '--json']);
+    expect(check.code).toBe(2);
+    expect(check.stdout).toMatch(/journal/);
+
+    const repaired = await cli(dir, ['check', '--repair', '--json']);
+    expect(repaired.code, repaired.stdout).toBe(0);
+    const said = repaired.json?.repaired as { cut_lines: number[]; kept_in: string };
+    expect(said.cut_lines).toHaveLength(1);
+    expect(readFileSync(join(dir, said.kept_in), 'utf8')).toBe(`line ${said.cut_lines[0]}: ${torn}\n`);
+    const lines = readFileSync(join(dir, JOURNAL), 'utf8').trimEnd().split('\n');
+    expect(lines.every((l) => JSON.parse(l) !== undefined)).toBe(true);
+    expect(entries(dir).at(-1)).toMatchObject({ event: 'journal_repaired', cut_lines: said.cut_lines, kept_in: said.kept_in });
+    expect((await cli(dir, ['status', '--json'])).json).toMatchObject({ sub_step: '2 — after the kill', drift: [] });
+    expect((await cli(dir, ['check', '--json'])).code).toBe(0);
+    // Nothing left to cut: a second repair changes nothing.
+    const again = await cli(dir, ['check', '--repair', '--json']);
+    expect(again.json?.repaired).toEqual({ cut_lines: [] });
+  });
+});
