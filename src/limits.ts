@@ -245,3 +245,10 @@ export const SESSION_MAX_LENGTH = 128;
 
 /** How long a git remote may stay silent (a push, a fetch) before a command gives up on it, unless the settings say otherwise. */
 export const REMOTE_TIMEOUT_MS = 5_000;
+
+/**
+ * The longest MCP message the server reads (one JSON-RPC line): far above any
+ * call an agent makes (free text is bounded far lower), far below what would
+ * exhaust memory. A longer one is answered with an error, not read.
+ */
+export const MCP_LINE_MAX_BYTES = 1024 * 1024;

@@ -6,7 +6,6 @@
  * Loaded only by `autopilot mcp`, so no other command pays for the SDK.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -21,6 +20,8 @@ import { runStatus } from '../app/status.js';
 import { EXIT, errorJson, InputError } from '../errors.js';
 import { errorText, statusText } from '../render/text.js';
 import { jsonSchema, TOOLS } from './tools.js';
+import { LineTransport } from './transport.js';
+import { MCP_LINE_MAX_BYTES } from '../limits.js';
 
 export const STATUS_URI = 'autopilot://status';
 
@@ -111,7 +112,7 @@ export async function serveMcp(ctx: Context, given?: string): Promise<void> {
     server.onclose = resolve;
     process.stdin.once('end', resolve);
   });
-  await server.connect(new StdioServerTransport());
+  await server.connect(new LineTransport(MCP_LINE_MAX_BYTES));
   await closed;
   await server.close();
 }
