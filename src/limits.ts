@@ -252,3 +252,6 @@ export const REMOTE_TIMEOUT_MS = 5_000;
  * exhaust memory. A longer one is answered with an error, not read.
  */
 export const MCP_LINE_MAX_BYTES = 1024 * 1024;
+
+/** How far ahead of this clock a lease's heartbeat may be before it is reported as from a clock ahead (or this one set back). */
+export const CLOCK_TOLERANCE_MS = 60_000;

@@ -65,7 +65,15 @@ export const statusAnswer = position.extend({
   journal: z.object({ events: z.number().int() }),
   lease: z
     .union([
-      z.object({ session: z.string(), host: z.string(), heartbeat: z.string(), age: z.string(), mine: z.boolean(), stale: z.boolean() }),
+      z.object({
+        session: z.string(),
+        host: z.string(),
+        heartbeat: z.string(),
+        age: z.string(),
+        mine: z.boolean(),
+        stale: z.boolean(),
+        ahead: z.string().optional(),
+      }),
       z.object({ problem: z.string() }),
       z.null(),
     ])

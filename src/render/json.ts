@@ -60,6 +60,7 @@ export function statusJson(view: View): StatusAnswer {
                 age: formatAge(lease.ageMs ?? 0),
                 mine: lease.mine === true,
                 stale: lease.stale === true,
+                ...(lease.aheadMs ? { ahead: formatAge(lease.aheadMs) } : {}),
               }
             : lease.problem
               ? { problem: lease.problem }

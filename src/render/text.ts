@@ -153,7 +153,10 @@ export function statusText(view: View): string {
   lines.push(`Source    ${view.source}`);
   const lease = view.lease;
   if (lease?.holder) {
-    const who = `${line(lease.holder.session)} on ${line(lease.holder.host)}, last seen ${formatAge(lease.ageMs ?? 0)} ago`;
+    const seen = lease.aheadMs
+      ? `its heartbeat ${formatAge(lease.aheadMs)} in the future (a clock ahead, or this one set back: a person decides)`
+      : `last seen ${formatAge(lease.ageMs ?? 0)} ago`;
+    const who = `${line(lease.holder.session)} on ${line(lease.holder.host)}, ${seen}`;
     lines.push(`Driver    ${who}${lease.mine ? ' (this session)' : lease.stale ? ' — looks stale: its lease may be taken over by the next step command' : ''}`);
   } else if (lease?.problem) lines.push(`Driver    ? ${lease.problem} (a person takes over with \`--take-over\`)`);
   for (const guard of view.guards ?? []) lines.push(`! Guard off: ${guard}`);
