@@ -212,10 +212,13 @@ export const LOCK_WAIT_MS = 10_000;
 export const LOCK_RETRY_FIRST_MS = 2;
 export const LOCK_RETRY_MAX_MS = 50;
 
-/** A lock older than this is broken even if its pid is alive (the pid was reused): no command holds it that long. */
-export const LOCK_MAX_HOLD_MS = 60_000;
-
-/** A lock file still empty after this long belongs to a process killed between creating and writing it. */
+/**
+ * A lock file still empty after this long, that no process of this machine
+ * has open, was left by a process killed between creating and writing it (an
+ * older autopilot: this one writes the lock whole before it appears). A lock
+ * is never broken for its age otherwise: only when its holder is provably
+ * dead on this machine, or by a person (`--take-over`).
+ */
 export const LOCK_EMPTY_GRACE_MS = 2_000;
 
 /** How long the SessionStart hook waits for its input on stdin: a hook never waits on a terminal. */
@@ -254,3 +257,13 @@ export const SESSION_MAX_LENGTH = 128;
 
 /** How long a git remote may stay silent (a push, a fetch) before a command gives up on it, unless the settings say otherwise. */
 export const REMOTE_TIMEOUT_MS = 5_000;
+
+/**
+ * The longest MCP message the server reads (one JSON-RPC line): far above any
+ * call an agent makes (free text is bounded far lower), far below what would
+ * exhaust memory. A longer one is answered with an error, not read.
+ */
+export const MCP_LINE_MAX_BYTES = 1024 * 1024;
+
+/** How far ahead of this clock a lease's heartbeat may be before it is reported as from a clock ahead (or this one set back). */
+export const CLOCK_TOLERANCE_MS = 60_000;

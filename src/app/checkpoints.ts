@@ -15,6 +15,7 @@ import type { Position } from '../formats/pointer/position.js';
 import type { Context } from './context.js';
 import { readPointerText } from './load-state.js';
 import { pointerAt, transact } from './transaction.js';
+import { FREE_TEXT_MAX_LENGTH } from '../limits.js';
 
 export interface CheckpointListing {
   id: string;
@@ -41,6 +42,13 @@ export function listCheckpoints(ctx: Pick<Context, 'repo'>): CheckpointListing[]
 
 /** `autopilot checkpoint [--note TEXT]`: a snapshot now (no journal event: a checkpoint changes no state). */
 export async function runCheckpoint(ctx: Context, note: string): Promise<{ id: string; pruned: string[] }> {
+  // A note is free text kept in the checkpoint and listed by `checkpoints`: bounded like a reason, refused (not cut) before anything is read.
+  if (note.length > FREE_TEXT_MAX_LENGTH)
+    throw new InputError({
+      message: `--note: a note of ${note.length} characters is too long`,
+      expected: `at most ${FREE_TEXT_MAX_LENGTH} characters: what this checkpoint is for, in a line`,
+      received: `${note.slice(0, 40)}…`,
+    });
   const { written } = await transact(ctx, { flows: 'read' }, async (tx) => {
     const pointer = readPointerText(tx.repo);
     if (pointer === null) throw new InputError({ message: 'there is no pointer to snapshot yet', expected: 'a run under way: `autopilot next` first' });

@@ -7,7 +7,7 @@
  * of old ones, and the derived index. It returns what it wrote, for whatever
  * acts on a change afterwards (a progress commit).
  */
-import { mkdirSync, unlinkSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { checkpointId, parseCheckpointId } from '../engine/checkpoint-id.js';
 import { retain } from '../engine/retention.js';
@@ -15,11 +15,12 @@ import { serializeCheckpoint } from '../formats/checkpoint.js';
 import { serializeJournalIndex } from '../formats/journal-index.js';
 import { serializeLease, type Lease } from '../formats/lease.js';
 import { checkpointFile, checkpointIds } from '../io/checkpoint-files.js';
+import { InputError } from '../errors.js';
 import { chainHash, serializeEntries, toPointerRecord, type JournalEntry, type StampedEntry } from '../formats/journal-line.js';
 import { removeLeftovers, writeFileAtomically } from '../io/atomic-write.js';
-import { crashPoint } from '../io/crash-point.js';
+import { crashPoint, diskFullError, diskFullWanted } from '../io/crash-point.js';
 import type { LoadedIndex } from '../io/journal-index.js';
-import { appendJournal } from '../io/journal.js';
+import { appendJournal, truncateJournal } from '../io/journal.js';
 import { readJournalHead } from '../io/journal-head.js';
 import { removeLease } from '../io/lease-file.js';
 import type { Lock } from '../io/lock.js';
@@ -117,18 +118,34 @@ export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writ
   const end = plan.entries.length > 0 ? readJournalHead(repo.journalFile) : undefined;
   const chain: ChainEnd = { ...(end?.last !== undefined ? { prev: end.last } : {}), ...(end?.fork ? { unsettled: end.fork.seam } : {}) };
   const stamped = stampEntries(plan.entries, Math.max(lastSeq, end?.lastSeq ?? 0), writer, plan.key, plan.pointer?.position, plan.flowHash, chain);
+  // Every file the plan writes can be written, before anything is: a read-only folder is exit 2 naming it, with nothing written.
+  checkWritable(repo, [
+    ...(stamped.length > 0 ? [{ file: repo.journalFile, append: true }] : []),
+    ...(plan.pointer ? [{ file: repo.pointerFile }] : []),
+    ...(plan.lease ? [{ file: repo.leaseFile }] : []),
+    ...(plan.files ?? []).map((f) => ({ file: f.path })),
+  ]);
+  let journalBefore: number | undefined;
   if (stamped.length > 0) {
     mkdirSync(repo.autopilotDir, { recursive: true });
-    appendJournal(repo.journalFile, serializeEntries(stamped));
+    journalBefore = appendJournal(repo.journalFile, serializeEntries(stamped));
     wrote(repo.journalFile);
     crashPoint('after-journal');
   }
   let pointerText = plan.checkpoint?.pointer;
   if (plan.pointer) {
     const seq = stamped.length > 0 ? stamped[stamped.length - 1]!.seq : undefined;
-    mkdirSync(dirname(repo.pointerFile), { recursive: true });
     pointerText = serializePointer(plan.pointer.position, { ...plan.pointer.extras, ...(seq === undefined ? {} : { seq }) });
-    writeFileAtomically(repo.pointerFile, pointerText);
+    try {
+      mkdirSync(dirname(repo.pointerFile), { recursive: true });
+      if (diskFullWanted('pointer')) throw diskFullError(repo.pointerFile);
+      writeFileAtomically(repo.pointerFile, pointerText);
+    } catch (error) {
+      // The pointer could not be written (a full disk): the batch is taken back out of the journal, so the command did nothing.
+      if (journalBefore !== undefined) truncateJournal(repo.journalFile, journalBefore);
+      removeLeftovers(repo.pointerFile);
+      throw error;
+    }
     crashPoint('after-pointer');
     removeLeftovers(repo.pointerFile);
     wrote(repo.pointerFile);
@@ -168,6 +185,40 @@ export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writ
   }
   crashPoint('before-release');
   return { files: written, entries: stamped, ...(checkpoint ? { checkpoint } : {}) };
+}
+
+/** The nearest folder at or above `file`'s that exists: the one a write there needs to write in. */
+function nearestFolder(file: string): string {
+  let dir = dirname(file);
+  while (!existsSync(dir) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
+
+/**
+ * Refuses (exit 2, naming the path) a plan that would fail half-way for want
+ * of permission: a file appended to must be writable, and a file replaced
+ * atomically needs its folder writable (the temporary file and the rename).
+ */
+function checkWritable(repo: Repo, targets: { file: string; append?: boolean }[]): void {
+  for (const { file, append } of targets) {
+    const where = append && existsSync(file) ? file : nearestFolder(file);
+    try {
+      accessSync(where, constants.W_OK);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'EACCES';
+      const shown = displayPath(where, repo.root) || '.';
+      throw new InputError(
+        {
+          file: shown,
+          message: `${where === file ? 'this file' : 'this folder'} is not writable by this user (${code}), and the command has to write ${displayPath(file, repo.root)}`,
+          expected: `a ${where === file ? 'file' : 'folder'} this user can write`,
+          received: code,
+        },
+        `Nothing was written. Make \`${shown}\` writable for this user (or run autopilot as its owner), then run the command again.`,
+        'guard_off',
+      );
+    }
+  }
 }
 
 /** Removes the checkpoints the retention rule no longer keeps; returns their ids. */

@@ -1,5 +1,5 @@
 /** The lease as people and agents read it: who holds the repository, how long ago they were last seen, how to take over. */
-import { formatAge, heartbeatAge, holds, sameConversation, type LeaseVerdict } from '../engine/lease.js';
+import { formatAge, heartbeatAge, heartbeatAhead, holds, sameConversation, type LeaseVerdict } from '../engine/lease.js';
 import { HeldError } from '../errors.js';
 import type { Lease, ProcessRef } from '../formats/lease.js';
 import { conversationGone } from '../io/conversation.js';
@@ -44,18 +44,37 @@ export function heldError(repo: Repo, verdict: Held): HeldError {
   const h = verdict.holder;
   const age = formatAge(verdict.ageMs);
   const where = verdict.otherMachine ? `on another machine (${h.host})` : `on this machine (pid ${h.pid} was its last call)`;
+  const ahead = verdict.aheadMs
+    ? `its last heartbeat (${h.heartbeat}) is ${formatAge(verdict.aheadMs)} in the future: a clock ahead, or this clock set back, so how long it has been quiet cannot be told`
+    : undefined;
   return new HeldError({
-    message: `another session drives this repository: \`${h.session}\` ${where}, last seen ${age} ago`,
+    message: ahead
+      ? `another session drives this repository: \`${h.session}\` ${where}; ${ahead}`
+      : `another session drives this repository: \`${h.session}\` ${where}, last seen ${age} ago`,
     file,
-    hint: verdict.otherMachine
-      ? 'A lease from another machine is never taken because it looks old. A person decides: once that session has stopped, they take over with `--take-over` (journaled).'
-      : `${
-          verdict.running
-            ? 'Its conversation is still running.'
-            : "Whether its conversation still runs cannot be told from here (a command in a sandbox that hides the other processes, such as Codex's, or a holder that named none); it is stale after a quiet spell."
-        } A person decides: once that session has stopped working here, they take over with \`--take-over\` (journaled).`,
-    holder: { session: h.session, host: h.host, pid: h.pid, taken_at: h.taken_at, heartbeat: h.heartbeat, age_seconds: Math.round(verdict.ageMs / 1000) },
-    decision: takeOverDecision(`Session \`${h.session}\` ${where}, last seen ${age} ago,`, verdict.otherMachine, verdict.running === true),
+    hint: ahead
+      ? 'A heartbeat in the future never makes a lease stale nor fresh by itself. A person decides: check the clocks; once that session has stopped, they take over with `--take-over` (journaled).'
+      : verdict.otherMachine
+        ? 'A lease from another machine is never taken because it looks old. A person decides: once that session has stopped, they take over with `--take-over` (journaled).'
+        : `${
+            verdict.running
+              ? 'Its conversation is still running.'
+              : "Whether its conversation still runs cannot be told from here (a command in a sandbox that hides the other processes, such as Codex's, or a holder that named none); it is stale after a quiet spell."
+          } A person decides: once that session has stopped working here, they take over with \`--take-over\` (journaled).`,
+    holder: {
+      session: h.session,
+      host: h.host,
+      pid: h.pid,
+      taken_at: h.taken_at,
+      heartbeat: h.heartbeat,
+      age_seconds: Math.round(verdict.ageMs / 1000),
+      ...(verdict.aheadMs ? { ahead_seconds: Math.round(verdict.aheadMs / 1000) } : {}),
+    },
+    decision: takeOverDecision(
+      ahead ? `Session \`${h.session}\` ${where}, with a heartbeat in the future,` : `Session \`${h.session}\` ${where}, last seen ${age} ago,`,
+      verdict.otherMachine,
+      verdict.running === true,
+    ),
   });
 }
 
@@ -74,6 +93,8 @@ export function heldByThisConversation(lease: Lease, id: string | undefined, con
 export interface LeaseStatus {
   holder?: Lease;
   ageMs?: number;
+  /** Its heartbeat is this far in the future (a clock ahead, or this one set back): its age cannot be judged. */
+  aheadMs?: number;
   /** The holder is another session on this machine and has been quiet past the threshold. */
   stale?: boolean;
   /** The holder is another session on this machine whose conversation has ended (its process is gone): the next step command takes the lease over. */
@@ -107,5 +128,6 @@ export function leaseStatus(
   // Only a lease of this machine goes stale, or is probed: another machine's is never taken for its age.
   const here = !mine && holder.machine === me.machine;
   const gone = here && holder.conversation !== undefined && conversationGone(holder.conversation) === true;
-  return { holder, ageMs, mine, stale: here && ageMs > staleMs, gone };
+  const aheadMs = heartbeatAhead(holder, now);
+  return { holder, ageMs, mine, stale: here && ageMs > staleMs, gone, ...(aheadMs > 0 ? { aheadMs } : {}) };
 }

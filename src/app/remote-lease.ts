@@ -3,8 +3,11 @@
  * project): `refs/autopilot/lease` on that remote, taken and renewed with
  * `git push --force-with-lease` as a compare-and-swap, so git's own server
  * decides who wins. A push the compare-and-swap rejects is exit 4 naming the
- * holder. A lease whose heartbeat is older than the stale threshold is taken
- * over; a fresh one only with `--take-over`.
+ * holder. Another session's lease is taken only by a person's `--take-over`,
+ * never for its age (the clocks and the network between the machines are
+ * unknown), unless the settings turn unattended takeover on
+ * (`lease.remote_stale_after_minutes`, `staleMs` here): then a lease whose
+ * heartbeat is older than that is taken over, journaled.
  */
 import { formatAge } from '../engine/lease.js';
 import { GitFailed, HeldError, InputError } from '../errors.js';
@@ -18,13 +21,16 @@ export interface RemoteLeaseResult {
   taken: 'new' | 'renewed' | 'stale' | 'take-over';
 }
 
-/** `timeoutMs`: how long the remote may stay silent; a remote that does not answer is exit 1 naming it and what to check. */
+/**
+ * `staleMs`: undefined (the default) never takes a lease for its age.
+ * `timeoutMs`: how long the remote may stay silent; a remote that does not answer is exit 1 naming it and what to check.
+ */
 export async function holdRemoteLease(
   repo: Repo,
   remote: string,
   session: string,
   now: Date,
-  staleMs: number,
+  staleMs: number | undefined,
   takeOver: boolean,
   timeoutMs: number,
 ): Promise<RemoteLeaseResult> {
@@ -42,7 +48,7 @@ async function holdIt(
   remote: string,
   session: string,
   now: Date,
-  staleMs: number,
+  staleMs: number | undefined,
   takeOver: boolean,
   timeoutMs: number,
 ): Promise<RemoteLeaseResult> {
@@ -60,19 +66,28 @@ async function holdIt(
   const current = await readRemoteLease(opened.handle, remote, { timeoutMs });
   const holder = current?.lease;
   const mine = holder && holder.session === session && holder.machine === me.machine;
-  const stale = holder ? isLeaseStale(holder, now, staleMs) : false;
-  if (current && !mine && !stale && !takeOver) throw held(remote, holder, now);
+  const stale = holder && staleMs !== undefined ? isLeaseStale(holder, now, staleMs) : false;
+  if (current && !mine && !stale && !takeOver) throw held(remote, holder, now, undefined, staleMs);
   const lease = { session, host: me.host, machine: me.machine, taken_at: mine ? holder.taken_at : now.toISOString(), heartbeat: now.toISOString() };
   const change = await takeRemoteLease(opened.handle, remote, lease, current?.sha, { timeoutMs });
   if (!change.ok) throw held(remote, change.holder, now, change.reason);
   return { remote, sha: change.sha, taken: !current ? 'new' : mine ? 'renewed' : stale ? 'stale' : 'take-over' };
 }
 
-function held(remote: string, holder: { session: string; host: string; heartbeat: string } | undefined, now: Date, reason?: string): HeldError {
+function held(
+  remote: string,
+  holder: { session: string; host: string; heartbeat: string } | undefined,
+  now: Date,
+  reason?: string,
+  staleMs?: number,
+): HeldError {
   const who = holder ? `\`${holder.session}\` on ${holder.host}, last seen ${formatAge(now.getTime() - Date.parse(holder.heartbeat))} ago` : 'another session';
   return new HeldError({
     message: `the lease on the remote ${remote} is held by ${who}${reason ? ` (${reason})` : ''}`,
-    hint: 'It becomes stale after a quiet spell. A person decides: once that session has stopped, they take over with `--take-over` (journaled).',
+    hint:
+      staleMs === undefined
+        ? 'A remote lease is never taken for its age. A person decides: once that session has stopped, they take over with `--take-over` (journaled).'
+        : `It is taken over once it has been quiet for ${formatAge(staleMs)} (\`lease.remote_stale_after_minutes\`). A person may take over sooner with \`--take-over\` (journaled), once that session has stopped.`,
     ...(holder ? { holder } : {}),
   });
 }

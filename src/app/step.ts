@@ -10,6 +10,7 @@ import { exitCodeOf, type Event, type Transition } from '../engine/transitions.j
 import { InputError } from '../errors.js';
 import { stepByNumber } from '../flow/model.js';
 import { latestAbout } from '../io/journal-head.js';
+import { holderText } from '../io/lock.js';
 import { displayPath } from '../io/repo.js';
 import { skillFile } from '../io/skills.js';
 import type { Written } from './commit.js';
@@ -71,6 +72,9 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
       const problem = skillFile(repo, stepByNumber(flow, transition.position.step)!.skill).problem;
       if (problem) throw new InputError(problem);
     }
+    // A person's --take-over broke another machine's lock: say whose it was.
+    for (const b of tx.lock.broken.filter((l) => l.reason === 'take-over'))
+      plan.notices.push(`took over the lock of a command of another machine (${holderText(b)}); journaled as lock_broken`);
     const files: { path: string; text: string }[] = [];
     // A pointer that did not parse is kept, byte for byte, before it is rewritten.
     if (loaded.brokenPointer !== undefined && plan.pointer) {

@@ -100,15 +100,17 @@ export async function transact<P = undefined, T = void>(
   const prepared = (await spec.prepare?.(opened)) as P;
   // Agents on several machines: the lease on the shared remote first (exit 4 when another machine's session holds it).
   if (spec.drives && settings.remote)
-    await holdRemoteLease(repo, settings.remote, ctx.session, ctx.now(), settings.staleMs, spec.drives.takeOver, settings.remoteTimeoutMs);
-  const lock = await takeLock(repo, ctx.session, ctx.lockWaitMs ?? LOCK_WAIT_MS);
+    await holdRemoteLease(repo, settings.remote, ctx.session, ctx.now(), settings.remoteStaleMs, spec.drives.takeOver, settings.remoteTimeoutMs);
+  const lock = await takeLock(repo, ctx.session, ctx.lockWaitMs ?? LOCK_WAIT_MS, spec.drives?.takeOver === true);
   try {
     const writer = { session: ctx.session, now: ctx.now };
     let loaded: Loaded | undefined;
     const state = async () => (loaded ??= await readState(repo, flows));
     // The locks broken on the way in are journaled with whatever the command writes, once the state is known.
     const brokenEntries = (at: Loaded) =>
-      lock.broken.map((h) => entry('lock_broken', at.reconciled.position, { holder: { pid: h.pid, host: h.host, session: h.session, at: h.at } }));
+      lock.broken.map((h) =>
+        entry('lock_broken', at.reconciled.position, { holder: { pid: h.pid, host: h.host, session: h.session, at: h.at }, reason: h.reason }),
+      );
 
     let lease: Tx<P>['lease'];
     let driver = ctx;
@@ -228,12 +230,12 @@ function judgeLeaseOnDisk(repo: Repo, ctx: Context, staleMs: number, takeOver: b
 /** Failures that mean a guard cannot work here, as opposed to a bug. */
 const GUARD_ERRORS = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT']);
 
-async function takeLock(repo: Repo, session: string, waitMs: number): Promise<Lock> {
+async function takeLock(repo: Repo, session: string, waitMs: number, takeOver: boolean): Promise<Lock> {
   gatePath(repo, repo.lockFile);
   let lock: Lock;
   try {
     mkdirSync(repo.autopilotDir, { recursive: true });
-    lock = await acquireLock(repo.lockFile, session, waitMs);
+    lock = await acquireLock(repo.lockFile, session, waitMs, { takeOver, root: repo.root });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (!code || !GUARD_ERRORS.has(code)) throw error;

@@ -1,5 +1,6 @@
 /** `autopilot check`: every flow, skill, the pointer, the journal and the guards; every problem, exit 2 when there is one. */
 import { runCheck } from '../app/check.js';
+import { runRepair, type RepairResult } from '../app/repair.js';
 import { EXIT } from '../errors.js';
 import { checkJson } from '../render/json.js';
 import { checkText } from '../render/text.js';
@@ -8,8 +9,33 @@ import { defineCommand } from './command.js';
 export const check = defineCommand({
   name: 'check',
   summary: 'validate flows, skills, the pointer and the journal; report every problem',
+  // Read-only as an MCP tool: `--repair`, the one part that writes (under the lock), is not on MCP.
   readOnly: true,
+  options: [
+    {
+      key: 'repair',
+      flags: '--repair',
+      type: 'boolean',
+      summary: 'first cut out journal lines a crash left torn (kept in a side file, journaled), then check',
+      notOnMcp: 'it rewrites the journal: a person runs it from a shell',
+    },
+  ],
   mcp: { tool: 'Validate flows, skills, pointer, journal.', answer: 'check' },
-  run: (ctx) => runCheck(ctx),
-  view: (r) => ({ json: checkJson(r), text: checkText(r), exit: r.problems.length === 0 ? EXIT.ok : EXIT.badInput }),
+  run: async (ctx, a: { repair?: boolean }) => {
+    const repaired: RepairResult | undefined = a.repair ? await runRepair(ctx) : undefined;
+    return { ...(await runCheck(ctx)), ...(repaired ? { repaired } : {}) };
+  },
+  view: (r) => {
+    const json = checkJson(r);
+    const said = r.repaired
+      ? r.repaired.cut.length === 0
+        ? 'Repair: nothing to cut.\n'
+        : `Repair: cut journal line${r.repaired.cut.length === 1 ? '' : 's'} ${r.repaired.cut.join(', ')} (a crash left ${r.repaired.cut.length === 1 ? 'it' : 'them'} torn); the bytes are kept in ${r.repaired.keptIn}.\n`
+      : '';
+    return {
+      json: r.repaired ? { ...json, repaired: { cut_lines: r.repaired.cut, ...(r.repaired.keptIn ? { kept_in: r.repaired.keptIn } : {}) } } : json,
+      text: said + checkText(r),
+      exit: r.problems.length === 0 ? EXIT.ok : EXIT.badInput,
+    };
+  },
 });

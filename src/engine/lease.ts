@@ -18,6 +18,7 @@
  * neither locks its own repository forever nor lets another machine in.
  */
 import type { Lease, ProcessRef } from '../formats/lease.js';
+import { CLOCK_TOLERANCE_MS } from '../limits.js';
 
 export type { Lease, ProcessRef };
 
@@ -35,7 +36,8 @@ export type LeaseVerdict =
   | { kind: 'take'; lease: Lease; takenFrom?: { holder: Lease; reason: 'gone' | 'stale' | 'take-over' } }
   /** `as`: the caller is the holder's conversation under another name, and drives as that session. */
   | { kind: 'renew'; lease: Lease; as?: string }
-  | { kind: 'held'; holder: Lease; ageMs: number; stale: boolean; otherMachine: boolean };
+  /** `aheadMs`: the holder's heartbeat is this far in the future (a clock ahead, or this one set back): its age cannot be judged. */
+  | { kind: 'held'; holder: Lease; ageMs: number; stale: boolean; otherMachine: boolean; aheadMs?: number };
 
 export const holds = (lease: Lease, caller: Caller) => lease.session === caller.session && lease.machine === caller.machine;
 
@@ -46,6 +48,18 @@ export function sameConversation(lease: Lease, caller: Caller, unnamedHolder = '
   return (
     lease.machine === caller.machine && sameProcess(lease.conversation, caller.conversation) && (caller.unnamed === true || lease.session === unnamedHolder)
   );
+}
+
+/**
+ * How far in the future a heartbeat is, past a minute's tolerance; 0 when it
+ * is not. A heartbeat ahead of this clock is suspect: written by a clock that
+ * ran fast, or this clock was set back. Its age reads 0 for as long as that
+ * lasts, so it is reported, and a person decides.
+ */
+export function heartbeatAhead(lease: Lease, now: Date): number {
+  const at = Date.parse(lease.heartbeat);
+  const ahead = Number.isNaN(at) ? 0 : at - now.getTime();
+  return ahead > CLOCK_TOLERANCE_MS ? ahead : 0;
 }
 
 export function heartbeatAge(lease: Lease, now: Date): number {
@@ -81,7 +95,8 @@ export function judgeLease(current: Lease | undefined, caller: Caller, now: Date
   if (takeOver) return { kind: 'take', lease: mine(at), takenFrom: { holder: current, reason: 'take-over' } };
   if (!otherMachine && holderGone === true) return { kind: 'take', lease: mine(at), takenFrom: { holder: current, reason: 'gone' } };
   if (stale) return { kind: 'take', lease: mine(at), takenFrom: { holder: current, reason: 'stale' } };
-  return { kind: 'held', holder: current, ageMs, stale, otherMachine };
+  const aheadMs = heartbeatAhead(current, now);
+  return { kind: 'held', holder: current, ageMs, stale, otherMachine, ...(aheadMs > 0 ? { aheadMs } : {}) };
 }
 
 export function formatAge(ms: number): string {

@@ -73,7 +73,10 @@ export interface EventDetails {
   /** `journal_then`: the journal's last event when the checkpoint was made. */
   checkpoint_restored: { checkpoint: string; journal_then: number };
   run_repinned: { from_hash: string; flow_hash: string; changed: string[]; pinned: PinnedFlow };
-  lock_broken: { holder: { pid: number; host: string; session: string; at: string } };
+  /** `reason`: its holder had ended on this machine (`gone`), or a person took another machine's lock over (`take-over`). */
+  /** `check --repair`: journal lines that were not JSON (cut short by a crash), cut out; their bytes kept in `kept_in`. */
+  journal_repaired: { cut_lines: number[]; kept_in: string };
+  lock_broken: { holder: { pid: number; host: string; session: string; at: string }; reason?: 'gone' | 'take-over' };
   /**
    * A progress commit the command that journals this will make (docs/git.md):
    * the commit carries this event's seq as its `Autopilot-Event` trailer, so

@@ -15,6 +15,13 @@ export interface LockHolder {
   at: string;
   /** Random: tells this holder from a later one with the same pid. */
   nonce: string;
+  /**
+   * When the holder's process started, as the system tells it
+   * (`io/conversation.ts`): a live process with the same pid and another
+   * start time is not the holder (the pid was reused). Absent where the
+   * system cannot tell, and in locks of older autopilots.
+   */
+  start?: string;
 }
 
 export function parseLockHolder(text: string, file: string): { holder: LockHolder } | { problem: Problem } {

@@ -6,6 +6,8 @@
  *   stale_after_minutes: 10   # another session's lease on this machine is stale after this
  *   remote: origin            # also hold the lease on this git remote (agents on several machines)
  *   remote_timeout_seconds: 5 # a remote that has not answered in this long is given up on
+ *   remote_stale_after_minutes: 30 # off by default: the remote lease of a session quiet this long
+ *                             # is taken over unattended (a fleet's choice: see docs/sessions.md)
  * commit: true                # a progress commit after each step that finishes something: the step's
  *                             # work, the pointer and the journal (`evidence`: only the state and the
  *                             # step's done_when files)
@@ -34,6 +36,12 @@ export interface Settings {
   remote?: string;
   /** How long a git remote may stay silent before a command gives up on it. */
   remoteTimeoutMs: number;
+  /**
+   * `lease.remote_stale_after_minutes`: the remote lease of another session
+   * whose heartbeat is older than this is taken over unattended. Absent (the
+   * default): never taken for its age, only by a person's `--take-over`.
+   */
+  remoteStaleMs?: number;
 }
 
 export type CommitMode = 'work' | 'evidence';
@@ -84,7 +92,10 @@ export function parseSettings(
       },
     };
   }
-  const config = (data ?? {}) as { lease?: { stale_after_minutes?: unknown; remote?: unknown; remote_timeout_seconds?: unknown }; commit?: unknown };
+  const config = (data ?? {}) as {
+    lease?: { stale_after_minutes?: unknown; remote?: unknown; remote_timeout_seconds?: unknown; remote_stale_after_minutes?: unknown };
+    commit?: unknown;
+  };
   const commit = config.commit === undefined || config.commit === false ? false : config.commit === true ? 'work' : config.commit;
   if (commit !== false && commit !== 'work' && commit !== 'evidence') {
     return {
@@ -106,6 +117,8 @@ export function parseSettings(
   if (remote !== undefined && (typeof remote !== 'string' || !REMOTE.test(remote))) {
     return { problem: { file, message: '`lease.remote` is not a git remote name', expected: 'remote: origin', received: String(remote) } };
   }
+  const remoteStale = staleAfter(config.lease?.remote_stale_after_minutes, file);
+  if ('problem' in remoteStale) return { problem: { ...remoteStale.problem, expected: 'a positive number, e.g. `remote_stale_after_minutes: 30`' } };
   let staleMs = staleOverride;
   if (staleMs === undefined) {
     const threshold = staleAfter(config.lease?.stale_after_minutes, file);
@@ -118,6 +131,7 @@ export function parseSettings(
       commit,
       ...(typeof remote === 'string' ? { remote } : {}),
       remoteTimeoutMs: typeof timeout === 'number' ? timeout * 1000 : REMOTE_TIMEOUT_MS,
+      ...(remoteStale.ms === undefined ? {} : { remoteStaleMs: remoteStale.ms }),
     },
   };
 }
@@ -129,6 +143,7 @@ export function serializeSettings(settings: Settings): string {
     `  stale_after_minutes: ${settings.staleMs / MINUTE_MS}`,
     ...(settings.remote === undefined ? [] : [`  remote: ${JSON.stringify(settings.remote)}`]),
     `  remote_timeout_seconds: ${settings.remoteTimeoutMs / 1000}`,
+    ...(settings.remoteStaleMs === undefined ? [] : [`  remote_stale_after_minutes: ${settings.remoteStaleMs / MINUTE_MS}`]),
     `commit: ${settings.commit === 'work' ? 'true' : settings.commit}`,
     '',
   ].join('\n');

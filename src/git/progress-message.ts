@@ -5,6 +5,7 @@
  * message costs a caller nothing.
  */
 import { STATUSES, type Status } from '../formats/pointer/position.js';
+import { BIDI_CLASS } from '../formats/bidi.js';
 
 export const TRAILER = {
   flow: 'Autopilot-Flow',
@@ -44,12 +45,10 @@ export interface CommitMessage {
 }
 
 const MAX_LINE = 200;
-// Control characters (C0 and C1) and the Unicode line and paragraph separators.
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+// Control characters (C0 and C1), the Unicode line and paragraph separators, and the bidirectional controls.
+const CONTROL = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029${BIDI_CLASS}]`, 'g');
 // The same, sparing the line feed and the tab.
-// eslint-disable-next-line no-control-regex
-const CONTROL_IN_TEXT = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g;
+const CONTROL_IN_TEXT = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u2028\\u2029${BIDI_CLASS}]`, 'g');
 
 /**
  * One line of free text: control characters (newlines included) and runs of

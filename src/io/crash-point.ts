@@ -1,8 +1,10 @@
 /**
  * Named moments where the fault tests kill the process, so a crash can be
  * placed exactly (between the journal and the pointer, half-way through a
- * line) as well as at random. Inert unless AUTOPILOT_CRASH_AT names the
- * moment; nothing but a test sets it.
+ * line) as well as at random; or stop it there (SIGSTOP, as a paused laptop
+ * or a debugger would), for the test to resume it later. Inert unless
+ * AUTOPILOT_CRASH_AT or AUTOPILOT_STOP_AT names the moment; nothing but a
+ * test sets them.
  */
 export type CrashPoint =
   | 'after-lock'
@@ -15,9 +17,31 @@ export type CrashPoint =
   | 'before-release';
 
 const wanted = process.env.AUTOPILOT_CRASH_AT;
+const stopAt = process.env.AUTOPILOT_STOP_AT;
 
 export function crashPoint(point: CrashPoint): void {
   if (wanted === point) process.kill(process.pid, 'SIGKILL');
+  if (stopAt === point) process.kill(process.pid, 'SIGSTOP');
 }
 
 export const crashWanted = (point: CrashPoint) => wanted === point;
+
+/**
+ * A full disk, placed: AUTOPILOT_ENOSPC_AT names the write that fails with
+ * ENOSPC (`journal`: half the batch is written first, as a disk that fills
+ * mid-write leaves it; `pointer`: the pointer's temporary file cannot be
+ * written). Inert unless a test sets it.
+ */
+export type DiskFullAt = 'journal' | 'pointer';
+const diskFull = process.env.AUTOPILOT_ENOSPC_AT;
+
+export const diskFullWanted = (at: DiskFullAt) => diskFull === at;
+
+export function diskFullError(file: string): NodeJS.ErrnoException {
+  const error: NodeJS.ErrnoException = new Error(`ENOSPC: no space left on device, write '${file}'`);
+  error.code = 'ENOSPC';
+  error.errno = -28;
+  error.syscall = 'write';
+  error.path = file;
+  return error;
+}

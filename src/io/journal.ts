@@ -8,35 +8,55 @@
  * The whole file is read only by `check`, `log` without `-n` and an index
  * rebuild, in fixed-size chunks; every per-command read comes from the end.
  */
-import { closeSync, constants, fstatSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, statSync, truncateSync, writeSync } from 'node:fs';
 import { newestFirstFilter, oldestFirstBatches } from '../engine/batches.js';
 import { InputError, type Problem } from '../errors.js';
 import { chainHash, judgeLine, parseJournalLine, type StampedEntry } from '../formats/journal-line.js';
 import { JOURNAL_BACKWARD_CHUNK_BYTES, JOURNAL_LINE_MAX_BYTES, JOURNAL_SCAN_CHUNK_BYTES, JOURNAL_TAIL_WINDOW_BYTES } from '../limits.js';
 import { displayPath } from './repo.js';
-import { crashPoint, crashWanted } from './crash-point.js';
+import { crashPoint, crashWanted, diskFullError, diskFullWanted } from './crash-point.js';
 
 /**
  * Appends whole lines. When the file does not end with a newline (a write a
  * crash cut short), the new lines start on a fresh line, so no event is ever
  * glued to a torn one. `O_NOFOLLOW`: a symlink planted as the journal is refused.
+ * A write that fails (a full disk) cuts the file back to its length before
+ * the batch, then throws. Returns that length, for the caller to undo the
+ * batch if a later write of the same command fails.
  */
-export function appendJournal(file: string, text: string): void {
-  if (text === '') return;
+export function appendJournal(file: string, text: string): number {
+  if (text === '') return statSync(file, { throwIfNoEntry: false })?.size ?? 0;
   const fd = openSync(file, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o644);
+  const size = fstatSync(fd).size;
   try {
-    const size = fstatSync(fd).size;
     let data = Buffer.from(text, 'utf8');
     if (size > 0 && byteAt(fd, size - 1) !== 0x0a) data = Buffer.concat([Buffer.from('\n'), data]);
     if (crashWanted('mid-journal')) {
       writeSync(fd, data, 0, Math.max(1, Math.floor(data.length / 2)));
       crashPoint('mid-journal');
     }
-    for (let offset = 0; offset < data.length;) offset += writeSync(fd, data, offset, data.length - offset);
-    fsyncSync(fd);
+    try {
+      if (diskFullWanted('journal')) {
+        writeSync(fd, data, 0, Math.max(1, Math.floor(data.length / 2)));
+        throw diskFullError(file);
+      }
+      for (let offset = 0; offset < data.length;) offset += writeSync(fd, data, offset, data.length - offset);
+      fsyncSync(fd);
+    } catch (error) {
+      // A full disk (or any failed write) mid-batch: the journal is cut back to its length before it, so no line is left half-written.
+      ftruncateSync(fd, size);
+      fsyncSync(fd);
+      throw error;
+    }
   } finally {
     closeSync(fd);
   }
+  return size;
+}
+
+/** Cuts the journal back to `size`: a batch whose pointer could not be written is undone, so the record never runs ahead of a failed command. */
+export function truncateJournal(file: string, size: number): void {
+  truncateSync(file, size);
 }
 
 function byteAt(fd: number, position: number): number | undefined {

@@ -11,7 +11,6 @@
  * Loaded only by `autopilot mcp`, so no other command pays for the SDK.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -27,6 +26,8 @@ import type { COMMANDS } from '../commands/index.js';
 import { EXIT, errorJson, InputError } from '../errors.js';
 import type { errorText, statusText } from '../render/text.js';
 import { jsonSchema, toolsOf } from './tools.js';
+import { LineTransport } from './transport.js';
+import { MCP_LINE_MAX_BYTES } from '../limits.js';
 
 /**
  * What the server runs, handed over by the command line that loads it: this
@@ -137,7 +138,7 @@ export async function serveMcp(ctx: Context, given: string | undefined, host: Mc
     server.onclose = resolve;
     process.stdin.once('end', resolve);
   });
-  await server.connect(new StdioServerTransport());
+  await server.connect(new LineTransport(MCP_LINE_MAX_BYTES));
   await closed;
   await server.close();
 }

@@ -75,7 +75,16 @@ export const statusAnswer = position.extend({
   journal: z.object({ events: z.number().int() }),
   lease: z
     .union([
-      z.object({ session: z.string(), host: z.string(), heartbeat: z.string(), age: z.string(), mine: z.boolean(), stale: z.boolean(), gone: z.boolean() }),
+      z.object({
+        session: z.string(),
+        host: z.string(),
+        heartbeat: z.string(),
+        age: z.string(),
+        mine: z.boolean(),
+        stale: z.boolean(),
+        gone: z.boolean(),
+        ahead: z.string().optional(),
+      }),
       z.object({ problem: z.string() }),
       z.null(),
     ])

@@ -75,6 +75,7 @@ export function statusJson(view: View): StatusAnswer {
                 mine: lease.mine === true,
                 stale: lease.stale === true,
                 gone: lease.gone === true,
+                ...(lease.aheadMs ? { ahead: formatAge(lease.aheadMs) } : {}),
               }
             : lease.problem
               ? { problem: lease.problem }

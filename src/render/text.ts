@@ -10,22 +10,25 @@ import { loopStart, stepByNumber, type Decision, type Flow, type Step, type Then
 import { MAX_RETRIES, type Position } from '../formats/pointer/position.js';
 import { currentStep, type View } from '../app/view.js';
 import { describeRecord, rangeText, type SideName, type SideSummary } from '../engine/fork.js';
+import { isBidiControl } from '../formats/bidi.js';
 
 const RULE = '══════════════════════════════════════════════';
 
 /**
  * Text from a repository, an agent or a person, made safe for a terminal:
  * control characters (escape sequences, line breaks) are shown escaped, so
- * nothing can move the cursor or forge a line.
+ * nothing can move the cursor or forge a line; bidirectional controls too
+ * (`\u202e`), so nothing can reorder what the line shows.
  */
 export function safe(text: string): string {
   let out = '';
   for (const ch of text) {
     const code = ch.codePointAt(0)!;
     if (ch === '\n') out += '\n';
-    else if (code < 0x20 || (code >= 0x7f && code < 0xa0) || code === 0x2028 || code === 0x2029) {
+    else if (code < 0x20 || (code >= 0x7f && code < 0xa0)) {
       out += ch === '\t' ? '\\t' : ch === '\r' ? '\\r' : `\\x${code.toString(16).padStart(2, '0')}`;
-    } else out += ch;
+    } else if (code === 0x2028 || code === 0x2029 || isBidiControl(code)) out += `\\u${code.toString(16).padStart(4, '0')}`;
+    else out += ch;
   }
   return out;
 }
@@ -173,7 +176,10 @@ export function statusText(view: View): string {
   lines.push(`Source    ${view.source}`);
   const lease = view.lease;
   if (lease?.holder) {
-    const who = `${line(lease.holder.session)} on ${line(lease.holder.host)}, last seen ${formatAge(lease.ageMs ?? 0)} ago`;
+    const seen = lease.aheadMs
+      ? `its heartbeat ${formatAge(lease.aheadMs)} in the future (a clock ahead, or this one set back: a person decides)`
+      : `last seen ${formatAge(lease.ageMs ?? 0)} ago`;
+    const who = `${line(lease.holder.session)} on ${line(lease.holder.host)}, ${seen}`;
     const note = lease.mine
       ? ' (this session)'
       : lease.gone

@@ -234,14 +234,17 @@ describe('the lease on a shared remote', () => {
     }
   });
 
-  it('a stale lease is taken over (journaled); a fresh one only with --take-over', async () => {
+  it('never taken for its age by default (only --take-over); a fleet that sets remote_stale_after_minutes has a quiet one taken over (journaled)', async () => {
     const { a, b } = machines();
     expect(await run(a, 'machine-a', 'lease', '--remote', 'origin')).toBe(0);
     expect(await run(b, 'machine-b', 'lease', '--remote', 'origin')).toBe(4);
-    const stale = spawnSync(process.execPath, [BIN, '-C', b, 'lease', '--remote', 'origin', '--json'], {
-      encoding: 'utf8',
-      env: { ...process.env, AUTOPILOT_MACHINE_ID: 'machine-b', AUTOPILOT_SESSION: 'machine-b', AUTOPILOT_LEASE_STALE_MINUTES: '0.00001' },
-    });
+    const env = { ...process.env, AUTOPILOT_MACHINE_ID: 'machine-b', AUTOPILOT_SESSION: 'machine-b', AUTOPILOT_LEASE_STALE_MINUTES: '0.00001' };
+    // The local lease's threshold says nothing about another machine's lease on the remote.
+    const old = spawnSync(process.execPath, [BIN, '-C', b, 'lease', '--remote', 'origin', '--json'], { encoding: 'utf8', env });
+    expect(old.status, old.stdout).toBe(4);
+    expect(JSON.parse(old.stdout).error.hint).toMatch(/never taken for its age/);
+    write(b, '.autopilot/config.yml', 'lease:\n  remote_stale_after_minutes: 0.00001\n');
+    const stale = spawnSync(process.execPath, [BIN, '-C', b, 'lease', '--remote', 'origin', '--json'], { encoding: 'utf8', env });
     expect(stale.status).toBe(0);
     expect(JSON.parse(stale.stdout)).toMatchObject({ taken: 'stale' });
     expect(journal(b).at(-1)).toMatchObject({ event: 'lease_taken_over', remote: 'origin', reason: 'stale' });

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { autopilot, read, tempRepo, write, type NextJson } from '../helpers/cli.js';
+import { autopilot, read, snapshot, tempRepo, write, type NextJson } from '../helpers/cli.js';
 import { ROOT } from '../helpers/engine.js';
 
 const POINTER = '_docs/_autopilot_state.md';
@@ -184,6 +184,22 @@ describe('safe text out', () => {
 });
 
 describe('smaller edges', () => {
+  it('a 70,000-character session name or checkpoint note is exit 2 naming it, with nothing written; a 70,000-character sub-step is cut to one bounded line', () => {
+    const dir = started();
+    const before = snapshot(dir);
+    const session = autopilot(dir, '--session', 's'.repeat(70_000), 'next', '--json');
+    expect(session.code).toBe(2);
+    expect(session.json<{ error: { message: string } }>().error.message).toContain('is not a session name');
+    const note = autopilot(dir, 'checkpoint', '--note', 'n'.repeat(70_000), '--json');
+    expect(note.code).toBe(2);
+    expect(note.json<{ error: { message: string } }>().error.message).toMatch(/--note: a note of 70000 characters is too long/);
+    expect(snapshot(dir)).toEqual(before);
+    expect(autopilot(dir, 'substep', 'x'.repeat(70_000)).code).toBe(0);
+    const line = readFileSync(join(dir, '_docs/_autopilot/journal.jsonl'), 'utf8').trimEnd().split('\n').at(-1)!;
+    expect(line.length).toBeLessThan(65_536);
+    expect(JSON.parse(line)).toMatchObject({ event: 'substep' });
+  });
+
   it('a --docs of 300 characters is exit 2, not a crash', () => {
     const run = autopilot(tempRepo(), '--docs', 'd'.repeat(300), 'status');
     expect(run.code).toBe(2);

@@ -73,6 +73,25 @@ describe('two sessions', () => {
     expect(leaseOf(dir)).toMatchObject({ session: 'B' });
   });
 
+  it('a heartbeat a year in the future (a clock ahead, or this one set back) is reported, never read as "last seen 0 s ago": exit 4 for a person; --take-over takes it', async () => {
+    const dir = freshDir();
+    await cli(dir, as('A', 'next'));
+    editLease(dir, { heartbeat: minutesAgo(-365 * 24 * 60) });
+    const status = await cli(dir, as('B', 'status'));
+    expect(status.json?.lease).toMatchObject({ session: 'A', stale: false, ahead: expect.stringMatching(/days/) });
+    expect((await cli(dir, ['--session', 'B', 'status'])).stdout).toMatch(/Driver +A on .*heartbeat \d+ days in the future .*a person decides/);
+    const before = snapshot(dir);
+    const refused = await cli(dir, as('B', 'next'));
+    expect(refused.code).toBe(4);
+    expect(errorOf(refused.json).message).toMatch(/in the future: a clock ahead, or this clock set back/);
+    expect(errorOf(refused.json).message).not.toMatch(/last seen 0 s ago/);
+    expect(errorOf(refused.json).hint).toMatch(/--take-over/);
+    expect(errorOf(refused.json).holder).toMatchObject({ ahead_seconds: expect.any(Number) });
+    expect(snapshot(dir)).toEqual(before);
+    expect((await cli(dir, as('B', 'next', '--take-over'))).code).toBe(0);
+    expect(takeOvers(dir)).toEqual([expect.objectContaining({ session: 'B', from: 'A', reason: 'take-over' })]);
+  });
+
   it('a lease quiet for 9 minutes is not stale (exit 4); AUTOPILOT_LEASE_STALE_MINUTES=5 makes it stale', async () => {
     const dir = freshDir();
     await cli(dir, as('A', 'next'));

@@ -7,7 +7,10 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { holdRemoteLease } from '../../src/app/remote-lease.js';
+import { exitCodeOfError, HeldError } from '../../src/errors.js';
 import { GitCommandError, RemoteNotAnswering } from '../../src/git/errors.js';
+import { openRepo } from '../../src/io/repo.js';
 import {
   isLeaseStale,
   LEASE_REF,
@@ -85,6 +88,34 @@ describe('the remote lease', () => {
 
     const late = await takeRemoteLease(a, 'origin', leaseOf('alice', T0 + 11 * MINUTE, T0), aliceSha);
     expect(late).toEqual({ ok: false, reason: expect.any(String), sha: bobSha, holder: leaseOf('bob', T0 + 10 * MINUTE) });
+  });
+
+  it("another machine's lease, a day quiet, is never taken for its age by default; only by --take-over, or once a fleet turns `remote_stale_after_minutes` on", async () => {
+    const { a, b } = await twoMachines();
+    taken(await takeRemoteLease(a, 'origin', leaseOf('alice', T0), undefined));
+    const repoB = openRepo({ dir: b.root });
+    const aDayLater = new Date(T0 + 24 * 60 * MINUTE);
+    let refused: unknown;
+    try {
+      await holdRemoteLease(repoB, 'origin', 'bob', aDayLater, undefined, false, 5000);
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(HeldError);
+    expect(exitCodeOfError(refused)).toBe(4);
+    expect((refused as HeldError).message).toMatch(/`alice` on alice-host, last seen 24 h ago/);
+    expect((refused as HeldError).hint).toMatch(/never taken for its age.*--take-over/);
+    expect((await readRemoteLease(b, 'origin'))?.lease).toEqual(leaseOf('alice', T0));
+
+    // The fleet's setting: quiet for longer than 30 minutes, taken over unattended.
+    expect(await holdRemoteLease(repoB, 'origin', 'bob', new Date(T0 + 20 * MINUTE), 30 * MINUTE, false, 5000).catch((e: unknown) => e)).toBeInstanceOf(
+      HeldError,
+    );
+    expect(await holdRemoteLease(repoB, 'origin', 'bob', aDayLater, 30 * MINUTE, false, 5000)).toMatchObject({ taken: 'stale' });
+    expect((await readRemoteLease(a, 'origin'))?.lease).toMatchObject({ session: 'bob' });
+
+    // A person's --take-over, at any age, with the default.
+    expect(await holdRemoteLease(openRepo({ dir: a.root }), 'origin', 'alice', aDayLater, undefined, true, 5000)).toMatchObject({ taken: 'take-over' });
   });
 
   it('is released only by the sha its holder holds, and can then be taken afresh', async () => {

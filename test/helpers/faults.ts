@@ -3,7 +3,7 @@
  * once, and one can be killed at a chosen moment), the state files read
  * in-process, and the journal replayed independently of the engine.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,19 +50,31 @@ export interface Spawned {
 export interface SpawnOptions {
   /** AUTOPILOT_CRASH_AT: the process kills itself there. */
   crashAt?: CrashAt;
+  /** AUTOPILOT_STOP_AT: the process stops itself there (SIGSTOP), for the test to resume it (`onSpawn` gives the child). */
+  stopAt?: CrashAt;
   /** SIGKILL this long after spawn. */
   killAfterMs?: number;
   env?: Record<string, string | undefined>;
+  /** Run as this user (the tests run as root here, where permissions stop nobody). */
+  uid?: number;
+  /** Called with the child as soon as it is spawned. */
+  onSpawn?: (child: ChildProcess) => void;
 }
 
 /** Runs the built CLI in `dir`; never throws on a non-zero exit or a signal. */
 export function cli(dir: string, args: string[], options: SpawnOptions = {}): Promise<Spawned> {
   const env: Record<string, string | undefined> = { ...process.env, AUTOPILOT_SESSION: '', AUTOPILOT_CRASH_AT: '', ...options.env };
   if (options.crashAt) env.AUTOPILOT_CRASH_AT = options.crashAt;
+  if (options.stopAt) env.AUTOPILOT_STOP_AT = options.stopAt;
   for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, '-C', dir, ...args], { env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, '-C', dir, ...args], {
+      env: env as NodeJS.ProcessEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.uid }),
+    });
+    options.onSpawn?.(child);
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -80,6 +92,25 @@ export function cli(dir: string, args: string[], options: SpawnOptions = {}): Pr
       resolve({ code, signal, stdout, stderr, ms: Date.now() - started, ...(json ? { json } : {}) });
     });
   });
+}
+
+/** Whether a process is stopped (SIGSTOP): its state in /proc is `T`. */
+export function isStopped(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('T');
+  } catch {
+    return false;
+  }
+}
+
+/** Waits until `test` holds, checking every 20 ms; throws after `ms`. */
+export async function until(test: () => boolean, ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!test()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /** Runs `tasks` with at most `limit` at once; results in the tasks' order. */

@@ -1,4 +1,5 @@
 /** Writes the pointer in its one canonical form: the contract's six lines, then what the engine adds. */
+import { isBidiControl } from '../bidi.js';
 import { createHash } from 'node:crypto';
 import type { Position } from './position.js';
 import { POINTER_SCHEMA, type LastAction } from './parse-pointer.js';
@@ -18,13 +19,14 @@ export interface PointerExtras {
 
 /**
  * Free text from an agent or a person on one line, unable to forge anything:
- * no line breaks, no control characters, no comment fences.
+ * no line breaks, no control characters (bidirectional ones included), no
+ * comment fences.
  */
 export function oneLine(value: string, max = FREE_TEXT_MAX_LENGTH): string {
   let out = '';
   for (const ch of value) {
     const code = ch.codePointAt(0)!;
-    out += code < 0x20 || (code >= 0x7f && code < 0xa0) || code === 0x2028 || code === 0x2029 ? ' ' : ch;
+    out += code < 0x20 || (code >= 0x7f && code < 0xa0) || code === 0x2028 || code === 0x2029 || isBidiControl(code) ? ' ' : ch;
   }
   out = out.replace(/\s+/g, ' ').trim().replaceAll('<!--', '<!-').replaceAll('-->', '->');
   return out.length > max ? `${out.slice(0, max - 1)}…` : out;

@@ -15,6 +15,13 @@ describe('parseSettings', () => {
     });
   });
 
+  it('turns unattended takeover of the remote lease on only when asked (`remote_stale_after_minutes`)', () => {
+    expect(parse('lease:\n  remote: origin\n')).toEqual({ settings: { staleMs: DEFAULT_STALE_MS, commit: false, remote: 'origin', remoteTimeoutMs: 5000 } });
+    expect(parse('lease:\n  remote: origin\n  remote_stale_after_minutes: 30\n')).toEqual({
+      settings: { staleMs: DEFAULT_STALE_MS, commit: false, remote: 'origin', remoteTimeoutMs: 5000, remoteStaleMs: 30 * 60_000 },
+    });
+  });
+
   it('gives the defaults for an empty file, or one that holds no mapping', () => {
     for (const text of ['', '# nothing yet\n', 'just text\n', '- a list\n', 'lease: soon\n'])
       expect(parse(text)).toEqual({ settings: { staleMs: DEFAULT_STALE_MS, commit: false, remoteTimeoutMs: 5000 } });
@@ -33,6 +40,7 @@ describe('parseSettings', () => {
     ['a numeric remote', 'lease:\n  remote: 12\n', /^`lease.remote` is not a git remote name$/, '12'],
     ['a threshold of zero', 'lease:\n  stale_after_minutes: 0\n', /^the lease threshold is not a number of minutes$/, '0'],
     ['a threshold in words', 'lease:\n  stale_after_minutes: ten\n', /^the lease threshold is not a number of minutes$/, 'ten'],
+    ['a remote threshold below zero', 'lease:\n  remote_stale_after_minutes: -5\n', /^the lease threshold is not a number of minutes$/, '-5'],
   ])('%s: a problem naming the file', (_what, text, message, received) => {
     const parsed = parse(text);
     if (!('problem' in parsed)) throw new Error('accepted');
@@ -65,6 +73,7 @@ describe('serializeSettings ∘ parseSettings', () => {
         commit: fc.constantFrom<Settings['commit']>('work', 'evidence', false),
         remote: fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9._/-]{0,99}$/),
         remoteTimeoutMs: fc.integer({ min: 1, max: 600 }).map((seconds) => seconds * 1000),
+        remoteStaleMs: fc.integer({ min: 1, max: 10_000 }).map((minutes) => minutes * 60_000),
       },
       { requiredKeys: ['staleMs', 'commit', 'remoteTimeoutMs'] },
     );
