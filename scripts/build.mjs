@@ -55,13 +55,14 @@ const LAZY = {
   'src/app/codex-config.ts': 'codex-config',
 };
 const root = process.cwd();
-// Two parts of the dependencies that autopilot never runs, replaced by stubs that say why (scripts/stubs/).
+// Parts of the dependencies that autopilot never runs, replaced by stubs that say why (scripts/stubs/).
 const stubs = {
   name: 'stubs',
   setup(b) {
     b.onResolve({ filter: /\/validation\/ajv-provider\.js$/ }, (args) =>
       args.importer.includes('@modelcontextprotocol') ? { path: resolve(root, 'scripts/stubs/ajv-provider.js') } : undefined,
     );
+    b.onResolve({ filter: /^mdast-util-to-markdown$/ }, () => ({ path: resolve(root, 'scripts/stubs/mdast-util-to-markdown.js') }));
     b.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
       /[\\/]zod[\\/]/.test(args.importer) ? { path: resolve(root, 'scripts/stubs/zod-locales.js') } : undefined,
     );

@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { chainHash } from '../../src/formats/journal-line.js';
 import { parsePointer } from '../../src/formats/pointer/parse-pointer.js';
 import { autopilot, journal, read, snapshot, tempRepo, write, type NextJson } from '../helpers/cli.js';
 import { ROOT } from '../helpers/engine.js';
@@ -224,11 +225,14 @@ describe('nothing lost: history at scale and `log`', () => {
     // The files say steps 1–7 are done: `next` repairs the pointer forward to step 8.
     expect(autopilot(dir, 'next', '--json').json<NextJson>()).toMatchObject({ step: 8, action: 'start' });
     expect(autopilot(dir, 'skip', '--reason', 'no audit for a prototype').code).toBe(0);
-    // Thousands of later events, appended as a long history would have them.
+    // Thousands of later events, appended as a long history would have them: each line names the one before it.
     const last = journal(dir).at(-1)!;
-    const filler = Array.from({ length: 5000 }, (_, i) =>
-      JSON.stringify({ ...last, seq: (last.seq as number) + i + 1, event: 'substep', sub_step: `s${i}` }),
-    ).join('\n');
+    let prev = chainHash(read(dir, JOURNAL).trimEnd().split('\n').at(-1)!);
+    const filler = Array.from({ length: 5000 }, (_, i) => {
+      const line = JSON.stringify({ ...last, prev, seq: (last.seq as number) + i + 1, event: 'substep', sub_step: `s${i}` });
+      prev = chainHash(line);
+      return line;
+    }).join('\n');
     writeFileSync(join(dir, JOURNAL), `${read(dir, JOURNAL)}${filler}\n`);
     expect(status(dir)).toMatchObject({ step: 9, drift: [] });
     expect(autopilot(dir, 'next', '--json').json<NextJson>()).toMatchObject({ step: 9, action: 'start', drift: [] });
