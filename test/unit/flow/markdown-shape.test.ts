@@ -83,6 +83,7 @@ describe('the shape limits', () => {
     const start = performance.now();
     expect(shape(text)?.message).toContain('more than 1000 lines');
     expect(shape(text.replace(/\n/g, ' '))?.message).toContain('longer than');
-    expect(performance.now() - start).toBeLessThan(200);
+    // A guard against a quadratic scan (minutes for a megabyte), not a measure: loose enough for a loaded machine.
+    expect(performance.now() - start).toBeLessThan(2000);
   });
 });

@@ -319,11 +319,9 @@ describe('a million events', () => {
     expect(forked.fork).toMatchObject({ forkPoint: chainHash(fork), a: { lines: 5 }, b: { lines: 3 } });
     expect(forked.lastSeq).toBe(1_000_000);
     expect(forked.bytes).toBeLessThan(JOURNAL_CHAIN_WINDOW_BYTES + 64 * 1024);
-    // Generous bounds for a loaded machine; the figures are printed for docs/performance.md.
+    // What is read is held above (bytes, not time: no timed test in npm test); the figures are printed for docs/performance.md.
     console.log(
       `readJournalHead at 1,000,000 events (median of 5): ${plain.toFixed(1)} ms without a fork, ${withFork.toFixed(1)} ms with one (${forked.bytes} bytes read)`,
     );
-    expect(plain).toBeLessThan(1000);
-    expect(withFork).toBeLessThan(1000);
   });
 });
