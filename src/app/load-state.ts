@@ -213,7 +213,9 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride)
       }
     return evidence;
   };
-  const { evidence, ...located } = locate(flow, start, diskCycle(repo, flow), gather);
+  // A pointer the journal does not back (hand-written, in the seed's format, edited, or its journal lost) is the run's only record.
+  const claimed = pointer !== null && (!head.record || record.drift.some((d) => d.kind === 'hand-edit' || d.kind === 'journal-behind'));
+  const { evidence, ...located } = locate(flow, start, diskCycle(repo, flow), gather, { claimed });
   const reconciled: Reconciled = {
     ...located,
     drift: [...(override ? [override.drift] : []), ...record.drift, ...located.drift],

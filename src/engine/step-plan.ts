@@ -190,8 +190,14 @@ export function reconciliationEntries(state: Pick<StepState, 'flow' | 'pointer' 
       entries.push(entry('step_completed', atStep(flow, step, reconciled.position.cycle, 'completed'), { by: 'folder' }));
     }
   }
+  // Optional steps the run passed without a record: journaled as skips, so the next command finds them settled.
+  for (const d of reconciled.drift) {
+    if (d.kind !== 'inferred-skip' || typeof d.step !== 'number') continue;
+    const step = stepByNumber(flow, d.step)!;
+    entries.push(entry('step_skipped', atStep(flow, step, reconciled.position.cycle, 'skipped'), { by: 'inferred', reason: d.message }));
+  }
   const edits = reconciled.drift.filter((d) => d.kind === 'hand-edit');
-  const repairs = reconciled.drift.filter((d) => d.kind !== 'hand-edit');
+  const repairs = reconciled.drift.filter((d) => d.kind !== 'hand-edit' && d.kind !== 'inferred-skip');
   if (edits.length > 0)
     entries.push(entry('pointer_edited', reconciled.position, { ...(record.edited ? { edited: record.edited } : {}), message: edits[0]!.message }));
   if (repairs.length > 0) entries.push(entry('position_repaired', reconciled.position, { source: reconciled.source, drift: repairs.map((d) => d.message) }));

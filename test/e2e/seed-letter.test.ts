@@ -1,0 +1,90 @@
+/** The seed documents to the letter (issue 16): pointers in the seed's own format, through the built CLI on real folders. */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { autopilot, journal, tempRepo, write, type NextJson } from '../helpers/cli.js';
+
+const POINTER = '_docs/_autopilot_state.md';
+
+/** The seed's six bare lines. */
+function seedPointer(dir: string, flow: string, step: number | 'done', name: string, status: string, subStep = '0', retry = 0): void {
+  writeFileSync(join(dir, POINTER), `flow: ${flow}\nstep: ${step}\nname: ${name}\nstatus: ${status}\nsub_step: ${subStep}\nretry_count: ${retry}\n`);
+}
+
+const GREENFIELD_1_TO_7 = [
+  '00_problem/problem.md',
+  '00_problem/acceptance_criteria.md',
+  '01_solution/solution_draft_01.md',
+  '01_solution/solution.md',
+  '02_document/architecture.md',
+  '02_tasks/_index.md',
+  '03_implementation/implementation_report.md',
+  '03_implementation/test_report.md',
+];
+
+function greenfieldUpTo7(): string {
+  const dir = tempRepo();
+  for (const rel of GREENFIELD_1_TO_7) write(dir, `_docs/${rel}`);
+  return dir;
+}
+
+const EXISTING_CYCLE_1 = [
+  '02_document/architecture.md',
+  '02_document/components.md',
+  '02_document/tests/test_spec.md',
+  '02_tasks/tests/_index.md',
+  '03_implementation/tests/implementation_report.md',
+  '03_implementation/tests/test_report.md',
+  '02_tasks/cycle-1/_index.md',
+  '03_implementation/cycle-1/implementation_report.md',
+  '03_implementation/cycle-1/test_report.md',
+  '02_document/changes/cycle-1.md',
+];
+
+describe('optional steps passed over without a journal', () => {
+  it('a seed pointer at greenfield step 10 "3 — Smoke test" past optional steps 8 and 9 keeps its step and sub-step; the skips are reported, then journaled once (by: inferred)', () => {
+    const dir = greenfieldUpTo7();
+    seedPointer(dir, 'greenfield', 10, 'Deploy', 'in_progress', '3 — Smoke test');
+    const status = autopilot(dir, 'status', '--json').json<NextJson>();
+    expect(status).toMatchObject({ step: 10, sub_step: '3 — Smoke test' });
+    expect(status.drift.map((d) => d.kind)).toEqual(['inferred-skip', 'inferred-skip']);
+    const next = autopilot(dir, 'next', '--json').json<NextJson & { resume?: string }>();
+    expect(next).toMatchObject({ step: 10, action: 'resume', resume: '3 — Smoke test' });
+    const skips = journal(dir).filter((e) => e.event === 'step_skipped');
+    expect(skips.map((e) => [e.step, e.by])).toEqual([
+      [8, 'inferred'],
+      [9, 'inferred'],
+    ]);
+    expect(autopilot(dir, 'status', '--json').json<NextJson>().drift).toEqual([]);
+    expect(autopilot(dir, 'check').code).toBe(0);
+  });
+
+  it('an existing-code seed pointer at step 13 with cycle-1 steps 8–11 on disk stays at 13 (steps 7 and 12 inferred), not back to step 7', () => {
+    const dir = tempRepo();
+    write(dir, 'go.mod', 'module x\n');
+    for (const rel of EXISTING_CYCLE_1) write(dir, `_docs/${rel}`);
+    seedPointer(dir, 'existing-code', 13, 'Performance Test', 'in_progress');
+    const next = autopilot(dir, 'next', '--json').json<NextJson>();
+    expect(next).toMatchObject({ step: 13, cycle: 1 });
+    expect(
+      journal(dir)
+        .filter((e) => e.event === 'step_skipped')
+        .map((e) => e.step),
+    ).toEqual([7, 12]);
+  });
+
+  it('a seed pointer that says `status: skipped` on optional step 8 is a skip: `next` goes to step 9, never back to 8', () => {
+    const dir = greenfieldUpTo7();
+    seedPointer(dir, 'greenfield', 8, 'Security Audit', 'skipped');
+    expect(autopilot(dir, 'next', '--json').json<NextJson>().step).toBe(9);
+    expect(journal(dir).find((e) => e.event === 'step_skipped')).toMatchObject({ step: 8, by: 'inferred' });
+    expect(autopilot(dir, 'status', '--json').json<NextJson>().step).toBe(9);
+  });
+
+  it('a seed pointer past a required step with no files still goes back to it', () => {
+    const dir = tempRepo();
+    for (const rel of GREENFIELD_1_TO_7.slice(0, -1)) write(dir, `_docs/${rel}`);
+    seedPointer(dir, 'greenfield', 10, 'Deploy', 'in_progress');
+    expect(autopilot(dir, 'status', '--json').json<NextJson>().step).toBe(7);
+  });
+});
