@@ -218,7 +218,12 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride)
   const { evidence, ...located } = locate(flow, start, diskCycle(repo, flow), gather, { claimed });
   const reconciled: Reconciled = {
     ...located,
-    drift: [...(override ? [override.drift] : []), ...record.drift, ...located.drift],
+    drift: [
+      ...(override ? [override.drift] : []),
+      ...(pointer?.readAs ?? []).map((message): Drift => ({ kind: 'read-as', step: pointer!.position.step, message })),
+      ...record.drift,
+      ...located.drift,
+    ],
     ...(override && located.source === 'state' ? { source: 'git' as const } : {}),
   };
   const boundary = mayWaitAtBoundary(flow, reconciled.position)

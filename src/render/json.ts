@@ -10,6 +10,7 @@ import type { StampedEntry } from '../formats/journal-line.js';
 import { formatAge } from '../engine/lease.js';
 import { problemJson, type Problem } from '../errors.js';
 import { stepByNumber, type Decision } from '../flow/model.js';
+import { failedTimes } from '../formats/pointer/position.js';
 import type { CheckAnswer, LogAnswer, StatusAnswer, StepAnswer } from './answers.js';
 
 type Json<T> = T extends object ? { -readonly [K in keyof T]: T[K] } : T;
@@ -109,7 +110,7 @@ export function stepJson(view: View): StepAnswer {
       break;
     }
     case 'failed':
-      json.message = 'Failed three times: a person runs `autopilot ack`, then `autopilot next` tries again.';
+      json.message = `${failedTimes(position.retryCount).replace(/^f/, 'F')}: a person runs \`autopilot ack\`, then \`autopilot next\` tries again.`;
       break;
     case 'duplicate':
       json.duplicate_of = { seq: outcome!.of, event: outcome!.event };

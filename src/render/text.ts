@@ -6,7 +6,7 @@ import type { StampedEntry } from '../formats/journal-line.js';
 import { formatAge } from '../engine/lease.js';
 import { boundaryDecision } from '../engine/boundary.js';
 import { loopStart, stepByNumber, type Decision, type Flow, type Step, type Then } from '../flow/model.js';
-import { MAX_RETRIES, type Position } from '../formats/pointer/position.js';
+import { failedTimes, MAX_RETRIES, type Position } from '../formats/pointer/position.js';
 import { currentStep, type View } from '../app/view.js';
 
 const RULE = '══════════════════════════════════════════════';
@@ -160,7 +160,7 @@ export function statusText(view: View): string {
 }
 
 function nextForStop(view: View, step: Step): string {
-  if (view.position.status === 'failed') return `failed ${MAX_RETRIES} times: a person runs \`autopilot ack\``;
+  if (view.position.status === 'failed') return `${failedTimes(view.position.retryCount)}: a person runs \`autopilot ack\``;
   return step.then.kind === 'decision' ? `${thenText(view, step)} → \`autopilot next\` shows it` : thenText(view, step);
 }
 
@@ -221,7 +221,7 @@ export function outcomeText(view: View): string {
     case 'failed':
       lines.push(
         box(
-          `STEP FAILED ${MAX_RETRIES} TIMES: ${where(position, flow)}`,
+          `STEP ${failedTimes(position.retryCount).toUpperCase()}: ${where(position, flow)}`,
           [...(view.reason ? [`Last reason: ${line(view.reason)}`] : []), 'autopilot will not try this step again until a person has looked at it.'],
           ['A person runs: autopilot ack   (then `autopilot next` tries again)'],
         ),

@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { autopilot, journal, tempRepo, write, type NextJson } from '../helpers/cli.js';
+import { autopilot, journal, read, tempRepo, write, type NextJson } from '../helpers/cli.js';
 
 const POINTER = '_docs/_autopilot_state.md';
 
@@ -86,5 +86,42 @@ describe('optional steps passed over without a journal', () => {
     for (const rel of GREENFIELD_1_TO_7.slice(0, -1)) write(dir, `_docs/${rel}`);
     seedPointer(dir, 'greenfield', 10, 'Deploy', 'in_progress');
     expect(autopilot(dir, 'status', '--json').json<NextJson>().step).toBe(7);
+  });
+});
+
+describe('pointer values the seed allows or implies', () => {
+  it('`step: done` (the seed’s word) is the flow’s end: status and next say done, exit 0', () => {
+    const dir = greenfieldUpTo7();
+    write(dir, '_docs/04_deploy/deploy_report.md');
+    seedPointer(dir, 'greenfield', 'done', 'Done', 'completed');
+    expect(autopilot(dir, 'status', '--json').json<NextJson>().step).toBe('done');
+    const next = autopilot(dir, 'next', '--json');
+    expect(next.code).toBe(0);
+    expect(next.json<NextJson>().step).toBe('done');
+  });
+
+  it('`retry_count: 5` by hand is a failed step read as 3 (exit 3 at `next`, reported, the line repaired), not exit 2 for every command', () => {
+    const dir = tempRepo();
+    for (const rel of GREENFIELD_1_TO_7.slice(0, -1)) write(dir, `_docs/${rel}`);
+    seedPointer(dir, 'greenfield', 7, 'Run Tests', 'in_progress', '0', 5);
+    const status = autopilot(dir, 'status', '--json');
+    expect(status.code).toBe(0);
+    expect(status.json<NextJson>()).toMatchObject({ step: 7, status: 'failed', retry_count: 3 });
+    expect(status.json<NextJson>().drift[0]).toMatchObject({ kind: 'read-as', message: expect.stringContaining('retry_count 5 is above 3') });
+    const next = autopilot(dir, 'next');
+    expect(next.code).toBe(3);
+    expect(next.stdout).toContain('STEP FAILED 3 TIMES');
+    expect(read(dir, POINTER)).toContain('retry_count: 3\n');
+    expect(autopilot(dir, 'check').code).toBe(0);
+  });
+
+  it('`failed` with retries left is labelled with its real count, never "failed 3 times"', () => {
+    const dir = tempRepo();
+    for (const rel of GREENFIELD_1_TO_7.slice(0, -1)) write(dir, `_docs/${rel}`);
+    seedPointer(dir, 'greenfield', 7, 'Run Tests', 'failed', '0', 1);
+    expect(autopilot(dir, 'status').stdout).toContain('failed once: a person runs `autopilot ack`');
+    const next = autopilot(dir, 'next');
+    expect(next.stdout).toContain('STEP FAILED ONCE');
+    expect(next.stdout).not.toContain('3 TIMES');
   });
 });
