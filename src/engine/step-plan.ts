@@ -171,12 +171,18 @@ function resumeWhereSkillSays(transition: Transition, skill: SkillState, notices
   return { ...transition, position: resumed, entries: [...transition.entries, note] };
 }
 
+/** A pointer stands but the journal holds no record of the run: nothing pins its step list yet. */
+export function unpinned(state: Pick<StepState, 'pointer' | 'lastRecord'>): boolean {
+  return state.pointer !== null && state.lastRecord === undefined;
+}
+
 /** What reconciliation itself changed, as journal entries: a run begun, work found on disk, a hand edit, a repair. */
-export function reconciliationEntries(state: Pick<StepState, 'flow' | 'pointer' | 'record' | 'reconciled' | 'evidence'>): JournalEntry[] {
+export function reconciliationEntries(state: Pick<StepState, 'flow' | 'pointer' | 'record' | 'reconciled' | 'evidence' | 'lastRecord'>): JournalEntry[] {
   const { pointer, reconciled, flow, record, evidence } = state;
   const entries: JournalEntry[] = [];
   const begun = !pointer && !record.start;
-  if (begun) {
+  // A run the journal has no record of (begun from a hand-written pointer, or its journal lost) is pinned now: its steps stay its own.
+  if (begun || unpinned(state)) {
     entries.push(
       entry('run_started', reconciled.position, { source: reconciled.source, flow_hash: flow.hash, flow_file: flowFileRef(flow), pinned: pinnedCopy(flow) }),
     );
@@ -225,6 +231,7 @@ export function planStep(input: StepInput, decided: Transition, skill?: SkillSta
   const { flow } = state;
   const position = state.reconciled.position;
   const notices: string[] = state.flowChange ? [state.flowChange] : [];
+
   const transition = skillStateWanted(event, decided) !== undefined ? resumeWhereSkillSays(decided, skill, notices) : decided;
 
   const target = aimAt(event, input.step, input.peeked, position);
@@ -232,6 +239,10 @@ export function planStep(input: StepInput, decided: Transition, skill?: SkillSta
   const key = commandKey(event, at, position.retryCount + 1);
   // A command the rules refuse takes no lease and writes nothing: not even the repairs it found on the way.
   if (transition.outcome.kind === 'refused') return { transition, entries: [], key, notices, passedOver: [] };
+  if (unpinned(state))
+    notices.push(
+      `the journal has no record of this run: it is pinned now to ${flowFileRef(flow)} as it is (${flow.steps.length} steps); an edit of that file no longer changes the run's steps`,
+    );
   const entries = [...reconciliationEntries(state), ...leaseEntries(input.lease, position), ...transition.entries];
   const follow = event.type === 'next' ? followThrough(state.pointer?.lastAction, position, now, input.staleMs) : undefined;
   if (follow) {

@@ -1,8 +1,9 @@
 /** The seed documents to the letter (issue 16): pointers in the seed's own format, through the built CLI on real folders. */
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { autopilot, journal, read, tempRepo, write, type NextJson } from '../helpers/cli.js';
+import { ROOT } from '../helpers/engine.js';
 
 const POINTER = '_docs/_autopilot_state.md';
 
@@ -123,5 +124,30 @@ describe('pointer values the seed allows or implies', () => {
     const next = autopilot(dir, 'next');
     expect(next.stdout).toContain('STEP FAILED ONCE');
     expect(next.stdout).not.toContain('3 TIMES');
+  });
+});
+
+describe('runs that were never pinned', () => {
+  it('a run begun from a seed pointer is pinned at the first command that writes, and says so; a flow edit after it is reported by status and check', () => {
+    const dir = tempRepo();
+    write(dir, '.autopilot/flows/greenfield.md', read(ROOT, 'flows/greenfield.md'));
+    for (const rel of GREENFIELD_1_TO_7.slice(0, 2)) write(dir, `_docs/${rel}`);
+    seedPointer(dir, 'greenfield', 2, 'Research', 'in_progress');
+    const next = autopilot(dir, 'next');
+    expect(next.stdout).toContain('the journal has no record of this run: it is pinned now to .autopilot/flows/greenfield.md');
+    expect(journal(dir)[0]).toMatchObject({ event: 'run_started', pinned: { id: 'greenfield' } });
+    expect(autopilot(dir, 'next').stdout).not.toContain('pinned now');
+    write(dir, '.autopilot/flows/greenfield.md', read(dir, '.autopilot/flows/greenfield.md').replace('| 3 | Plan |', '| 3 | Architecture |'));
+    expect(autopilot(dir, 'status').stdout).toContain('changed since this run started (step 3 (Plan → Architecture) changed)');
+    expect(autopilot(dir, 'check').code).toBe(2);
+  });
+
+  it('after the journal is lost, the next write pins the run again', () => {
+    const dir = greenfieldUpTo7();
+    seedPointer(dir, 'greenfield', 2, 'Research', 'in_progress');
+    autopilot(dir, 'next');
+    rmSync(join(dir, '_docs/_autopilot/journal.jsonl'));
+    expect(autopilot(dir, 'next').stdout).toContain('pinned now');
+    expect(journal(dir).filter((e) => e.event === 'run_started')).toHaveLength(1);
   });
 });
