@@ -6,7 +6,7 @@ import { closeSync, fstatSync, readSync } from 'node:fs';
 import type { Evidence } from '../engine/evidence.js';
 import { fromPointerRecord } from '../formats/journal-line.js';
 import { checkRecord, type RecordVerdict } from '../engine/record.js';
-import { locate, type Drift, type Reconciled } from '../engine/reconcile.js';
+import { locate, resolveByName, type Drift, type Reconciled } from '../engine/reconcile.js';
 import { InputError } from '../errors.js';
 import { loopStart, stepByNumber, type Flow } from '../flow/model.js';
 import { isCachedParse, type CachedFlow } from '../formats/flow-cache.js';
@@ -200,6 +200,11 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride)
   let start = record.start;
   if (start && start.step !== 'done' && !stepByNumber(flow, start.step)) start = null;
   const chosen = flow;
+  // A pointer the journal does not back (hand-written, in the seed's format, edited, or its journal lost) is the run's only record.
+  const claimed = pointer !== null && (!head.record || record.drift.some((d) => d.kind === 'hand-edit' || d.kind === 'journal-behind'));
+  // Its name and number disagree: read by the name when that is a step of the flow — unless a person changed only the number.
+  const byName = claimed && start && !(record.edited?.step && !record.edited.name) ? resolveByName(flow, start) : undefined;
+  if (byName) start = byName.position;
 
   const journalEvidence = (cycle: number, perCycle: (step: number) => boolean) => evidenceFromIndex(journalIndex().index, chosen.id, cycle, perCycle);
   const upTo = typeof start?.step === 'number' ? start.step : Infinity;
@@ -213,8 +218,6 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride)
       }
     return evidence;
   };
-  // A pointer the journal does not back (hand-written, in the seed's format, edited, or its journal lost) is the run's only record.
-  const claimed = pointer !== null && (!head.record || record.drift.some((d) => d.kind === 'hand-edit' || d.kind === 'journal-behind'));
   const { evidence, ...located } = locate(flow, start, diskCycle(repo, flow), gather, { claimed });
   const reconciled: Reconciled = {
     ...located,
@@ -222,6 +225,7 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride)
       ...(override ? [override.drift] : []),
       ...(pointer?.readAs ?? []).map((message): Drift => ({ kind: 'read-as', step: pointer!.position.step, message })),
       ...record.drift,
+      ...(byName ? [byName.drift] : []),
       ...located.drift,
     ],
     ...(override && located.source === 'state' ? { source: 'git' as const } : {}),

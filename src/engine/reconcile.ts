@@ -248,3 +248,29 @@ export function locate(
   }
   return result;
 }
+
+/**
+ * A pointer whose step name and number disagree, where the name is a step of
+ * the flow (a seed-era existing-code pointer counts 13 steps, this flow 14):
+ * read by the name, the nearest step of that name to the number, reported.
+ * Undefined when they agree or the name is no step of the flow (the number
+ * stands, and the name is repaired). Pure.
+ */
+export function resolveByName(flow: Flow, pointer: Position): { position: Position; drift: Drift } | undefined {
+  if (typeof pointer.step !== 'number') return undefined;
+  const current = stepByNumber(flow, pointer.step);
+  const wanted = pointer.name.trim().toLowerCase();
+  if (!current || current.name.toLowerCase() === wanted) return undefined;
+  const named = flow.steps.filter((s) => s.name.toLowerCase() === wanted);
+  if (named.length === 0) return undefined;
+  const at = pointer.step;
+  const step = named.reduce((best, s) => (Math.abs(s.number - at) < Math.abs(best.number - at) ? s : best));
+  return {
+    position: { ...pointer, step: step.number, name: step.name },
+    drift: {
+      kind: 'read-as',
+      step: step.number,
+      message: `the pointer says step ${at} "${pointer.name}", but step ${at} of ${flow.id} is ${current.name}: read by the name as step ${step.number} (${step.name}) — a pointer from an older numbering`,
+    },
+  };
+}

@@ -151,3 +151,24 @@ describe('runs that were never pinned', () => {
     expect(journal(dir).filter((e) => e.event === 'run_started')).toHaveLength(1);
   });
 });
+
+describe('existing-code: 14 steps where the seed says 13', () => {
+  it('a seed-era pointer `step: 13`, `name: Deploy` resumes Deploy (step 14) at its sub-step, reported as read by the name', () => {
+    const dir = tempRepo();
+    write(dir, 'go.mod', 'module x\n');
+    for (const rel of EXISTING_CYCLE_1) write(dir, `_docs/${rel}`);
+    seedPointer(dir, 'existing-code', 13, 'Deploy', 'in_progress', '2 — Release');
+    const next = autopilot(dir, 'next', '--json').json<NextJson & { resume?: string }>();
+    expect(next).toMatchObject({ step: 14, name: 'Deploy', resume: '2 — Release' });
+    expect(next.drift[0]).toMatchObject({ kind: 'read-as', message: expect.stringContaining('read by the name as step 14 (Deploy)') });
+  });
+
+  it('a person who changes only the number of a journal-backed pointer is read by the number', () => {
+    const dir = tempRepo();
+    write(dir, 'go.mod', 'module x\n');
+    expect(autopilot(dir, 'init', '--flow', 'existing-code').code).toBe(0);
+    for (const rel of EXISTING_CYCLE_1.slice(0, 2)) write(dir, `_docs/${rel}`);
+    writeFileSync(join(dir, POINTER), read(dir, POINTER).replace('step: 1\n', 'step: 2\n'));
+    expect(autopilot(dir, 'status', '--json').json<NextJson>()).toMatchObject({ step: 2, name: 'Test Spec' });
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseCycle, locate, reconcile, scanPosition } from '../../../src/engine/reconcile.js';
+import { chooseCycle, locate, reconcile, resolveByName, scanPosition } from '../../../src/engine/reconcile.js';
 import { apply } from '../../../src/engine/transitions.js';
 import { at, builtInFlow, evidence, upTo } from '../../helpers/engine.js';
 
@@ -166,5 +166,19 @@ describe('optional steps the run passed without a record (seed rule: evidence of
     const r = reconcile(greenfield, at(greenfield, 8, 'skipped'), evidence(greenfield, { done: upTo(7) }));
     expect(r.evidence.steps[7]!.inferred).toBe('the pointer says it was skipped');
     expect(r.drift.map((d) => d.kind)).not.toContain('missing-evidence');
+  });
+});
+
+describe('a pointer whose step name and number disagree (the seed counts existing-code in 13 steps)', () => {
+  it('is read by the name when the name is a step of the flow: seed step 13 "Deploy" is step 14', () => {
+    const r = resolveByName(existing, { ...at(existing, 13, 'in_progress'), name: 'Deploy' });
+    expect(r?.position).toMatchObject({ step: 14, name: 'Deploy', status: 'in_progress' });
+    expect(r?.drift).toMatchObject({ kind: 'read-as', step: 14 });
+  });
+
+  it('a name two steps share is read as the one nearest the number; an unknown name or an agreeing one changes nothing', () => {
+    expect(resolveByName(existing, { ...at(existing, 11), name: 'run tests' })?.position.step).toBe(10);
+    expect(resolveByName(existing, { ...at(existing, 13), name: 'Perf' })).toBeUndefined();
+    expect(resolveByName(existing, at(existing, 13))).toBeUndefined();
   });
 });
