@@ -203,9 +203,6 @@ export const LOCK_WAIT_MS = 10_000;
 export const LOCK_RETRY_FIRST_MS = 2;
 export const LOCK_RETRY_MAX_MS = 50;
 
-/** A lock older than this is broken even if its pid is alive (the pid was reused): no command holds it that long. */
-export const LOCK_MAX_HOLD_MS = 60_000;
-
 /** A lock file still empty after this long belongs to a process killed between creating and writing it. */
 export const LOCK_EMPTY_GRACE_MS = 2_000;
 

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { HeldError } from '../errors.js';
 import { parseLockHolder, serializeLockHolder, type LockHolder } from '../formats/lock.js';
 import { processAlive, thisMachine } from './machine.js';
-import { LOCK_EMPTY_GRACE_MS, LOCK_MAX_HOLD_MS, LOCK_RETRY_FIRST_MS, LOCK_RETRY_MAX_MS } from '../limits.js';
+import { LOCK_EMPTY_GRACE_MS, LOCK_RETRY_FIRST_MS, LOCK_RETRY_MAX_MS } from '../limits.js';
 
 export interface Lock {
   holder: LockHolder;
@@ -40,11 +40,15 @@ function ageMs(file: string, now: number): number {
   }
 }
 
-/** Whether the lock can be broken: its process is gone on this machine, or it is far too old to be held. */
+/**
+ * Whether the lock can be broken: only when its holder is provably dead — its
+ * process is gone on this machine. Never on age: a live process paused while
+ * holding it keeps it (breaking it would let two commands write at once), and
+ * another machine's lock is removed by a person, never by this machine's clock.
+ */
 function isDead(holder: LockHolder | 'empty', file: string, now: number): boolean {
   if (holder === 'empty') return ageMs(file, now) > LOCK_EMPTY_GRACE_MS;
-  const age = now - Date.parse(holder.at);
-  if (age > LOCK_MAX_HOLD_MS) return true;
+  // A pid reused by another process after the holder died looks alive: the lock then waits for a person (safe), never breaks on a guess.
   return holder.machine === thisMachine().machine && holder.pid !== process.pid && !processAlive(holder.pid);
 }
 
@@ -131,7 +135,7 @@ export async function acquireLock(file: string, session: string, waitMs: number)
           ? `the repository is locked by another autopilot command (pid ${who.pid} on ${who.host}, session ${who.session || 'local'}, since ${who.at})`
           : 'the repository is locked by another autopilot command',
         file,
-        hint: 'A command holds the lock for milliseconds: try again. A lock of a dead process on this machine is broken automatically; one from another machine is removed by hand once that machine has stopped.',
+        hint: 'A command holds the lock for milliseconds: try again. A lock of a dead process on this machine is broken automatically; a lock is never broken on its age: one from another machine (or of a process that is still alive here) is removed by hand, once that command has stopped.',
         ...(who ? { holder: who } : {}),
       });
     }

@@ -1,9 +1,11 @@
 /** The seed documents to the letter (issue 16): pointers in the seed's own format, through the built CLI on real folders. */
-import { rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { autopilot, journal, read, tempRepo, write, type NextJson } from '../helpers/cli.js';
 import { ROOT } from '../helpers/engine.js';
+import { thisMachine } from '../../src/io/machine.js';
 
 const POINTER = '_docs/_autopilot_state.md';
 
@@ -170,5 +172,42 @@ describe('existing-code: 14 steps where the seed says 13', () => {
     for (const rel of EXISTING_CYCLE_1.slice(0, 2)) write(dir, `_docs/${rel}`);
     writeFileSync(join(dir, POINTER), read(dir, POINTER).replace('step: 1\n', 'step: 2\n'));
     expect(autopilot(dir, 'status', '--json').json<NextJson>()).toMatchObject({ step: 2, name: 'Test Spec' });
+  });
+});
+
+describe('a lock is never broken on age', () => {
+  const BIN = join(ROOT, 'bin', 'autopilot.js');
+  /** `autopilot next` in the background while the test holds the lock as `holder`, released after 1.5 s. */
+  async function nextWhileLocked(holder: Record<string, unknown>): Promise<{ code: number; events: string[] }> {
+    const dir = greenfieldUpTo7();
+    expect(autopilot(dir, 'init', '--flow', 'greenfield').code).toBe(0);
+    const lock = join(dir, '_docs/_autopilot/lock');
+    const twoMinutesAgo = new Date(Date.now() - 120_000).toISOString();
+    writeFileSync(lock, JSON.stringify({ host: 'elsewhere', session: 'paused', at: twoMinutesAgo, nonce: 'held-by-test', ...holder }));
+    const child = spawn(process.execPath, [BIN, '-C', dir, 'next', '--json'], { env: { ...process.env, AUTOPILOT_SESSION: '' }, stdio: 'ignore' });
+    const exited = new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? -1)));
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const stillThere = existsSync(lock);
+    rmSync(lock, { force: true });
+    const code = await exited;
+    expect(stillThere).toBe(true);
+    return { code, events: journal(dir).map((e) => String(e.event)) };
+  }
+
+  it(
+    'a live process of this machine paused for two minutes while holding the lock keeps it: the next command waits, nothing is broken',
+    { timeout: 30_000 },
+    async () => {
+      const { host, machine } = thisMachine();
+      const run = await nextWhileLocked({ pid: process.pid, host, machine });
+      expect(run.code).toBe(0);
+      expect(run.events).not.toContain('lock_broken');
+    },
+  );
+
+  it('another machine’s lock two minutes old is not broken by this machine’s clock', { timeout: 30_000 }, async () => {
+    const run = await nextWhileLocked({ pid: 1, machine: 'another-machine' });
+    expect(run.code).toBe(0);
+    expect(run.events).not.toContain('lock_broken');
   });
 });
