@@ -18,7 +18,10 @@ function startText(r: SessionStart): string {
     : input.client === 'codex'
       ? 'Continue with the Autopilot section of AGENTS.md (`node_modules/.bin/autopilot next --json`).'
       : 'Continue with /autopilot (`node_modules/.bin/autopilot next --json`).';
-  const summary = statusText(view).split('\n').slice(0, 5);
+  // The short status (seed 001): title, step, status, retries, next, and the last action when the pointer has one; problems follow.
+  const summary = statusText(view)
+    .split('\n')
+    .filter((l, i) => i < 5 || l.startsWith('Last '));
   return [...(input.id ? [`autopilot session: ${input.id}`] : []), ...notes, ...summary, ...problemLines(view), next].join('\n');
 }
 

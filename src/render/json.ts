@@ -41,6 +41,11 @@ function positionJson(view: View) {
     drift: view.drift.map((d) => ({ kind: d.kind, step: d.step, message: d.message })),
     ...(view.notices ? { notices: view.notices } : {}),
     ...(view.committed ? { commit: view.committed } : {}),
+    // The status summary's last action: in `status`, and in the `next` that began a session (re-entry).
+    ...(view.lastAction && (view.command === 'status' || view.reentry)
+      ? { last_action: { action: view.lastAction.action, result: view.lastAction.result, at: view.lastAction.at, next: view.lastAction.next } }
+      : {}),
+    ...(view.reentry ? { reentry: true } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 /** Text for a person or an agent reading every turn: short, and the next command always spelled out. */
+import type { LastAction } from '../formats/pointer/parse-pointer.js';
 import { evidenceFor, hasArtifacts, isSettled } from '../engine/evidence.js';
 import { formatProblem, GitFailed, HeldError, InputError, type Problem } from '../errors.js';
 import type { CheckResult } from '../app/check.js';
@@ -144,6 +145,7 @@ export function statusText(view: View): string {
       );
     } else lines.push(`Next      ${waiting || position.status === 'failed' ? nextForStop(view, step) : `when done: ${thenText(view, step)}`}`);
   }
+  if (view.lastAction) lines.push(`Last      ${lastActionLine(view.lastAction)}`);
   lines.push(`Progress  ${progress(view)}`);
   const problems = driftLines(view);
   lines.push(problems.length === 0 ? 'Problems  none' : 'Problems', ...problems.map((p) => `  ${p}`));
@@ -177,9 +179,29 @@ function workText(view: View, action: 'start' | 'resume' | 'retry'): string[] {
   return lines;
 }
 
+/** `## Last Action` in one line: what, its result, when. */
+function lastActionLine(last: LastAction): string {
+  return `${line(last.action)} (${last.result}, ${last.at})`;
+}
+
+/** Re-entry (the first `next` of a session): where the work stands, the last action and the problems, above the next step. */
+function reentryLines(view: View): string[] {
+  const step = currentStep(view);
+  const where = step ? `step ${step.number} of ${view.flow.steps.length} · ${step.name} · ${view.position.status}` : `${view.flow.id} done`;
+  const problems = view.drift.length + (view.notices?.length ?? 0);
+  return [
+    `Autopilot · ${view.flow.title}`,
+    `Where     ${where}`,
+    `Last      ${view.lastAction ? lastActionLine(view.lastAction) : 'none recorded'}`,
+    `Progress  ${progress(view)}`,
+    `Problems  ${problems === 0 ? 'none' : `${problems}, below`}`,
+    '',
+  ];
+}
+
 export function outcomeText(view: View): string {
   const { outcome, position, flow } = view;
-  const lines = driftLines(view);
+  const lines = view.reentry ? [...reentryLines(view), ...driftLines(view)] : driftLines(view);
   if (view.committed) lines.push(`✓ Progress commit ${view.committed.slice(0, 8)}`);
   const acted = view.acted ? `step ${stepLabel(view.acted)}` : 'the step';
   for (const p of view.passedOver ?? []) lines.push(`↷ Passed over step ${p.step} ${p.name}: ${p.reason}`);

@@ -1,5 +1,5 @@
 /** The seed documents to the letter (issue 16): pointers in the seed's own format, through the built CLI on real folders. */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -209,5 +209,36 @@ describe('a lock is never broken on age', () => {
     const run = await nextWhileLocked({ pid: 1, machine: 'another-machine' });
     expect(run.code).toBe(0);
     expect(run.events).not.toContain('lock_broken');
+  });
+});
+
+describe('re-entry shows the status summary (seed 001)', () => {
+  it('the first `next` of a session says where the work stands, the last action and the problems above the next step; the session’s later `next` does not repeat it', () => {
+    const dir = greenfieldUpTo7();
+    expect(autopilot(dir, 'init', '--flow', 'greenfield').code).toBe(0);
+    autopilot(dir, 'next');
+    autopilot(dir, 'substep', '2 — Dependency and secret scan');
+    rmSync(join(dir, '_docs/_autopilot/lease.json'));
+    const first = autopilot(dir, 'next').stdout;
+    expect(first).toMatch(
+      /Where {5}step 8 of 10 · Security Audit · in_progress\nLast {6}substep step 8 \(Security Audit\): 2 — Dependency and secret scan \(partial, [^)]+\)\nProgress .*\nProblems {2}none\n/,
+    );
+    expect(first.indexOf('Where')).toBeLessThan(first.indexOf('▶ Resume'));
+    expect(autopilot(dir, 'next').stdout).not.toContain('Where ');
+    rmSync(join(dir, '_docs/_autopilot/lease.json'));
+    const json = autopilot(dir, 'next', '--json').json<NextJson & { last_action?: { action: string }; reentry?: boolean }>();
+    expect(json).toMatchObject({ reentry: true, last_action: { action: expect.stringContaining('2 — Dependency and secret scan') } });
+  });
+
+  it('`status` (what the SessionStart hook prints) includes the last action', () => {
+    const dir = greenfieldUpTo7();
+    expect(autopilot(dir, 'init', '--flow', 'greenfield').code).toBe(0);
+    autopilot(dir, 'next');
+    expect(autopilot(dir, 'status').stdout).toMatch(/\nLast {6}next step 8 \(Security Audit\) \(partial, /);
+    const hook = spawnSync(process.execPath, [join(ROOT, 'bin', 'autopilot.js'), '-C', dir, 'hook', 'session-start'], {
+      input: '{"session_id":"s-1","source":"startup"}',
+      encoding: 'utf8',
+    });
+    expect(hook.stdout).toContain('Last      next step 8 (Security Audit)');
   });
 });
