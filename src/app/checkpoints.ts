@@ -8,7 +8,7 @@
  */
 import { entry } from '../formats/journal-line.js';
 import { InputError } from '../errors.js';
-import { checkpointIds, readCheckpoint } from '../io/checkpoint-files.js';
+import { archivedIds, checkpointIds, readCheckpoint } from '../io/checkpoint-files.js';
 import { openRepo } from '../io/repo.js';
 import { parsePointer } from '../formats/pointer/parse-pointer.js';
 import type { Position } from '../formats/pointer/position.js';
@@ -23,19 +23,40 @@ export interface CheckpointListing {
   seq: number;
   step: number | 'done' | null;
   status: string | null;
+  /** Pruned by the retention rule: kept compressed in `checkpoints/archive/` (listed with `--all`). */
+  archived?: true;
+  /** The file could not be read: named, and the others are listed around it. */
+  problem?: string;
 }
 
-export function listCheckpoints(ctx: Pick<Context, 'repo'>): CheckpointListing[] {
+/** The checkpoints, newest first; `all`: the archived ones too. A file that cannot be read is listed with its problem, never fatal. */
+export function listCheckpoints(ctx: Pick<Context, 'repo'>, all = false): CheckpointListing[] {
   const repo = openRepo(ctx.repo);
-  return checkpointIds(repo).map((id) => {
-    const c = readCheckpoint(repo, id);
+  const ids = [...checkpointIds(repo).map((id) => ({ id, archived: false })), ...(all ? archivedIds(repo).map((id) => ({ id, archived: true })) : [])];
+  ids.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  return ids.map(({ id, archived }) => {
+    let c: ReturnType<typeof readCheckpoint>;
+    try {
+      c = readCheckpoint(repo, id);
+    } catch (error) {
+      const problem = error instanceof InputError ? (error.problems[0]?.message ?? 'unreadable') : String(error);
+      return { id, at: '', note: '', seq: 0, step: null, status: null, ...(archived ? { archived: true as const } : {}), problem };
+    }
     let position: Position | undefined;
     try {
       position = parsePointer(c.pointer, id).position;
     } catch {
       position = undefined;
     }
-    return { id, at: c.at, note: c.note, seq: c.seq, step: position?.step ?? null, status: position?.status ?? null };
+    return {
+      id,
+      at: c.at,
+      note: c.note,
+      seq: c.seq,
+      step: position?.step ?? null,
+      status: position?.status ?? null,
+      ...(archived ? { archived: true as const } : {}),
+    };
   });
 }
 

@@ -7,14 +7,15 @@
  * of old ones, and the derived index. It returns what it wrote, for whatever
  * acts on a change afterwards (a progress commit).
  */
-import { mkdirSync, unlinkSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { dirname } from 'node:path';
 import { checkpointId, parseCheckpointId } from '../engine/checkpoint-id.js';
-import { retain } from '../engine/retention.js';
+import { retain, retentionClock } from '../engine/retention.js';
 import { serializeCheckpoint } from '../formats/checkpoint.js';
 import { serializeJournalIndex } from '../formats/journal-index.js';
 import { serializeLease, type Lease } from '../formats/lease.js';
-import { checkpointFile, checkpointIds } from '../io/checkpoint-files.js';
+import { archivedFile, checkpointFile, checkpointIds } from '../io/checkpoint-files.js';
 import { serializeEntries, toPointerRecord, type JournalEntry, type StampedEntry } from '../formats/journal-line.js';
 import { removeLeftovers, writeFileAtomically } from '../io/atomic-write.js';
 import { crashPoint } from '../io/crash-point.js';
@@ -128,7 +129,7 @@ export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writ
     mkdirSync(dirname(file), { recursive: true });
     writeFileAtomically(file, serializeCheckpoint({ id, at: now.toISOString(), note: plan.checkpoint.note, seq, pointer: pointerText }));
     wrote(file);
-    checkpoint = { id, pruned: prune(repo, now) };
+    checkpoint = { id, pruned: prune(repo, now, id) };
   }
   if (plan.index?.stale) {
     try {
@@ -143,15 +144,26 @@ export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writ
   return { files: written, entries: stamped, ...(checkpoint ? { checkpoint } : {}) };
 }
 
-/** Removes the checkpoints the retention rule no longer keeps; returns their ids. */
-function prune(repo: Repo, now: Date): string[] {
-  const { prune: drop } = retain(
-    checkpointIds(repo).map((id) => ({ id, at: parseCheckpointId(id)!.at })),
+/**
+ * Archives the checkpoints the retention rule no longer keeps (compressed,
+ * in `checkpoints/archive/`; nothing is deleted); returns their ids. `taken`:
+ * the checkpoint just made, which does not move the rule's clock.
+ */
+function prune(repo: Repo, now: Date, taken: string): string[] {
+  const refs = checkpointIds(repo).map((id) => ({ id, at: parseCheckpointId(id)!.at }));
+  const clock = retentionClock(
     now,
+    refs.filter((r) => r.id !== taken).map((r) => r.at),
   );
+  const { prune: drop } = retain(refs, clock);
   for (const id of drop) {
     const file = checkpointFile(repo, id);
+    const archived = archivedFile(repo, id);
     gatePath(repo, file);
+    gatePath(repo, archived);
+    mkdirSync(dirname(archived), { recursive: true });
+    writeFileSync(`${archived}.tmp`, gzipSync(readFileSync(file)));
+    renameSync(`${archived}.tmp`, archived);
     unlinkSync(file);
   }
   return drop;

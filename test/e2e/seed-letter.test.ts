@@ -1,11 +1,12 @@
 /** The seed documents to the letter (issue 16): pointers in the seed's own format, through the built CLI on real folders. */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { autopilot, journal, read, tempRepo, write, type NextJson } from '../helpers/cli.js';
 import { ROOT } from '../helpers/engine.js';
 import { thisMachine } from '../../src/io/machine.js';
+import { listCheckpoints, runCheckpoint } from '../../src/app/checkpoints.js';
 
 const POINTER = '_docs/_autopilot_state.md';
 
@@ -240,5 +241,55 @@ describe('re-entry shows the status summary (seed 001)', () => {
       encoding: 'utf8',
     });
     expect(hook.stdout).toContain('Last      next step 8 (Security Audit)');
+  });
+});
+
+describe('checkpoints (seed 002)', () => {
+  const at = (day: number, hour: number) => new Date(Date.UTC(2026, 9, 1, 8 + hour) + day * 86_400_000);
+  async function take(dir: string, when: Date, note: string) {
+    return runCheckpoint({ repo: { dir }, session: 'local', now: () => when }, note);
+  }
+  function started(): string {
+    const dir = tempRepo();
+    autopilot(dir, 'init', '--flow', 'greenfield');
+    autopilot(dir, 'next');
+    return dir;
+  }
+
+  it('pruned checkpoints are archived, compressed, in one place — listed by `checkpoints --all` and restorable — never deleted', async () => {
+    const dir = started();
+    const ids: string[] = [];
+    for (let k = 0; k < 30; k++) ids.push((await take(dir, new Date(at(0, 0).getTime() + k * 60_000), `run ${k}`)).id);
+    expect(autopilot(dir, 'checkpoints', '--json').json<{ checkpoints: unknown[] }>().checkpoints).toHaveLength(24);
+    const archived = readdirSync(join(dir, '_docs/_autopilot/checkpoints/archive'));
+    expect(archived).toHaveLength(6);
+    expect(archived.every((n) => n.endsWith('.json.gz'))).toBe(true);
+    const all = autopilot(dir, 'checkpoints', '--all', '--json').json<{ checkpoints: { id: string; archived?: boolean }[] }>().checkpoints;
+    expect(all).toHaveLength(30);
+    expect(all.filter((c) => c.archived)).toHaveLength(6);
+    expect(autopilot(dir, 'checkpoints', '--all').stdout).toContain(`${ids[0]}  step 1 in_progress`);
+    expect(autopilot(dir, 'restore', ids[0]!).code).toBe(0);
+  });
+
+  it('a clock 31 days fast archives no daily checkpoint by the calendar alone', async () => {
+    const dir = started();
+    for (let day = 0; day < 10; day++) for (let k = 0; k < 6; k++) await take(dir, at(day, k), `day ${day} run ${k}`);
+    const before = listCheckpoints({ repo: { dir } });
+    expect(before).toHaveLength(30);
+    await take(dir, at(40, 0), 'clock 31 days fast');
+    const after = listCheckpoints({ repo: { dir } }).map((c) => c.note);
+    for (let day = 0; day < 10; day++) expect(after).toContain(`day ${day} run 5`);
+    expect(after).toContain('clock 31 days fast');
+  });
+
+  it('one corrupt checkpoint file is listed by name with its problem; the others are listed around it (exit 0)', async () => {
+    const dir = started();
+    await take(dir, at(0, 0), 'good one');
+    const bad = '2026-10-01T090000.000Z-checkpoint';
+    writeFileSync(join(dir, `_docs/_autopilot/checkpoints/${bad}.json`), '{ not json');
+    const run = autopilot(dir, 'checkpoints');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`${bad}  ! cannot be read`);
+    expect(run.stdout).toContain('good one');
   });
 });
