@@ -15,6 +15,8 @@ import type { Position } from '../formats/pointer/position.js';
 import type { Context } from './context.js';
 import { readPointerText } from './load-state.js';
 import { pointerAt, transact } from './transaction.js';
+import { describeTarget } from '../engine/follow-through.js';
+import { reconcile } from '../engine/reconcile.js';
 
 export interface CheckpointListing {
   id: string;
@@ -72,7 +74,7 @@ export async function runCheckpoint(ctx: Context, note: string): Promise<{ id: s
 }
 
 /** `autopilot restore ID`: the pointer as it was then, journaled as the new record; the journal keeps everything since. */
-export async function runRestore(ctx: Context, id: string): Promise<{ id: string; position: Position }> {
+export async function runRestore(ctx: Context, id: string): Promise<{ id: string; position: Position; warning?: string }> {
   const repo = openRepo(ctx.repo);
   const checkpoint = readCheckpoint(repo, id);
   let restored: ReturnType<typeof parsePointer>;
@@ -92,10 +94,30 @@ export async function runRestore(ctx: Context, id: string): Promise<{ id: string
         expected: 'a checkpoint of this run',
       });
     }
-    const pointer = pointerAt({ ...loaded, pointer: { ...restored, lastAction: loaded.pointer?.lastAction } as typeof restored }, position);
+    // `## Last Action` says what was done: the restore.
+    const lastAction = {
+      action: `restore ${id}`,
+      result: 'success' as const,
+      at: tx.ctx.now().toISOString(),
+      next: describeTarget(position),
+      ...(typeof position.step === 'number' ? { nextStep: position.step } : {}),
+    };
+    const pointer = pointerAt({ ...loaded, pointer: restored }, position, lastAction);
+    // What the folder will make of it: when the next command moves the position straight back, say so now.
+    const judged = reconcile(loaded.flow, position, loaded.evidence).position;
+    const movesBack = judged.step !== position.step || judged.cycle !== position.cycle;
+    const warning = movesBack
+      ? `the folder does not match this checkpoint: the next command will move the position to ${describeTarget(judged)} (the files on disk decide; restore the files too, e.g. from git, to stay at ${describeTarget(position)})`
+      : undefined;
+    // The state as it was before, kept: a restore can itself be undone.
+    const before = readPointerText(tx.repo);
     return {
-      plan: { entries: [entry('checkpoint_restored', position, { checkpoint: id, journal_then: checkpoint.seq })], pointer },
-      answer: () => ({ id, position }),
+      plan: {
+        entries: [entry('checkpoint_restored', position, { checkpoint: id, journal_then: checkpoint.seq })],
+        pointer,
+        ...(before !== null ? { checkpoint: { label: 'before-restore', note: `automatic: before restoring ${id}`, pointer: before, before: true } } : {}),
+      },
+      answer: () => ({ id, position, ...(warning ? { warning } : {}) }),
     };
   });
   return result;

@@ -48,7 +48,7 @@ export interface Plan {
    * when the plan writes none), then the old ones the retention rule no
    * longer keeps are pruned.
    */
-  checkpoint?: { label: string; note: string; pointer?: string };
+  checkpoint?: { label: string; note: string; pointer?: string; before?: boolean };
   /** The journal index as the read left it; rewritten when it lagged. */
   index?: LoadedIndex;
 }
@@ -101,8 +101,10 @@ export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writ
   if (plan.pointer) {
     const seq = stamped.length > 0 ? stamped[stamped.length - 1]!.seq : undefined;
     mkdirSync(dirname(repo.pointerFile), { recursive: true });
-    pointerText = serializePointer(plan.pointer.position, { ...plan.pointer.extras, ...(seq === undefined ? {} : { seq }) });
-    writeFileAtomically(repo.pointerFile, pointerText);
+    const text = serializePointer(plan.pointer.position, { ...plan.pointer.extras, ...(seq === undefined ? {} : { seq }) });
+    // A checkpoint `before` the change keeps the text it was given (the pointer as it was).
+    if (!plan.checkpoint?.before) pointerText = text;
+    writeFileAtomically(repo.pointerFile, text);
     crashPoint('after-pointer');
     removeLeftovers(repo.pointerFile);
     wrote(repo.pointerFile);

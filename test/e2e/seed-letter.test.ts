@@ -293,3 +293,23 @@ describe('checkpoints (seed 002)', () => {
     expect(run.stdout).toContain('good one');
   });
 });
+
+describe('restore (seed 002)', () => {
+  it('takes a checkpoint of the state before it, writes `## Last Action`, and says when the folder will move the position straight back', () => {
+    const dir = tempRepo();
+    autopilot(dir, 'init', '--flow', 'greenfield');
+    autopilot(dir, 'next');
+    write(dir, '_docs/00_problem/problem.md');
+    write(dir, '_docs/00_problem/acceptance_criteria.md');
+    autopilot(dir, 'done');
+    autopilot(dir, 'next');
+    const id = autopilot(dir, 'checkpoint', '--json').json<{ id: string }>().id;
+    rmSync(join(dir, '_docs/00_problem/problem.md'));
+    const run = autopilot(dir, 'restore', id);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('! the folder does not match this checkpoint: the next command will move the position to step 1 (Problem)');
+    expect(read(dir, POINTER)).toContain(`## Last Action\naction: restore ${id}\nresult: success\n`);
+    const list = autopilot(dir, 'checkpoints').stdout;
+    expect(list).toMatch(new RegExp(`-before-restore {2}step 2 in_progress .*automatic: before restoring ${id}`));
+  });
+});
