@@ -15,7 +15,7 @@ export async function runLease(ctx: Context, remote: string | undefined, takeOve
           message: 'which remote? none given, and none in the settings',
           expected: '`autopilot lease --remote origin`, or `lease: { remote: origin }` in .autopilot/config.yml',
         });
-      return holdRemoteLease(repo, name, ctx.session, ctx.now(), settings.staleMs, takeOver, settings.remoteTimeoutMs);
+      return holdRemoteLease(repo, name, ctx.session, ctx.now(), settings.staleMs, takeOver, settings.remoteTimeoutMs, settings.remoteTakeOverStale === true);
     },
   };
   const { result } = await transact(ctx, spec, async ({ prepared: held, state }) => {

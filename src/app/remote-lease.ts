@@ -3,8 +3,10 @@
  * project): `refs/autopilot/lease` on that remote, taken and renewed with
  * `git push --force-with-lease` as a compare-and-swap, so git's own server
  * decides who wins. A push the compare-and-swap rejects is exit 4 naming the
- * holder. A lease whose heartbeat is older than the stale threshold is taken
- * over; a fresh one only with `--take-over`.
+ * holder. Another machine's lease is never taken on age by default (the
+ * seeds' rule: a person takes it over, `--take-over`, journaled); with
+ * `lease.remote_take_over_stale: true` one quiet past the stale threshold is
+ * taken over unattended.
  */
 import { formatAge } from '../engine/lease.js';
 import { GitFailed, HeldError, InputError } from '../errors.js';
@@ -27,9 +29,10 @@ export async function holdRemoteLease(
   staleMs: number,
   takeOver: boolean,
   timeoutMs: number,
+  takeOverStale = false,
 ): Promise<RemoteLeaseResult> {
   try {
-    return await holdIt(repo, remote, session, now, staleMs, takeOver, timeoutMs);
+    return await holdIt(repo, remote, session, now, staleMs, takeOver, timeoutMs, takeOverStale);
   } catch (error) {
     if (error instanceof Error && error.name === 'RemoteNotAnswering')
       throw new GitFailed(error.message, 'Nothing was written. Run the command again once the remote answers (or raise `lease.remote_timeout_seconds`).');
@@ -45,6 +48,7 @@ async function holdIt(
   staleMs: number,
   takeOver: boolean,
   timeoutMs: number,
+  takeOverStale: boolean,
 ): Promise<RemoteLeaseResult> {
   const off = gitFallbackOff(repo);
   const { openGit } = await import('../git/repository.js');
@@ -60,7 +64,7 @@ async function holdIt(
   const current = await readRemoteLease(opened.handle, remote, { timeoutMs });
   const holder = current?.lease;
   const mine = holder && holder.session === session && holder.machine === me.machine;
-  const stale = holder ? isLeaseStale(holder, now, staleMs) : false;
+  const stale = holder && takeOverStale ? isLeaseStale(holder, now, staleMs) : false;
   if (current && !mine && !stale && !takeOver) throw held(remote, holder, now);
   const lease = { session, host: me.host, machine: me.machine, taken_at: mine ? holder.taken_at : now.toISOString(), heartbeat: now.toISOString() };
   const change = await takeRemoteLease(opened.handle, remote, lease, current?.sha, { timeoutMs });
@@ -72,7 +76,7 @@ function held(remote: string, holder: { session: string; host: string; heartbeat
   const who = holder ? `\`${holder.session}\` on ${holder.host}, last seen ${formatAge(now.getTime() - Date.parse(holder.heartbeat))} ago` : 'another session';
   return new HeldError({
     message: `the lease on the remote ${remote} is held by ${who}${reason ? ` (${reason})` : ''}`,
-    hint: 'It becomes stale after a quiet spell. A person decides: once that session has stopped, they take over with `--take-over` (journaled).',
+    hint: 'A lease on a shared remote is never taken on its age (unless `lease.remote_take_over_stale: true`). A person decides: once that session has stopped, they take over with `--take-over` (journaled).',
     ...(holder ? { holder } : {}),
   });
 }

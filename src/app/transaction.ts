@@ -100,7 +100,16 @@ export async function transact<P = undefined, T = void>(
   const prepared = (await spec.prepare?.(opened)) as P;
   // Agents on several machines: the lease on the shared remote first (exit 4 when another machine's session holds it).
   if (spec.drives && settings.remote)
-    await holdRemoteLease(repo, settings.remote, ctx.session, ctx.now(), settings.staleMs, spec.drives.takeOver, settings.remoteTimeoutMs);
+    await holdRemoteLease(
+      repo,
+      settings.remote,
+      ctx.session,
+      ctx.now(),
+      settings.staleMs,
+      spec.drives.takeOver,
+      settings.remoteTimeoutMs,
+      settings.remoteTakeOverStale === true,
+    );
   const lock = await takeLock(repo, ctx.session, ctx.lockWaitMs ?? LOCK_WAIT_MS);
   try {
     const writer = { session: ctx.session, now: ctx.now };

@@ -6,6 +6,8 @@
  *   stale_after_minutes: 10   # another session's lease on this machine is stale after this
  *   remote: origin            # also hold the lease on this git remote (agents on several machines)
  *   remote_timeout_seconds: 5 # a remote that has not answered in this long is given up on
+ *   remote_take_over_stale: false # true: a remote lease quiet past stale_after_minutes is taken over
+ *                             # unattended (a fleet's choice: a paused holder then loses it)
  * commit: true                # a progress commit after each step that finishes something: the step's
  *                             # work, the pointer and the journal (`evidence`: only the state and the
  *                             # step's done_when files)
@@ -34,6 +36,8 @@ export interface Settings {
   remote?: string;
   /** How long a git remote may stay silent before a command gives up on it. */
   remoteTimeoutMs: number;
+  /** `lease.remote_take_over_stale: true`: another machine's remote lease quiet past the threshold is taken over unattended; by default a person does it. */
+  remoteTakeOverStale?: boolean;
 }
 
 export type CommitMode = 'work' | 'evidence';
@@ -84,7 +88,21 @@ export function parseSettings(
       },
     };
   }
-  const config = (data ?? {}) as { lease?: { stale_after_minutes?: unknown; remote?: unknown; remote_timeout_seconds?: unknown }; commit?: unknown };
+  const config = (data ?? {}) as {
+    lease?: { stale_after_minutes?: unknown; remote?: unknown; remote_timeout_seconds?: unknown; remote_take_over_stale?: unknown };
+    commit?: unknown;
+  };
+  const takeOverStale = config.lease?.remote_take_over_stale;
+  if (takeOverStale !== undefined && typeof takeOverStale !== 'boolean') {
+    return {
+      problem: {
+        file,
+        message: '`lease.remote_take_over_stale` is not true or false',
+        expected: 'remote_take_over_stale: false',
+        received: String(takeOverStale),
+      },
+    };
+  }
   const commit = config.commit === undefined || config.commit === false ? false : config.commit === true ? 'work' : config.commit;
   if (commit !== false && commit !== 'work' && commit !== 'evidence') {
     return {
@@ -118,6 +136,7 @@ export function parseSettings(
       commit,
       ...(typeof remote === 'string' ? { remote } : {}),
       remoteTimeoutMs: typeof timeout === 'number' ? timeout * 1000 : REMOTE_TIMEOUT_MS,
+      ...(takeOverStale === true ? { remoteTakeOverStale: true } : {}),
     },
   };
 }
@@ -129,6 +148,7 @@ export function serializeSettings(settings: Settings): string {
     `  stale_after_minutes: ${settings.staleMs / MINUTE_MS}`,
     ...(settings.remote === undefined ? [] : [`  remote: ${JSON.stringify(settings.remote)}`]),
     `  remote_timeout_seconds: ${settings.remoteTimeoutMs / 1000}`,
+    ...(settings.remoteTakeOverStale ? ['  remote_take_over_stale: true'] : []),
     `commit: ${settings.commit === 'work' ? 'true' : settings.commit}`,
     '',
   ].join('\n');

@@ -227,14 +227,19 @@ describe('the lease on a shared remote', () => {
     }
   });
 
-  it('a stale lease is taken over (journaled); a fresh one only with --take-over', async () => {
+  it('a stale lease is never taken on age by default (exit 4); with `remote_take_over_stale: true` it is (journaled); a fresh one only with --take-over', async () => {
     const { a, b } = machines();
     expect(await run(a, 'machine-a', 'lease', '--remote', 'origin')).toBe(0);
     expect(await run(b, 'machine-b', 'lease', '--remote', 'origin')).toBe(4);
-    const stale = spawnSync(process.execPath, [BIN, '-C', b, 'lease', '--remote', 'origin', '--json'], {
-      encoding: 'utf8',
-      env: { ...process.env, AUTOPILOT_MACHINE_ID: 'machine-b', AUTOPILOT_SESSION: 'machine-b', AUTOPILOT_LEASE_STALE_MINUTES: '0.00001' },
-    });
+    const staleRun = () =>
+      spawnSync(process.execPath, [BIN, '-C', b, 'lease', '--remote', 'origin', '--json'], {
+        encoding: 'utf8',
+        env: { ...process.env, AUTOPILOT_MACHINE_ID: 'machine-b', AUTOPILOT_SESSION: 'machine-b', AUTOPILOT_LEASE_STALE_MINUTES: '0.00001' },
+      });
+    expect(staleRun().status).toBe(4);
+    mkdirSync(join(b, '.autopilot'), { recursive: true });
+    writeFileSync(join(b, '.autopilot/config.yml'), 'lease:\n  remote_take_over_stale: true\n');
+    const stale = staleRun();
     expect(stale.status).toBe(0);
     expect(JSON.parse(stale.stdout)).toMatchObject({ taken: 'stale' });
     expect(journal(b).at(-1)).toMatchObject({ event: 'lease_taken_over', remote: 'origin', reason: 'stale' });
