@@ -8,7 +8,7 @@
  */
 import { entry } from '../formats/journal-line.js';
 import { InputError } from '../errors.js';
-import { checkpointIds, readCheckpoint } from '../io/checkpoint-files.js';
+import { archivedIds, checkpointIds, readCheckpoint } from '../io/checkpoint-files.js';
 import { openRepo } from '../io/repo.js';
 import { parsePointer } from '../formats/pointer/parse-pointer.js';
 import type { Position } from '../formats/pointer/position.js';
@@ -16,6 +16,8 @@ import type { Context } from './context.js';
 import { readPointerText } from './load-state.js';
 import { pointerAt, transact } from './transaction.js';
 import { FREE_TEXT_MAX_LENGTH } from '../limits.js';
+import { describeTarget } from '../engine/follow-through.js';
+import { reconcile } from '../engine/reconcile.js';
 
 export interface CheckpointListing {
   id: string;
@@ -24,19 +26,40 @@ export interface CheckpointListing {
   seq: number;
   step: number | 'done' | null;
   status: string | null;
+  /** Pruned by the retention rule: kept compressed in `checkpoints/archive/` (listed with `--all`). */
+  archived?: true;
+  /** The file could not be read: named, and the others are listed around it. */
+  problem?: string;
 }
 
-export function listCheckpoints(ctx: Pick<Context, 'repo'>): CheckpointListing[] {
+/** The checkpoints, newest first; `all`: the archived ones too. A file that cannot be read is listed with its problem, never fatal. */
+export function listCheckpoints(ctx: Pick<Context, 'repo'>, all = false): CheckpointListing[] {
   const repo = openRepo(ctx.repo);
-  return checkpointIds(repo).map((id) => {
-    const c = readCheckpoint(repo, id);
+  const ids = [...checkpointIds(repo).map((id) => ({ id, archived: false })), ...(all ? archivedIds(repo).map((id) => ({ id, archived: true })) : [])];
+  ids.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  return ids.map(({ id, archived }) => {
+    let c: ReturnType<typeof readCheckpoint>;
+    try {
+      c = readCheckpoint(repo, id);
+    } catch (error) {
+      const problem = error instanceof InputError ? (error.problems[0]?.message ?? 'unreadable') : String(error);
+      return { id, at: '', note: '', seq: 0, step: null, status: null, ...(archived ? { archived: true as const } : {}), problem };
+    }
     let position: Position | undefined;
     try {
       position = parsePointer(c.pointer, id).position;
     } catch {
       position = undefined;
     }
-    return { id, at: c.at, note: c.note, seq: c.seq, step: position?.step ?? null, status: position?.status ?? null };
+    return {
+      id,
+      at: c.at,
+      note: c.note,
+      seq: c.seq,
+      step: position?.step ?? null,
+      status: position?.status ?? null,
+      ...(archived ? { archived: true as const } : {}),
+    };
   });
 }
 
@@ -59,7 +82,7 @@ export async function runCheckpoint(ctx: Context, note: string): Promise<{ id: s
 }
 
 /** `autopilot restore ID`: the pointer as it was then, journaled as the new record; the journal keeps everything since. */
-export async function runRestore(ctx: Context, id: string): Promise<{ id: string; position: Position }> {
+export async function runRestore(ctx: Context, id: string): Promise<{ id: string; position: Position; warning?: string }> {
   const repo = openRepo(ctx.repo);
   const checkpoint = readCheckpoint(repo, id);
   let restored: ReturnType<typeof parsePointer>;
@@ -79,10 +102,30 @@ export async function runRestore(ctx: Context, id: string): Promise<{ id: string
         expected: 'a checkpoint of this run',
       });
     }
-    const pointer = pointerAt({ ...loaded, pointer: { ...restored, lastAction: loaded.pointer?.lastAction } as typeof restored }, position);
+    // `## Last Action` says what was done: the restore.
+    const lastAction = {
+      action: `restore ${id}`,
+      result: 'success' as const,
+      at: tx.ctx.now().toISOString(),
+      next: describeTarget(position),
+      ...(typeof position.step === 'number' ? { nextStep: position.step } : {}),
+    };
+    const pointer = pointerAt({ ...loaded, pointer: restored }, position, lastAction);
+    // What the folder will make of it: when the next command moves the position straight back, say so now.
+    const judged = reconcile(loaded.flow, position, loaded.evidence).position;
+    const movesBack = judged.step !== position.step || judged.cycle !== position.cycle;
+    const warning = movesBack
+      ? `the folder does not match this checkpoint: the next command will move the position to ${describeTarget(judged)} (the files on disk decide; restore the files too, e.g. from git, to stay at ${describeTarget(position)})`
+      : undefined;
+    // The state as it was before, kept: a restore can itself be undone.
+    const before = readPointerText(tx.repo);
     return {
-      plan: { entries: [entry('checkpoint_restored', position, { checkpoint: id, journal_then: checkpoint.seq })], pointer },
-      answer: () => ({ id, position }),
+      plan: {
+        entries: [entry('checkpoint_restored', position, { checkpoint: id, journal_then: checkpoint.seq })],
+        pointer,
+        ...(before !== null ? { checkpoint: { label: 'before-restore', note: `automatic: before restoring ${id}`, pointer: before, before: true } } : {}),
+      },
+      answer: () => ({ id, position, ...(warning ? { warning } : {}) }),
     };
   });
   return result;

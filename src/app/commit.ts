@@ -7,14 +7,15 @@
  * of old ones, and the derived index. It returns what it wrote, for whatever
  * acts on a change afterwards (a progress commit).
  */
-import { accessSync, constants, existsSync, mkdirSync, unlinkSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { dirname } from 'node:path';
 import { checkpointId, parseCheckpointId } from '../engine/checkpoint-id.js';
-import { retain } from '../engine/retention.js';
+import { retain, retentionClock } from '../engine/retention.js';
 import { serializeCheckpoint } from '../formats/checkpoint.js';
 import { serializeJournalIndex } from '../formats/journal-index.js';
 import { serializeLease, type Lease } from '../formats/lease.js';
-import { checkpointFile, checkpointIds } from '../io/checkpoint-files.js';
+import { archivedFile, checkpointFile, checkpointIds } from '../io/checkpoint-files.js';
 import { InputError } from '../errors.js';
 import { chainHash, serializeEntries, toPointerRecord, type JournalEntry, type StampedEntry } from '../formats/journal-line.js';
 import { removeLeftovers, writeFileAtomically } from '../io/atomic-write.js';
@@ -49,7 +50,7 @@ export interface Plan {
    * when the plan writes none), then the old ones the retention rule no
    * longer keeps are pruned.
    */
-  checkpoint?: { label: string; note: string; pointer?: string };
+  checkpoint?: { label: string; note: string; pointer?: string; before?: boolean };
   /** The journal index as the read left it; rewritten when it lagged. */
   index?: LoadedIndex;
 }
@@ -135,11 +136,13 @@ export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writ
   let pointerText = plan.checkpoint?.pointer;
   if (plan.pointer) {
     const seq = stamped.length > 0 ? stamped[stamped.length - 1]!.seq : undefined;
-    pointerText = serializePointer(plan.pointer.position, { ...plan.pointer.extras, ...(seq === undefined ? {} : { seq }) });
+    const text = serializePointer(plan.pointer.position, { ...plan.pointer.extras, ...(seq === undefined ? {} : { seq }) });
+    // A checkpoint `before` the change keeps the text it was given (the pointer as it was).
+    if (!plan.checkpoint?.before) pointerText = text;
     try {
       mkdirSync(dirname(repo.pointerFile), { recursive: true });
       if (diskFullWanted('pointer')) throw diskFullError(repo.pointerFile);
-      writeFileAtomically(repo.pointerFile, pointerText);
+      writeFileAtomically(repo.pointerFile, text);
     } catch (error) {
       // The pointer could not be written (a full disk): the batch is taken back out of the journal, so the command did nothing.
       if (journalBefore !== undefined) truncateJournal(repo.journalFile, journalBefore);
@@ -172,7 +175,7 @@ export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writ
     mkdirSync(dirname(file), { recursive: true });
     writeFileAtomically(file, serializeCheckpoint({ id, at: now.toISOString(), note: plan.checkpoint.note, seq, pointer: pointerText }));
     wrote(file);
-    checkpoint = { id, pruned: prune(repo, now) };
+    checkpoint = { id, pruned: prune(repo, now, id) };
   }
   if (plan.index?.stale) {
     try {
@@ -221,15 +224,26 @@ function checkWritable(repo: Repo, targets: { file: string; append?: boolean }[]
   }
 }
 
-/** Removes the checkpoints the retention rule no longer keeps; returns their ids. */
-function prune(repo: Repo, now: Date): string[] {
-  const { prune: drop } = retain(
-    checkpointIds(repo).map((id) => ({ id, at: parseCheckpointId(id)!.at })),
+/**
+ * Archives the checkpoints the retention rule no longer keeps (compressed,
+ * in `checkpoints/archive/`; nothing is deleted); returns their ids. `taken`:
+ * the checkpoint just made, which does not move the rule's clock.
+ */
+function prune(repo: Repo, now: Date, taken: string): string[] {
+  const refs = checkpointIds(repo).map((id) => ({ id, at: parseCheckpointId(id)!.at }));
+  const clock = retentionClock(
     now,
+    refs.filter((r) => r.id !== taken).map((r) => r.at),
   );
+  const { prune: drop } = retain(refs, clock);
   for (const id of drop) {
     const file = checkpointFile(repo, id);
+    const archived = archivedFile(repo, id);
     gatePath(repo, file);
+    gatePath(repo, archived);
+    mkdirSync(dirname(archived), { recursive: true });
+    writeFileSync(`${archived}.tmp`, gzipSync(readFileSync(file)));
+    renameSync(`${archived}.tmp`, archived);
     unlinkSync(file);
   }
   return drop;

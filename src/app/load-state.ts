@@ -7,7 +7,7 @@ import type { Evidence } from '../engine/evidence.js';
 import { fromPointerRecord, toPointerRecord } from '../formats/journal-line.js';
 import { describeRecord, judgeFork, type ForkVerdict, type JournalFork } from '../engine/fork.js';
 import { checkRecord, type RecordVerdict } from '../engine/record.js';
-import { locate, type Drift, type Reconciled } from '../engine/reconcile.js';
+import { locate, resolveByName, type Drift, type Reconciled } from '../engine/reconcile.js';
 import { InputError } from '../errors.js';
 import { loopStart, stepByNumber, type Flow } from '../flow/model.js';
 import { isCachedParse, type CachedFlow } from '../formats/flow-cache.js';
@@ -217,6 +217,11 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride)
   let start = record.start;
   if (start && start.step !== 'done' && !stepByNumber(flow, start.step)) start = null;
   const chosen = flow;
+  // A pointer the journal does not back (hand-written, in the seed's format, edited, or its journal lost) is the run's only record.
+  const claimed = pointer !== null && (!head.record || record.drift.some((d) => d.kind === 'hand-edit' || d.kind === 'journal-behind'));
+  // Its name and number disagree: read by the name when that is a step of the flow — unless a person changed only the number.
+  const byName = claimed && start && !(record.edited?.step && !record.edited.name) ? resolveByName(flow, start) : undefined;
+  if (byName) start = byName.position;
 
   const journalEvidence = (cycle: number, perCycle: (step: number) => boolean) => evidenceFromIndex(journalIndex().index, chosen.id, cycle, perCycle);
   const upTo = typeof start?.step === 'number' ? start.step : Infinity;
@@ -230,15 +235,16 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride)
       }
     return evidence;
   };
-  const { evidence, ...located } = locate(flow, start, diskCycle(repo, flow), gather);
+  const { evidence, ...located } = locate(flow, start, diskCycle(repo, flow), gather, { claimed });
   const overridden = override?.drift ? [override.drift] : [];
+  const readAs = (pointer?.readAs ?? []).map((message): Drift => ({ kind: 'read-as', step: pointer!.position.step, message }));
   // Two sides that disagree: nothing moves, not even by the folder, until a person keeps one; the position shown is where both began.
   const waiting = fork?.verdict.kind === 'disagree' ? start : null;
   const reconciled: Reconciled = waiting
-    ? { position: waiting, source: 'state', drift: [...overridden, ...record.drift] }
+    ? { position: waiting, source: 'state', drift: [...overridden, ...readAs, ...record.drift] }
     : {
         ...located,
-        drift: [...overridden, ...record.drift, ...located.drift],
+        drift: [...overridden, ...readAs, ...record.drift, ...(byName ? [byName.drift] : []), ...located.drift],
         ...(override?.pointer && located.source === 'state' ? { source: 'git' as const } : {}),
       };
   const boundary = mayWaitAtBoundary(flow, reconciled.position)

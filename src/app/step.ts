@@ -107,6 +107,8 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
           ...(plan.reason ? { reason: plan.reason } : {}),
           ...(plan.passedOver.length > 0 ? { passedOver: plan.passedOver } : {}),
           ...(plan.notices.length > 0 ? { notices: plan.notices } : {}),
+          // The first `next` of a session (it took the lease rather than renewing it) re-enters: the short status comes with it.
+          ...(event.type === 'next' && tx.lease?.kind === 'take' ? { reentry: true } : {}),
         });
         return { view, exit: exitCodeOf(outcome), written };
       },

@@ -11,6 +11,7 @@ import { forkDecision, type SideName, type SideSummary } from '../engine/fork.js
 import type { Repo } from '../io/repo.js';
 import { skillDisplayPath, skillFile } from '../io/skills.js';
 import type { Position } from '../formats/pointer/position.js';
+import type { LastAction } from '../formats/pointer/parse-pointer.js';
 import type { LeaseStatus } from './lease-view.js';
 import type { Loaded } from './load-state.js';
 import type { PendingBoundary } from '../engine/boundary.js';
@@ -32,6 +33,10 @@ export interface View {
   /** Whether the drift was repaired and journaled (every command but `status`). */
   repaired: boolean;
   evidence: Evidence;
+  /** The pointer's `## Last Action`, as read before this command. */
+  lastAction?: LastAction;
+  /** `next` that began a session (it took the lease): the short status goes above the next step (seed 001, re-entry). */
+  reentry?: boolean;
   outcome?: Outcome;
   work?: WorkOrder;
   /** The step this command acted on, when it moved the pointer. */
@@ -91,6 +96,7 @@ export function buildView(command: string, loaded: Loaded, position: Position, o
     drift: loaded.reconciled.drift,
     repaired: command !== 'status',
     evidence: loaded.evidence,
+    ...(loaded.pointer?.lastAction ? { lastAction: loaded.pointer.lastAction } : {}),
     ...(loaded.boundary ? { boundary: loaded.boundary } : {}),
     ...(loaded.fork?.verdict.kind === 'disagree'
       ? { fork: { reasons: loaded.fork.verdict.reasons, sides: loaded.fork.verdict.sides, decision: forkDecision(loaded.fork.verdict) } }

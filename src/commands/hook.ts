@@ -24,7 +24,10 @@ function startText(r: SessionStart): string {
     : free
       ? `The session that held this repository (${other.session} on ${other.host}) ${lease?.gone ? 'has ended' : 'has been quiet too long'}: \`next\` takes it over (journaled). ${go}`
       : `Another session holds this repository (${other.session} on ${other.host}): ask the person before you run autopilot; only they may take it over.`;
-  const summary = statusText(view).split('\n').slice(0, 5);
+  // The short status (seed 001): title, step, status, retries, next, and the last action when the pointer has one; problems follow.
+  const summary = statusText(view)
+    .split('\n')
+    .filter((l, i) => i < 5 || l.startsWith('Last '));
   return [...(input.id ? [`autopilot session: ${input.id}`] : []), ...notes, ...summary, ...problemLines(view), next].join('\n');
 }
 

@@ -13,8 +13,8 @@ export const restore = defineCommand({
   view: (r) => {
     const at = r.position.step === 'done' ? 'done' : `step ${r.position.step} (${r.position.name}), ${r.position.status}`;
     return {
-      json: { restored: r.id, step: r.position.step, name: r.position.name, status: r.position.status },
-      text: `✓ Restored ${r.id}: ${at}. Run \`autopilot next\`.`,
+      json: { restored: r.id, step: r.position.step, name: r.position.name, status: r.position.status, ...(r.warning ? { warning: r.warning } : {}) },
+      text: `${r.warning ? `! ${r.warning}\n` : ''}✓ Restored ${r.id}: ${at}. Run \`autopilot next\`.`,
       exit: EXIT.ok,
     };
   },

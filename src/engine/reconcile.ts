@@ -4,7 +4,7 @@
  */
 import { loopStart, stepByNumber, type Flow, type Step } from '../flow/model.js';
 import { DONE_NAME, type Position } from '../formats/pointer/position.js';
-import { evidenceFor, hasArtifacts, isSettled, isTouched, missingPatterns, type Evidence } from './evidence.js';
+import { evidenceFor, hasArtifacts, inferPassed, isSettled, isTouched, missingPatterns, type Evidence } from './evidence.js';
 import { RECONCILE_MAX_HOPS } from '../limits.js';
 
 export type Source = 'state' | 'folder' | 'git';
@@ -23,7 +23,9 @@ export interface Drift {
     | 'from-git'
     | 'merge-resolved'
     /** The journal holds a merge not yet settled: its fork decides where the work stands (`engine/fork.ts`). */
-    | 'journal-fork';
+    | 'journal-fork'
+    | 'inferred-skip'
+    | 'read-as';
   step: number | 'done';
   message: string;
 }
@@ -32,6 +34,16 @@ export interface Reconciled {
   position: Position;
   drift: Drift[];
   source: Source;
+}
+
+export interface ReconcileOptions {
+  /**
+   * The pointer is not what the journal last recorded (hand-written, in the
+   * seed's format, edited, or its journal lost): it is the only record of
+   * the run, so the optional steps it stands past count as passed
+   * (`inferPassed`).
+   */
+  claimed?: boolean;
 }
 
 /** The first step that is not settled on disk, or undefined when every step is. */
@@ -74,7 +86,46 @@ function describeMissing(step: Step, evidence: Evidence): string {
   return missing.length > 0 ? `missing ${missing.map((m) => `\`${m}\``).join(', ')}` : 'no artifacts';
 }
 
-export function reconcile(flow: Flow, pointer: Position | null, evidence: Evidence, cycleDrift?: Drift): Reconciled {
+/** Drift for each optional step passed by inference before `position`: said, and journaled as a skip by the first command that writes. */
+function inferredDrift(flow: Flow, evidence: Evidence, position: Position): Drift[] {
+  const before = position.step === 'done' ? flow.steps.length + 1 : position.step;
+  return flow.steps
+    .filter((s) => s.number < before && evidenceFor(evidence, s.number).inferred !== undefined)
+    .map((s) => ({
+      kind: 'inferred-skip' as const,
+      step: s.number,
+      message: `step ${s.number} (${s.name}) is optional and has no files, but ${evidenceFor(evidence, s.number).inferred}: the run passed it (an inferred skip)`,
+    }));
+}
+
+/**
+ * Rule 1: the pointer judged by the evidence. Optional steps the run passed
+ * without a record count as skipped first (`inferPassed`); the answer says so
+ * (`inferred-skip`) and carries the evidence as judged.
+ */
+export function reconcile(
+  flow: Flow,
+  pointer: Position | null,
+  found: Evidence,
+  cycleDrift?: Drift,
+  options: ReconcileOptions = {},
+): Reconciled & { evidence: Evidence } {
+  const claimedAt = options.claimed && pointer ? (pointer.step === 'done' ? flow.steps.length + 1 : pointer.step) : undefined;
+  let evidence = inferPassed(flow, found, claimedAt);
+  // A pointer in the seed's format that says an optional step was skipped: that is a skip.
+  if (pointer && typeof pointer.step === 'number' && pointer.status === 'skipped') {
+    const step = stepByNumber(flow, pointer.step)!;
+    const ev = evidenceFor(evidence, step.number);
+    if (step.runs.kind === 'optional' && !isSettled(step, ev)) {
+      const steps = evidence.steps.map((e, i) => (i === step.number - 1 ? { ...e, inferred: 'the pointer says it was skipped' } : e));
+      evidence = { cycle: evidence.cycle, steps };
+    }
+  }
+  const judged = judge(flow, pointer, evidence, cycleDrift);
+  return { ...judged, drift: [...inferredDrift(flow, evidence, judged.position), ...judged.drift], evidence };
+}
+
+function judge(flow: Flow, pointer: Position | null, evidence: Evidence, cycleDrift?: Drift): Reconciled {
   const drift: Drift[] = cycleDrift ? [cycleDrift] : [];
   if (!pointer) return { position: scanPosition(flow, evidence), drift, source: 'folder' };
 
@@ -180,16 +231,48 @@ export function chooseCycle(flow: Flow, pointer: Position | null, diskCycle: num
  * new cycle by its own evidence — never by the last one's. `evidenceOf` is
  * the shell's reader (or a test's table).
  */
-export function locate(flow: Flow, pointer: Position | null, diskCycle: number, evidenceOf: (cycle: number) => Evidence): Reconciled & { evidence: Evidence } {
+export function locate(
+  flow: Flow,
+  pointer: Position | null,
+  diskCycle: number,
+  evidenceOf: (cycle: number) => Evidence,
+  options: ReconcileOptions = {},
+): Reconciled & { evidence: Evidence } {
   const { cycle, drift } = chooseCycle(flow, pointer, diskCycle);
-  let evidence = evidenceOf(cycle);
-  let result = reconcile(flow, pointer, evidence, drift);
+  let result = reconcile(flow, pointer, evidenceOf(cycle), drift, options);
   // Cycles only grow and a folder holds finitely many, so this ends; the bound guards a broken reader.
-  for (let hops = 0; result.position.cycle !== evidence.cycle; hops++) {
+  for (let hops = 0; result.position.cycle !== result.evidence.cycle; hops++) {
     if (hops > RECONCILE_MAX_HOPS) throw new Error(`cycle ${result.position.cycle} never settles`);
-    evidence = evidenceOf(result.position.cycle);
-    const again = reconcile(flow, result.position, evidence);
-    result = { position: again.position, drift: [...result.drift, ...again.drift], source: result.source };
+    const again = reconcile(flow, result.position, evidenceOf(result.position.cycle));
+    // The steps passed in the cycle that was left were said there; what counts now is the new cycle.
+    const kept = result.drift.filter((d) => d.kind !== 'inferred-skip');
+    result = { position: again.position, drift: [...kept, ...again.drift], source: result.source, evidence: again.evidence };
   }
-  return { ...result, evidence };
+  return result;
+}
+
+/**
+ * A pointer whose step name and number disagree, where the name is a step of
+ * the flow (a seed-era existing-code pointer counts 13 steps, this flow 14):
+ * read by the name, the nearest step of that name to the number, reported.
+ * Undefined when they agree or the name is no step of the flow (the number
+ * stands, and the name is repaired). Pure.
+ */
+export function resolveByName(flow: Flow, pointer: Position): { position: Position; drift: Drift } | undefined {
+  if (typeof pointer.step !== 'number') return undefined;
+  const current = stepByNumber(flow, pointer.step);
+  const wanted = pointer.name.trim().toLowerCase();
+  if (!current || current.name.toLowerCase() === wanted) return undefined;
+  const named = flow.steps.filter((s) => s.name.toLowerCase() === wanted);
+  if (named.length === 0) return undefined;
+  const at = pointer.step;
+  const step = named.reduce((best, s) => (Math.abs(s.number - at) < Math.abs(best.number - at) ? s : best));
+  return {
+    position: { ...pointer, step: step.number, name: step.name },
+    drift: {
+      kind: 'read-as',
+      step: step.number,
+      message: `the pointer says step ${at} "${pointer.name}", but step ${at} of ${flow.id} is ${current.name}: read by the name as step ${step.number} (${step.name}) — a pointer from an older numbering`,
+    },
+  };
 }

@@ -56,3 +56,15 @@ export function retain(checkpoints: readonly CheckpointRef[], now: Date, policy:
   }
   return { keep, prune };
 }
+
+/**
+ * The time the retention rule judges by: never ahead of the newest checkpoint
+ * taken before this one by more than a day. A clock set 31 days fast (or a
+ * month away from the project) then archives nothing by the calendar alone:
+ * checkpoints age out only as newer ones arrive. Pure.
+ */
+export function retentionClock(now: Date, previous: readonly Date[]): Date {
+  const times = previous.map((d) => d.getTime()).filter((t) => Number.isFinite(t) && t <= now.getTime());
+  if (times.length === 0) return now;
+  return new Date(Math.min(now.getTime(), Math.max(...times) + DAY_MS));
+}

@@ -204,12 +204,18 @@ function resumeWhereSkillSays(transition: Transition, skill: SkillState, notices
   return { ...transition, position: resumed, entries: [...transition.entries, note] };
 }
 
+/** A pointer stands but the journal holds no record of the run: nothing pins its step list yet. */
+export function unpinned(state: Pick<StepState, 'pointer' | 'lastRecord'>): boolean {
+  return state.pointer !== null && state.lastRecord === undefined;
+}
+
 /** What reconciliation itself changed, as journal entries: a run begun, work found on disk, a hand edit, a repair. */
-export function reconciliationEntries(state: Pick<StepState, 'flow' | 'pointer' | 'record' | 'reconciled' | 'evidence'>): JournalEntry[] {
+export function reconciliationEntries(state: Pick<StepState, 'flow' | 'pointer' | 'record' | 'reconciled' | 'evidence' | 'lastRecord'>): JournalEntry[] {
   const { pointer, reconciled, flow, record, evidence } = state;
   const entries: JournalEntry[] = [];
   const begun = !pointer && !record.start;
-  if (begun) {
+  // A run the journal has no record of (begun from a hand-written pointer, or its journal lost) is pinned now: its steps stay its own.
+  if (begun || unpinned(state)) {
     entries.push(
       entry('run_started', reconciled.position, { source: reconciled.source, flow_hash: flow.hash, flow_file: flowFileRef(flow), pinned: pinnedCopy(flow) }),
     );
@@ -223,9 +229,15 @@ export function reconciliationEntries(state: Pick<StepState, 'flow' | 'pointer' 
       entries.push(entry('step_completed', atStep(flow, step, reconciled.position.cycle, 'completed'), { by: 'folder' }));
     }
   }
+  // Optional steps the run passed without a record: journaled as skips, so the next command finds them settled.
+  for (const d of reconciled.drift) {
+    if (d.kind !== 'inferred-skip' || typeof d.step !== 'number') continue;
+    const step = stepByNumber(flow, d.step)!;
+    entries.push(entry('step_skipped', atStep(flow, step, reconciled.position.cycle, 'skipped'), { by: 'inferred', reason: d.message }));
+  }
   const edits = reconciled.drift.filter((d) => d.kind === 'hand-edit');
   // A fork is journaled as `journal_merged` (`agreedEntries`, `atFork`), not as a repair.
-  const repairs = reconciled.drift.filter((d) => d.kind !== 'hand-edit' && d.kind !== 'journal-fork');
+  const repairs = reconciled.drift.filter((d) => d.kind !== 'hand-edit' && d.kind !== 'journal-fork' && d.kind !== 'inferred-skip');
   if (edits.length > 0)
     entries.push(entry('pointer_edited', reconciled.position, { ...(record.edited ? { edited: record.edited } : {}), message: edits[0]!.message }));
   if (repairs.length > 0) entries.push(entry('position_repaired', reconciled.position, { source: reconciled.source, drift: repairs.map((d) => d.message) }));
@@ -253,6 +265,7 @@ export function planStep(input: StepInput, decided: Transition, skill?: SkillSta
   const { flow } = state;
   const position = state.reconciled.position;
   const notices: string[] = state.flowChange ? [state.flowChange] : [];
+
   const transition = skillStateWanted(event, decided) !== undefined ? resumeWhereSkillSays(decided, skill, notices) : decided;
 
   const target = aimAt(event, input.step, input.peeked, position);
@@ -274,6 +287,10 @@ export function planStep(input: StepInput, decided: Transition, skill?: SkillSta
       passedOver: [],
     };
   }
+  if (unpinned(state))
+    notices.push(
+      `the journal has no record of this run: it is pinned now to ${flowFileRef(flow)} as it is (${flow.steps.length} steps); an edit of that file no longer changes the run's steps`,
+    );
   const entries = [...agreedEntries(state), ...reconciliationEntries(state), ...leaseEntries(input.lease, position), ...transition.entries];
   const follow = event.type === 'next' ? followThrough(state.pointer?.lastAction, position, now, input.staleMs) : undefined;
   if (follow) {

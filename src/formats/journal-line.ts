@@ -50,7 +50,8 @@ export interface EventDetails {
   substep: { sub_step: string };
   /** `by: folder`: found done on disk; `forced`: a person forced it done, with a reason. */
   step_completed: { by?: 'folder'; forced?: true; reason?: string };
-  step_skipped: { by: 'agent' | 'condition'; reason: string };
+  /** `inferred`: an optional step the run passed without a record, journaled by the first command that saw it. */
+  step_skipped: { by: 'agent' | 'condition' | 'inferred'; reason: string };
   step_failed: { reason: string; attempt: number };
   decision_required: { decision: string };
   /** `round_files`: with `then: repeat`, the files that existed when the new round began. */

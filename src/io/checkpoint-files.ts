@@ -5,6 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { parseCheckpointId } from '../engine/checkpoint-id.js';
 import { InputError } from '../errors.js';
 import { parseCheckpoint, type Checkpoint } from '../formats/checkpoint.js';
@@ -12,6 +13,25 @@ import type { Repo } from './repo.js';
 
 export const checkpointsDir = (repo: Repo) => join(repo.autopilotDir, 'checkpoints');
 export const checkpointFile = (repo: Repo, id: string) => join(checkpointsDir(repo), `${id}.json`);
+/** Where pruned checkpoints go, compressed: `checkpoints/archive/<id>.json.gz` (listed by `checkpoints --all`, restorable). */
+export const archiveDir = (repo: Repo) => join(checkpointsDir(repo), 'archive');
+export const archivedFile = (repo: Repo, id: string) => join(archiveDir(repo), `${id}.json.gz`);
+
+/** The ids of the archived checkpoints, newest first. */
+export function archivedIds(repo: Repo): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(archiveDir(repo));
+  } catch {
+    return [];
+  }
+  return names
+    .filter((n) => n.endsWith('.json.gz'))
+    .map((n) => n.slice(0, -8))
+    .filter((id) => parseCheckpointId(id) !== undefined)
+    .sort()
+    .reverse();
+}
 
 /** The ids of the checkpoints on disk, newest first; files that are not checkpoints are left out. */
 export function checkpointIds(repo: Repo): string[] {
@@ -37,12 +57,18 @@ export function readCheckpoint(repo: Repo, id: string): Checkpoint {
       received: id.slice(0, 80),
     });
   }
-  const file = checkpointFile(repo, id);
+  let file = checkpointFile(repo, id);
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch {
-    throw new InputError({ message: `no checkpoint ${id}`, expected: 'an id from `autopilot checkpoints`', received: id });
+    // An archived one is restorable as well.
+    try {
+      file = archivedFile(repo, id);
+      text = gunzipSync(readFileSync(file)).toString('utf8');
+    } catch {
+      throw new InputError({ message: `no checkpoint ${id}`, expected: 'an id from `autopilot checkpoints --all`', received: id });
+    }
   }
   const parsed = parseCheckpoint(text, file);
   if ('problem' in parsed) throw new InputError(parsed.problem);

@@ -1,27 +1,64 @@
 /** Who is running: host name, a machine id that survives a rename of the host, and this process. */
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { hashText } from '../hash.js';
 
 export interface Machine {
   host: string;
-  /** /etc/machine-id where there is one (Linux), else derived from the host name. */
+  /** The platform's machine id (Linux `/etc/machine-id`, macOS `IOPlatformUUID`, Windows `MachineGuid`), else derived from the host name. */
   machine: string;
   pid: number;
 }
 
 let cached: Machine | undefined;
 
-function machineId(host: string): string {
-  for (const file of ['/etc/machine-id', '/var/lib/dbus/machine-id']) {
-    try {
-      const id = readFileSync(file, 'utf8').trim();
-      if (/^[0-9a-f]{16,64}$/i.test(id)) return id.slice(0, 32);
-    } catch {
-      // Not on this system.
-    }
+/** How the machine id is read: injected by tests, the real file and commands otherwise. */
+export interface MachineReaders {
+  platform: NodeJS.Platform;
+  readFile: (file: string) => string;
+  /** Runs a command with arguments and returns its stdout (throws when it fails). */
+  run: (command: string, args: string[]) => string;
+}
+
+const REAL: MachineReaders = {
+  platform: process.platform,
+  readFile: (file) => readFileSync(file, 'utf8'),
+  run: (command, args) => execFileSync(command, args, { encoding: 'utf8', timeout: 2000, stdio: ['ignore', 'pipe', 'ignore'], windowsHide: true }),
+};
+
+const attempt = (read: () => string | undefined): string | undefined => {
+  try {
+    return read();
+  } catch {
+    return undefined; // Not on this system.
   }
-  return `host-${hashText(host).slice(0, 16)}`;
+};
+
+/** The platform's own id of this machine, lower-cased hex without dashes (at most 32), or undefined. */
+export function platformMachineId(r: MachineReaders): string | undefined {
+  const clean = (id: string | undefined) => {
+    const hex = id?.trim().replace(/[{}-]/g, '').toLowerCase();
+    return hex && /^[0-9a-f]{16,64}$/.test(hex) ? hex.slice(0, 32) : undefined;
+  };
+  if (r.platform === 'darwin') {
+    // `ioreg -rd1 -c IOPlatformExpertDevice` prints `"IOPlatformUUID" = "XXXXXXXX-…"`.
+    return clean(attempt(() => /"IOPlatformUUID"\s*=\s*"([^"]+)"/.exec(r.run('ioreg', ['-rd1', '-c', 'IOPlatformExpertDevice']))?.[1]));
+  }
+  if (r.platform === 'win32') {
+    // `reg query HKLM\SOFTWARE\Microsoft\Cryptography /v MachineGuid` prints `MachineGuid    REG_SZ    xxxxxxxx-…`.
+    const out = attempt(() => r.run('reg', ['query', 'HKLM\\SOFTWARE\\Microsoft\\Cryptography', '/v', 'MachineGuid']));
+    return clean(out ? /MachineGuid\s+REG_SZ\s+(\S+)/i.exec(out)?.[1] : undefined);
+  }
+  for (const file of ['/etc/machine-id', '/var/lib/dbus/machine-id']) {
+    const id = clean(attempt(() => r.readFile(file)));
+    if (id) return id;
+  }
+  return undefined;
+}
+
+export function machineId(host: string, readers: MachineReaders = REAL): string {
+  return platformMachineId(readers) ?? `host-${hashText(host).slice(0, 16)}`;
 }
 
 export function thisMachine(): Machine {

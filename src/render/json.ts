@@ -12,6 +12,7 @@ import { formatAge } from '../engine/lease.js';
 import { problemJson, type Problem } from '../errors.js';
 import { stepByNumber, type Decision } from '../flow/model.js';
 import type { SideName, SideSummary } from '../engine/fork.js';
+import { failedTimes } from '../formats/pointer/position.js';
 import type { CheckAnswer, LogAnswer, StatusAnswer, StepAnswer } from './answers.js';
 
 type Json<T> = T extends object ? { -readonly [K in keyof T]: T[K] } : T;
@@ -54,6 +55,11 @@ function positionJson(view: View) {
     drift: view.drift.map((d) => ({ kind: d.kind, step: d.step, message: d.message })),
     ...(view.notices ? { notices: view.notices } : {}),
     ...(view.committed ? { commit: view.committed } : {}),
+    // The status summary's last action: in `status`, and in the `next` that began a session (re-entry).
+    ...(view.lastAction && (view.command === 'status' || view.reentry)
+      ? { last_action: { action: view.lastAction.action, result: view.lastAction.result, at: view.lastAction.at, next: view.lastAction.next } }
+      : {}),
+    ...(view.reentry ? { reentry: true } : {}),
   };
 }
 
@@ -131,7 +137,7 @@ export function stepJson(view: View): StepAnswer {
       json.message = "The journal holds two branches' work that disagree: a person keeps one side with `autopilot decide A` or `autopilot decide B`.";
       break;
     case 'failed':
-      json.message = 'Failed three times: a person runs `autopilot ack`, then `autopilot next` tries again.';
+      json.message = `${failedTimes(position.retryCount).replace(/^f/, 'F')}: a person runs \`autopilot ack\`, then \`autopilot next\` tries again.`;
       break;
     case 'duplicate':
       json.duplicate_of = { seq: outcome!.of, event: outcome!.event };

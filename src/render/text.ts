@@ -1,4 +1,5 @@
 /** Text for a person or an agent reading every turn: short, and the next command always spelled out. */
+import type { LastAction } from '../formats/pointer/parse-pointer.js';
 import { evidenceFor, hasArtifacts, isSettled } from '../engine/evidence.js';
 import { formatProblem, GitFailed, HeldError, InputError, type Problem } from '../errors.js';
 import type { CheckResult } from '../app/check.js';
@@ -7,7 +8,7 @@ import type { StampedEntry } from '../formats/journal-line.js';
 import { formatAge } from '../engine/lease.js';
 import { boundaryDecision } from '../engine/boundary.js';
 import { loopStart, stepByNumber, type Decision, type Flow, type Step, type Then } from '../flow/model.js';
-import { MAX_RETRIES, type Position } from '../formats/pointer/position.js';
+import { failedTimes, MAX_RETRIES, type Position } from '../formats/pointer/position.js';
 import { currentStep, type View } from '../app/view.js';
 import { describeRecord, rangeText, type SideName, type SideSummary } from '../engine/fork.js';
 import { isBidiControl } from '../formats/bidi.js';
@@ -169,6 +170,7 @@ export function statusText(view: View): string {
       );
     } else lines.push(`Next      ${waiting || position.status === 'failed' ? nextForStop(view, step) : `when done: ${thenText(view, step)}`}`);
   }
+  if (view.lastAction) lines.push(`Last      ${lastActionLine(view.lastAction)}`);
   lines.push(`Progress  ${progress(view)}`);
   if (view.fork) lines.push(...forkLines(view.fork.reasons, view.fork.sides));
   const problems = driftLines(view);
@@ -196,7 +198,7 @@ export function statusText(view: View): string {
 }
 
 function nextForStop(view: View, step: Step): string {
-  if (view.position.status === 'failed') return `failed ${MAX_RETRIES} times: a person runs \`autopilot ack\``;
+  if (view.position.status === 'failed') return `${failedTimes(view.position.retryCount)}: a person runs \`autopilot ack\``;
   return step.then.kind === 'decision' ? `${thenText(view, step)} → \`autopilot next\` shows it` : thenText(view, step);
 }
 
@@ -213,9 +215,29 @@ function workText(view: View, action: 'start' | 'resume' | 'retry'): string[] {
   return lines;
 }
 
+/** `## Last Action` in one line: what, its result, when. */
+function lastActionLine(last: LastAction): string {
+  return `${line(last.action)} (${last.result}, ${last.at})`;
+}
+
+/** Re-entry (the first `next` of a session): where the work stands, the last action and the problems, above the next step. */
+function reentryLines(view: View): string[] {
+  const step = currentStep(view);
+  const where = step ? `step ${step.number} of ${view.flow.steps.length} · ${step.name} · ${view.position.status}` : `${view.flow.id} done`;
+  const problems = view.drift.length + (view.notices?.length ?? 0);
+  return [
+    `Autopilot · ${view.flow.title}`,
+    `Where     ${where}`,
+    `Last      ${view.lastAction ? lastActionLine(view.lastAction) : 'none recorded'}`,
+    `Progress  ${progress(view)}`,
+    `Problems  ${problems === 0 ? 'none' : `${problems}, below`}`,
+    '',
+  ];
+}
+
 export function outcomeText(view: View): string {
   const { outcome, position, flow } = view;
-  const lines = driftLines(view);
+  const lines = view.reentry ? [...reentryLines(view), ...driftLines(view)] : driftLines(view);
   if (view.committed) lines.push(`✓ Progress commit ${view.committed.slice(0, 8)}`);
   const acted = view.acted ? `step ${stepLabel(view.acted)}` : 'the step';
   for (const p of view.passedOver ?? []) lines.push(`↷ Passed over step ${p.step} ${p.name}: ${p.reason}`);
@@ -260,7 +282,7 @@ export function outcomeText(view: View): string {
     case 'failed':
       lines.push(
         box(
-          `STEP FAILED ${MAX_RETRIES} TIMES: ${where(position, flow)}`,
+          `STEP ${failedTimes(position.retryCount).toUpperCase()}: ${where(position, flow)}`,
           [...(view.reason ? [`Last reason: ${line(view.reason)}`] : []), 'autopilot will not try this step again until a person has looked at it.'],
           ['A person runs: autopilot ack   (then `autopilot next` tries again)'],
         ),

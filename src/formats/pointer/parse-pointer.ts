@@ -27,6 +27,8 @@ export interface ParsedPointer {
   record?: { seq: number; hash: string };
   /** The `## Last Action` section, as the engine wrote it (a person's edits to it are only text). */
   lastAction?: LastAction;
+  /** A value the seed allows or implies, read as the engine's equivalent (a retry count above 3 is a failed step): said, and repaired by the next write. */
+  readAs?: string[];
 }
 
 /** `## Last Action` (docs/state-and-journal.md): what was done, its result, when, and the step (and sub-step) the engine expects next. */
@@ -264,8 +266,15 @@ export function parsePointer(text: string, file: string): ParsedPointer {
     problem(statusValue.line, 'the status is not one autopilot knows', `one of ${STATUSES.join(', ')} (e.g. \`status: in_progress\`)`, statusValue.value);
 
   const retryValue = get('retry_count');
-  const retryCount = parseCount(retryValue.value);
-  if (retryCount === undefined || retryCount > MAX_RETRIES) {
+  let retryCount = parseCount(retryValue.value);
+  const readAs: string[] = [];
+  // Above 3 by hand: more failed attempts than the rule allows is a failed step, read as 3 (the seed caps the count there).
+  if (retryCount !== undefined && retryCount > MAX_RETRIES) {
+    readAs.push(`retry_count ${retryCount} is above ${MAX_RETRIES}: read as ${MAX_RETRIES}, a failed step (line ${retryValue.line})`);
+    retryCount = MAX_RETRIES;
+    status = 'failed';
+  }
+  if (retryCount === undefined) {
     problem(retryValue.line, 'the retry count is out of range', `a whole number from 0 to ${MAX_RETRIES} (e.g. \`retry_count: 0\`)`, retryValue.value);
   }
   // Three failed attempts is a failed step, whatever the status line says (a hand edit, a merge).
@@ -333,6 +342,7 @@ export function parsePointer(text: string, file: string): ParsedPointer {
   };
   if (marker?.seq !== undefined && marker.hash !== undefined) parsed.record = { seq: marker.seq, hash: marker.hash };
   if (lastAction) parsed.lastAction = lastAction;
+  if (readAs.length > 0) parsed.readAs = readAs;
   return parsed;
 }
 

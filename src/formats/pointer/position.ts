@@ -36,3 +36,8 @@ export function samePosition(a: Position, b: Position): boolean {
     a.cycle === b.cycle
   );
 }
+
+/** A failed step labelled with its real count (a hand edit may mark one failed with retries left). */
+export function failedTimes(count: number): string {
+  return count === 1 ? 'failed once' : count === 0 ? 'failed' : `failed ${count} times`;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseCycle, locate, reconcile, scanPosition } from '../../../src/engine/reconcile.js';
+import { chooseCycle, locate, reconcile, resolveByName, scanPosition } from '../../../src/engine/reconcile.js';
 import { apply } from '../../../src/engine/transitions.js';
 import { at, builtInFlow, evidence, upTo } from '../../helpers/engine.js';
 
@@ -46,7 +46,7 @@ describe('pointer cross-checked against the folder', () => {
   it('keeps a pointer that agrees with the folder, with no drift', () => {
     const pointer = at(greenfield, 3, 'in_progress', { subStep: '4 — Architecture review' });
     const r = reconcile(greenfield, pointer, evidence(greenfield, { done: [1, 2], touched: [3] }));
-    expect(r).toEqual({ position: pointer, drift: [], source: 'state' });
+    expect({ position: r.position, drift: r.drift, source: r.source }).toEqual({ position: pointer, drift: [], source: 'state' });
   });
 
   it('moves a pointer back to the first step that has no evidence, naming the missing file', () => {
@@ -123,5 +123,62 @@ describe('locate: a cycle the folder finished is left behind', () => {
     expect(found.evidence.cycle).toBe(2);
     // So `done` on New Task of cycle 2 is refused: cycle 1's task index proves nothing.
     expect(apply(existing, found.position, found.evidence, { type: 'done' }).outcome.kind).toBe('refused');
+  });
+});
+
+describe('optional steps the run passed without a record (seed rule: evidence of a later step is evidence of the optional steps before it)', () => {
+  it('a pointer the journal does not back, at greenfield step 10 with steps 1–7 done, keeps its step and sub-step; steps 8 and 9 count as inferred skips', () => {
+    const pointer = at(greenfield, 10, 'in_progress', { subStep: '3 — Smoke test' });
+    const r = reconcile(greenfield, pointer, evidence(greenfield, { done: upTo(7) }), undefined, { claimed: true });
+    expect(r.position).toEqual(pointer);
+    expect(r.drift.map((d) => [d.kind, d.step])).toEqual([
+      ['inferred-skip', 8],
+      ['inferred-skip', 9],
+    ]);
+    expect(r.evidence.steps[7]!.inferred).toContain('step 10');
+  });
+
+  it('the same pointer when the journal backs it (not claimed) is still judged by the folder: back to step 8', () => {
+    const r = reconcile(greenfield, at(greenfield, 10, 'in_progress'), evidence(greenfield, { done: upTo(7) }));
+    expect(r.position.step).toBe(8);
+  });
+
+  it('a claimed pointer does not pass a required step that has no files', () => {
+    const r = reconcile(greenfield, at(greenfield, 10, 'in_progress'), evidence(greenfield, { done: upTo(6) }), undefined, { claimed: true });
+    expect(r.position.step).toBe(7);
+  });
+
+  it('files of a later step are evidence the optional step before it was passed, journal or not', () => {
+    const r = reconcile(greenfield, at(greenfield, 10, 'in_progress'), evidence(greenfield, { done: [...upTo(7), 9] }));
+    expect(r.position.step).toBe(10);
+    expect(r.drift.map((d) => [d.kind, d.step])).toEqual([['inferred-skip', 8]]);
+  });
+
+  it('an existing-code pointer at step 13 with cycle-1 steps 8–12 on disk (step 12 absent, optional) stays at 13', () => {
+    const r = reconcile(existing, at(existing, 13, 'in_progress'), evidence(existing, { done: [...upTo(6), 8, 9, 10, 11], conditionMet: [] }), undefined, {
+      claimed: true,
+    });
+    expect(r.position.step).toBe(13);
+    expect(r.drift.map((d) => d.step)).toEqual([7, 12]);
+  });
+
+  it('a seed pointer that says `status: skipped` on an optional step is a skip: the run goes on after it', () => {
+    const r = reconcile(greenfield, at(greenfield, 8, 'skipped'), evidence(greenfield, { done: upTo(7) }));
+    expect(r.evidence.steps[7]!.inferred).toBe('the pointer says it was skipped');
+    expect(r.drift.map((d) => d.kind)).not.toContain('missing-evidence');
+  });
+});
+
+describe('a pointer whose step name and number disagree (the seed counts existing-code in 13 steps)', () => {
+  it('is read by the name when the name is a step of the flow: seed step 13 "Deploy" is step 14', () => {
+    const r = resolveByName(existing, { ...at(existing, 13, 'in_progress'), name: 'Deploy' });
+    expect(r?.position).toMatchObject({ step: 14, name: 'Deploy', status: 'in_progress' });
+    expect(r?.drift).toMatchObject({ kind: 'read-as', step: 14 });
+  });
+
+  it('a name two steps share is read as the one nearest the number; an unknown name or an agreeing one changes nothing', () => {
+    expect(resolveByName(existing, { ...at(existing, 11), name: 'run tests' })?.position.step).toBe(10);
+    expect(resolveByName(existing, { ...at(existing, 13), name: 'Perf' })).toBeUndefined();
+    expect(resolveByName(existing, at(existing, 13))).toBeUndefined();
   });
 });

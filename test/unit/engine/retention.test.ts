@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkpointId } from '../../../src/engine/checkpoint-id.js';
-import { CHECKPOINT_RETENTION, retain, type CheckpointRef } from '../../../src/engine/retention.js';
+import { CHECKPOINT_RETENTION, retain, retentionClock, type CheckpointRef } from '../../../src/engine/retention.js';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -177,5 +177,14 @@ describe('forty days of checkpoints, pruned as they are made', () => {
     expect(utcDay(daily[25]!.at)).toBe('2026-01-11');
     // And the same set as pruning once, at the end.
     expect(retain(alive, last)).toEqual({ keep: kept.map((c) => c.id), prune: [] });
+  });
+});
+
+describe('the clock retention judges by (issue 16: a clock far ahead prunes nothing by itself)', () => {
+  const d = (iso: string) => new Date(iso);
+  it('is now when now is within a day of the newest earlier checkpoint, else that checkpoint plus a day', () => {
+    expect(retentionClock(d('2026-11-02T10:00:00Z'), [d('2026-11-01T12:00:00Z')])).toEqual(d('2026-11-02T10:00:00Z'));
+    expect(retentionClock(d('2026-12-02T10:00:00Z'), [d('2026-11-01T12:00:00Z'), d('2026-10-01T00:00:00Z')])).toEqual(d('2026-11-02T12:00:00Z'));
+    expect(retentionClock(d('2026-11-02T10:00:00Z'), [])).toEqual(d('2026-11-02T10:00:00Z'));
   });
 });

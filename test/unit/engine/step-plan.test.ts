@@ -28,6 +28,8 @@ function stateAt(flow: Flow, position: Position, done: number[], extra: Partial<
     record: { start: position, drift: [] },
     reconciled: { position, drift: [], source: 'state' },
     evidence: evidence(flow, { done }, position.cycle),
+    // The journal's last record is this position: the run is on record (and pinned).
+    lastRecord: { seq: 1, pointer: toPointerRecord(position, flow.hash), session: 'agent' },
     ...extra,
   };
 }
@@ -79,6 +81,19 @@ const event = fc.oneof(
   { weight: 1, arbitrary: fc.constant<Event>({ type: 'ack' }) },
   { weight: 1, arbitrary: fc.constant<Event>({ type: 'substep', text: '2 — Middle' }) },
 );
+
+describe('a run the journal has no record of', () => {
+  it('is pinned by the first command that writes (run_started with the flow), and says so; a refused command pins nothing', () => {
+    const flow = builtInFlow('greenfield');
+    const { lastRecord: _, ...state } = stateAt(flow, at(flow, 3, 'in_progress'), upTo(2));
+    const planned = plan(input(state, { type: 'substep', text: '2 — Architecture' }));
+    expect(planned.entries[0]).toMatchObject({ event: 'run_started', flow_hash: flow.hash });
+    expect(planned.notices.join('\n')).toContain('pinned now');
+    const refused = plan(input(state, { type: 'skip', reason: 'not optional' }));
+    expect(refused.entries).toEqual([]);
+    expect(refused.notices.join('\n')).not.toContain('pinned now');
+  });
+});
 
 describe('a step command replayed as a retry is recorded once', () => {
   const flow = builtInFlow('greenfield');

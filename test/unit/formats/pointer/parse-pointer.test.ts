@@ -226,7 +226,13 @@ describe('parsePointer: errors name the file, the line, what was expected and wh
     expect(problem.expected).toContain('not_started, in_progress, completed, skipped, failed');
   });
 
-  it.each(['4', '-1', '1.5', 'three', ''])('refuses retry_count: %s', (value) => {
+  it.each(['4', '7', '12'])('reads retry_count: %s (above 3, by hand) as a failed step at 3, and says so', (value) => {
+    const parsed = parsePointer(editLine(LINE.retry_count, `retry_count: ${value}`), FILE);
+    expect(parsed.position).toMatchObject({ retryCount: 3, status: 'failed' });
+    expect(parsed.readAs).toEqual([`retry_count ${value} is above 3: read as 3, a failed step (line ${LINE.retry_count})`]);
+  });
+
+  it.each(['-1', '1.5', 'three', ''])('refuses retry_count: %s', (value) => {
     const problem = onlyProblemOf(editLine(LINE.retry_count, `retry_count: ${value}`));
     expect(problem).toMatchObject({ file: FILE, line: LINE.retry_count, message: 'the retry count is out of range', received: value });
     expect(problem.expected).toContain('from 0 to 3');
@@ -279,13 +285,13 @@ describe('parsePointer: errors name the file, the line, what was expected and wh
   it('reports every problem of the values at once', () => {
     let text = editLine(LINE.step, 'step: three');
     text = editLine(LINE.status, 'status: halfway', text);
-    text = editLine(LINE.retry_count, 'retry_count: 4', text);
+    text = editLine(LINE.retry_count, 'retry_count: -1', text);
     text = `${text}\n## Cycle\ncycle: 0\n`;
     const problems = problemsOf(text);
     expect(problems.map((p) => [p.line, p.received])).toEqual([
       [LINE.step, 'three'],
       [LINE.status, 'halfway'],
-      [LINE.retry_count, '4'],
+      [LINE.retry_count, '-1'],
       [12, 'cycle: 0'],
     ]);
     expect(problems.every((p) => p.file === FILE)).toBe(true);
