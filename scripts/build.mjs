@@ -63,6 +63,7 @@ const stubs = {
       args.importer.includes('@modelcontextprotocol') ? { path: resolve(root, 'scripts/stubs/ajv-provider.js') } : undefined,
     );
     b.onResolve({ filter: /^mdast-util-to-markdown$/ }, () => ({ path: resolve(root, 'scripts/stubs/mdast-util-to-markdown.js') }));
+    b.onResolve({ filter: /^markdown-table$/ }, () => ({ path: resolve(root, 'scripts/stubs/markdown-table.js') }));
     b.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
       /[\\/]zod[\\/]/.test(args.importer) ? { path: resolve(root, 'scripts/stubs/zod-locales.js') } : undefined,
     );
