@@ -9,7 +9,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { entry } from '../formats/journal-line.js';
+import { chainHash, entry } from '../formats/journal-line.js';
 import { writeFileAtomically } from '../io/atomic-write.js';
 import { displayPath } from '../io/repo.js';
 import type { Context } from './context.js';
@@ -40,9 +40,20 @@ export async function runRepair(ctx: Context): Promise<RepairResult> {
     const lines = text.split('\n');
     const cut: number[] = [];
     const kept: string[] = [];
+    // The line after a cut one names it as `prev`: a seam the repair settles (`seams`), as a merge's are.
+    const seams: string[] = [];
+    let afterCut = false;
     lines.forEach((line, i) => {
-      if (line.trim() === '' || isJson(line)) kept.push(line);
-      else cut.push(i + 1);
+      if (line.trim() === '' || isJson(line)) {
+        kept.push(line);
+        if (afterCut && line.trim() !== '') {
+          seams.push(chainHash(line));
+          afterCut = false;
+        }
+      } else {
+        cut.push(i + 1);
+        afterCut = true;
+      }
     });
     if (cut.length === 0) return { plan: { entries: [] }, answer: () => ({ cut: [] }) };
     const loaded = await tx.state();
@@ -56,7 +67,7 @@ export async function runRepair(ctx: Context): Promise<RepairResult> {
     const keptIn = displayPath(side, repo.root);
     return {
       plan: {
-        entries: [entry('journal_repaired', loaded.reconciled.position, { cut_lines: cut, kept_in: keptIn })],
+        entries: [entry('journal_repaired', loaded.reconciled.position, { cut_lines: cut, kept_in: keptIn, seams })],
         pointer: pointerAt(loaded, loaded.reconciled.position),
       },
       answer: () => ({ cut, keptIn }),

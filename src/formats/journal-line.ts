@@ -76,7 +76,13 @@ export interface EventDetails {
   run_repinned: { from_hash: string; flow_hash: string; changed: string[]; pinned: PinnedFlow };
   /** `reason`: its holder had ended on this machine (`gone`), or a person took another machine's lock over (`take-over`). */
   /** `check --repair`: journal lines that were not JSON (cut short by a crash), cut out; their bytes kept in `kept_in`. */
-  journal_repaired: { cut_lines: number[]; kept_in: string };
+  /**
+   * `check --repair` cut lines a crash left torn: `cut_lines` their numbers,
+   * `kept_in` the side file with their bytes, `seams` the chain hashes of the
+   * lines that followed them (their `prev` names a line no longer there):
+   * settled, as a merge's seams are by `journal_merged`.
+   */
+  journal_repaired: { cut_lines: number[]; kept_in: string; seams: string[] };
   lock_broken: { holder: { pid: number; host: string; session: string; at: string }; reason?: 'gone' | 'take-over' };
   /**
    * A progress commit the command that journals this will make (docs/git.md):
@@ -242,6 +248,7 @@ const CHECKED = {
   progress_commit_owed: { files: isStrings, steps: isStepNumber, tree: isString },
   progress_commit_made: { owed: isStepNumber },
   journal_merged: { seams: isStrings, fork_point: isString, kept: isString },
+  journal_repaired: { seams: isStrings },
 } satisfies { [E in JournalEvent]?: { [K in DetailKey<E>]?: (v: unknown) => boolean } };
 
 type Checked = typeof CHECKED;

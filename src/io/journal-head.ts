@@ -129,9 +129,9 @@ export function readJournalHead(file: string): JournalHead {
           }
         }
       }
-      if (text?.includes('"journal_merged"')) {
+      if (text?.includes('"journal_merged"') || text?.includes('"journal_repaired"')) {
         const e = entryOf(line);
-        if (e?.event === 'journal_merged' && Array.isArray(e.seams)) for (const h of e.seams) settled.add(h);
+        if ((e?.event === 'journal_merged' || e?.event === 'journal_repaired') && Array.isArray(e.seams)) for (const h of e.seams) settled.add(h);
       }
       if (i > 0) {
         const names = seamBetween(lines[i - 1]!, line);

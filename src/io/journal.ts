@@ -205,7 +205,8 @@ export function readJournal(file: string, display: string, options: { chain?: bo
           if (hash !== undefined) hashOf.set(lineNo, hash);
         }
       }
-      if (e?.event === 'journal_merged' && Array.isArray(e.seams)) merged.push({ line: lineNo, seams: e.seams });
+      // A merge settled, or lines a crash tore cut out: the seams either names are explained.
+      if ((e?.event === 'journal_merged' || e?.event === 'journal_repaired') && Array.isArray(e.seams)) merged.push({ line: lineNo, seams: e.seams });
       before = { hash, seq: typeof e?.seq === 'number' ? e.seq : undefined };
     }
     if ('entry' in parsed) {

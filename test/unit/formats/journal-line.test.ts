@@ -44,7 +44,7 @@ const WRITTEN: { [E in JournalEvent]: EventDetails[E] } = {
   checkpoint_restored: { checkpoint: '2026-11-26T100000.000Z-boundary', journal_then: 12 },
   run_repinned: { from_hash: 'abc', flow_hash: 'def', changed: ['step 3 (Plan) changed'], pinned },
   lock_broken: { holder: { pid: 42, host: 'box', session: 'one', at: '2026-11-26T10:00:00.000Z' }, reason: 'gone' },
-  journal_repaired: { cut_lines: [3], kept_in: '_docs/_autopilot/journal.cut-2026-11-26T10-00-00-000Z.txt' },
+  journal_repaired: { cut_lines: [3], kept_in: '_docs/_autopilot/journal.cut-2026-11-26T10-00-00-000Z.txt', seams: ['5e6f7a8b'] },
   progress_commit_owed: { files: ['_docs/_autopilot_state.md', '_docs/_autopilot/journal.jsonl'], steps: 10, tree: '4b825dc6' },
   progress_commit_made: { owed: 7, sha: '1a2b3c4d5e6f' },
   journal_merged: {
