@@ -19,6 +19,9 @@ export default defineConfig({
   test: {
     // End-to-end tests spawn the built CLI and real git; give slow CI machines room.
     testTimeout: 30_000,
+    // Two files at a time on two cores: most of a test's time is its child processes (the CLI, git, the agent
+    // clients) and their waits, so a second file uses what the first leaves idle.
+    maxWorkers: 2,
     hookTimeout: 30_000,
     // Test repositories are folders of the system's temporary folder: neither autopilot nor git looks above
     // it for a root, so a stray `_docs/` or `.git` there (another program's) is never every test's root.
