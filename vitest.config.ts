@@ -30,8 +30,10 @@ export default defineConfig({
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], globalSetup: ['test/tmp-guard.ts'] } },
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts', 'test/git/**/*.test.ts'], ...built } },
       { extends: true, test: { name: 'faults', include: ['test/faults/**/*.test.ts'], ...built } },
-      { extends: true, test: { name: 'fuzz', include: ['test/fuzz/**/*.test.ts'], ...built } },
-      { extends: true, test: { name: 'agents', include: ['test/agents/*.test.ts'], ...built } },
+      // Alone, after the others: its promise is a time per case (under a second), which another file's processes would blur.
+      { extends: true, test: { name: 'fuzz', include: ['test/fuzz/**/*.test.ts'], sequence: { groupOrder: 1 }, ...built } },
+      // A real agent client starts in seconds (Node reading a 13 MB bundle) and takes several model turns a test.
+      { extends: true, test: { name: 'agents', include: ['test/agents/*.test.ts'], testTimeout: 180_000, ...built } },
       { extends: true, test: { name: 'facts', include: ['test/agents/facts/*.test.ts'], ...built } },
     ],
   },

@@ -1,17 +1,9 @@
 #!/usr/bin/env node
 /*
- * The published entry point. An agent calls autopilot every turn and hooks at
- * every start, so this file keeps start-up short: it is CommonJS (bin/package.json),
- * so the common commands never start Node's ES module loader, and it runs the
- * bundled CLI (dist/cli.cjs) from V8's code cache, so the bundle is not
- * compiled again on every call (docs/performance.md).
- *
- * The cache lives where Node keeps its own compile cache ($NODE_COMPILE_CACHE,
- * else <tmp>/node-compile-cache), never in the user's repository, under a name
- * that changes with the bundle and with Node. NODE_DISABLE_COMPILE_CACHE=1
- * turns it off. A cache that is missing, unreadable, truncated or from
- * elsewhere is rejected by V8 or by its name and written again; failing to
- * write it changes nothing.
+ * The published entry point: CommonJS, so a call never starts Node's ES module loader, and the
+ * bundled CLI (dist/cli.cjs) run from V8's code cache, kept where Node keeps its compile cache
+ * (never in the repository); a stale or broken cache is rejected and written again
+ * (docs/architecture.md, "Start-up"; NODE_DISABLE_COMPILE_CACHE=1 turns it off).
  */
 'use strict';
 const { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');

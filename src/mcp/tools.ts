@@ -11,7 +11,8 @@ import { z } from 'zod';
 import type { Context } from '../app/context.js';
 import { GLOBAL_OPTIONS, readArguments, snakeCase, type Answer, type ArgumentSpec, type OptionSpec } from '../commands/command.js';
 import type { AnyCommand, COMMANDS } from '../commands/index.js';
-import { ANSWERS } from '../render/answers.js';
+import { ANSWER_KEYS } from '../render/answer-keys.js';
+import type { AnswerName } from '../render/answers.js';
 
 export interface Tool {
   name: string;
@@ -42,20 +43,6 @@ function inputOf(command: AnyCommand): z.ZodObject {
   return z.object(shape);
 }
 
-/**
- * The keys every answer of the command carries: what a client may rely on.
- * Their types, the optional keys and the depth of each are in the full
- * schema (`render/answers.ts`), which the tests hold every answer to; the
- * list a model reads at every session start carries the names alone. A
- * thrown error is no answer: it comes back as a tool error in text.
- */
-export function outputSchemaOf(answer: z.ZodObject): Record<string, unknown> {
-  const required = Object.entries(answer.shape)
-    .filter(([, schema]) => !(schema as z.ZodType).safeParse(undefined).success)
-    .map(([key]) => key);
-  return { type: 'object', required };
-}
-
 /** An input schema as the compact JSON Schema the tool list carries: no `$schema`, no empty `additionalProperties`. */
 export function jsonSchema(schema: z.ZodType): Record<string, unknown> {
   const strip = (node: unknown): unknown => {
@@ -72,14 +59,14 @@ export function jsonSchema(schema: z.ZodType): Record<string, unknown> {
   return strip(z.toJSONSchema(schema, { io: 'input' })) as Record<string, unknown>;
 }
 
-function toolOf(command: AnyCommand, tool: string, answer: keyof typeof ANSWERS): Tool {
+function toolOf(command: AnyCommand, tool: string, answer: AnswerName): Tool {
   const keys = [...(command.arguments ?? []), ...(command.options ?? [])].map((spec) => spec.key);
   return {
     name: command.name,
     description: tool,
     readOnly: command.readOnly === true,
     input: inputOf(command),
-    outputSchema: outputSchemaOf(ANSWERS[answer] as z.ZodObject),
+    outputSchema: { type: 'object', required: [...ANSWER_KEYS[answer]] },
     call: async (ctx, args) => {
       // The tool's snake_case keys back to the registry's keys; then the arguments are read as the command line reads them.
       const raw = Object.fromEntries(keys.map((key) => [key, args[snakeCase(key)]]));

@@ -453,6 +453,8 @@ describe.skipIf(codexMissing).concurrent('autopilot under codex exec (workspace-
       expect.stringMatching(/^Status +in_progress · sub-step 1 — Interview$/),
       expect.stringMatching(/^Retries +0 of 3$/),
       expect.stringMatching(/^Next +when done: step 2 Research$/),
+      // The last action (seed 001's re-entry summary): what the thread before did.
+      expect.stringMatching(/^Last +substep step 1 \(Problem\): 1 — Interview \(partial, /),
       continueLine,
     ]);
     // Words for Codex: no environment file (Codex has none), no /autopilot command (Claude Code's), no --session to pass.
