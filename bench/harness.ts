@@ -138,7 +138,7 @@ export const timed = (cmd: Command): Probe => ({ label: cmd.label, sample: () =>
 
 // ---------------------------------------------------------------- results
 
-export type Unit = 'ms' | 'bytes' | 'MB';
+export type Unit = 'ms' | 'bytes' | 'MB' | 'KB' | 'packages';
 
 export interface Target {
   /** `ratio`: the ratio of medians; `value`: the subject's own figure. */
@@ -210,7 +210,7 @@ export class Bench {
     this.preload = join(root, 'bench', 'report-rss.mjs');
     for (const [what, path] of [
       ['the sample project', this.example],
-      ['the built CLI (run `npm run build`)', join(root, 'dist', 'cli.js')],
+      ['the built CLI (run `npm run build`)', join(root, 'dist', 'cli.cjs')],
       ['the memory preload', this.preload],
     ] as const) {
       if (!existsSync(path)) throw new BenchFailure(`${what} is missing: ${path}`);

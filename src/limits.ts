@@ -34,6 +34,9 @@ export const POINTER_MAX_BYTES = 64 * KB;
 /** One line of the journal: one event, a few hundred bytes in practice. A longer line is not one autopilot wrote; it is skipped and reported. */
 export const JOURNAL_LINE_MAX_BYTES = 64 * KB;
 
+/** Unreadable journal lines named one by one by a whole read (`check`); the rest are counted in one problem. */
+export const JOURNAL_PROBLEM_LINES_MAX = 100;
+
 /**
  * The repository's flow cache (`_docs/_autopilot/cache/flows.json`): a parsed
  * flow is a few KB of JSON. A larger file is dropped and started afresh.

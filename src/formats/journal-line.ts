@@ -337,13 +337,20 @@ export function eventProblem(value: unknown): string | undefined {
 export type LineVerdict = { entry: StampedEntry } | { problem: string };
 
 /** One line of the journal, judged: an event, or why it is not one. */
+const NOT_JSON = 'not JSON (a line cut short by a crash, or a mangled merge)';
+/** The first character of any JSON text, after optional whitespace. */
+const JSON_START = /^[\s]*[{["\-0-9tfn]/;
+
 export function judgeLine(line: string): LineVerdict {
   if (line.length > JOURNAL_LINE_MAX_BYTES) return { problem: `a line of ${line.length} characters (the limit is ${JOURNAL_LINE_MAX_BYTES})` };
+  // What cannot start a JSON value is not JSON, said without asking JSON.parse: a failed parse builds an
+  // error with a stack, and a journal of half a million such lines would take seconds.
+  if (!JSON_START.test(line)) return { problem: NOT_JSON };
   let value: unknown;
   try {
     value = JSON.parse(line);
   } catch {
-    return { problem: 'not JSON (a line cut short by a crash, or a mangled merge)' };
+    return { problem: NOT_JSON };
   }
   const problem = eventProblem(value);
   return problem ? { problem: `not an event: ${problem}` } : { entry: value as StampedEntry };

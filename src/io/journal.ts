@@ -12,7 +12,13 @@ import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, openSync, re
 import { newestFirstFilter, oldestFirstBatches } from '../engine/batches.js';
 import { InputError, type Problem } from '../errors.js';
 import { chainHash, judgeLine, parseJournalLine, type StampedEntry } from '../formats/journal-line.js';
-import { JOURNAL_BACKWARD_CHUNK_BYTES, JOURNAL_LINE_MAX_BYTES, JOURNAL_SCAN_CHUNK_BYTES, JOURNAL_TAIL_WINDOW_BYTES } from '../limits.js';
+import {
+  JOURNAL_BACKWARD_CHUNK_BYTES,
+  JOURNAL_LINE_MAX_BYTES,
+  JOURNAL_PROBLEM_LINES_MAX,
+  JOURNAL_SCAN_CHUNK_BYTES,
+  JOURNAL_TAIL_WINDOW_BYTES,
+} from '../limits.js';
 import { displayPath } from './repo.js';
 import { crashPoint, crashWanted, diskFullError, diskFullWanted } from './crash-point.js';
 
@@ -185,6 +191,8 @@ export function readJournal(file: string, display: string, options: { chain?: bo
   const hashOf = new Map<number, string>();
   const merged: { line: number; seams: string[] }[] = [];
   let before: { hash: string | undefined; seq: number | undefined } | undefined;
+  let unreadable = 0;
+  let firstUncounted: number | undefined;
   scanLines(file, (line, lineNo, complete) => {
     if (line.trim() === '') return;
     const parsed = parseJournalLine(line, display, lineNo);
@@ -215,11 +223,19 @@ export function readJournal(file: string, display: string, options: { chain?: bo
       cut(dropped);
       // A loop, not push(...accepted): a batch of a million events would overflow the call stack as arguments.
       for (const e of accepted) entries.push(e);
-    } else
+    } else if (++unreadable <= JOURNAL_PROBLEM_LINES_MAX)
       problems.push(
         complete ? parsed.problem : { ...parsed.problem, message: 'the last journal line is torn (a write cut short by a crash); every reader skips it' },
       );
+    else firstUncounted ??= lineNo;
   });
+  if (firstUncounted !== undefined)
+    problems.push({
+      file: display,
+      line: firstUncounted,
+      message: `${(unreadable - JOURNAL_PROBLEM_LINES_MAX).toLocaleString('en')} more journal lines from here are not events (only the first ${JOURNAL_PROBLEM_LINES_MAX} are named one by one); every reader skips them`,
+      expected: 'one event a line (`check --repair` cuts lines that are not JSON)',
+    });
   cut(batches.pending());
   if (!options.chain) return { entries, problems };
 

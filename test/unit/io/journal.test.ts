@@ -139,6 +139,16 @@ describe('reading the journal', () => {
     expect(lastEntries(file, 10)).toEqual([good]);
   });
 
+  it('names the first 100 of 200,000 lines that are not events, one by one, and counts the rest in one problem at its line', () => {
+    const file = join(dir, 'garbage.jsonl');
+    writeFileSync(file, 'a\n'.repeat(200_000));
+    const { entries, problems } = readJournal(file, 'journal.jsonl');
+    expect(entries).toEqual([]);
+    expect(problems).toHaveLength(101);
+    expect(problems[99]).toMatchObject({ line: 100, message: expect.stringContaining('not JSON') });
+    expect(problems[100]).toMatchObject({ line: 101, message: expect.stringContaining('199,900 more journal lines from here are not events') });
+  });
+
   it('leaves out a batch a crash cut short (its closing event never written), but not a later one that reuses its numbers', () => {
     const file = freshFile();
     const open = (seq: number) => ({ ...base(seq, { event: 'step_completed' }), pointer: undefined });
