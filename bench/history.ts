@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { BenchFailure } from './harness.js';
+import { chainHash } from '../src/formats/journal-line.js';
 
 const ARTIFACTS = [
   '00_problem/problem.md',
@@ -87,17 +88,24 @@ export function prependHistory(dir: string, count: number): void {
         ),
       (s: number) => line(s, 'step_completed', 2, 'Research', ''),
     ];
+    // Each line names the one before it (`prev`), as autopilot writes them: a long history is one chain, no merge in it.
+    let prev: string | undefined;
+    const chained = (text: string) => {
+      const out = prev === undefined ? text : `{"prev":"${prev}",${text.slice(1)}`;
+      prev = chainHash(out);
+      return out;
+    };
     let buffer: string[] = [];
     for (let seq = 1; seq <= count; seq++) {
-      buffer.push(kinds[seq % kinds.length]!(seq));
+      buffer.push(chained(kinds[seq % kinds.length]!(seq)));
       if (buffer.length === 10_000) {
         writeSync(fd, buffer.join('\n') + '\n');
         buffer = [];
       }
     }
     const renumbered = recent.map((l) => {
-      const e = JSON.parse(l) as { seq: number };
-      return JSON.stringify({ ...e, seq: e.seq + count });
+      const { prev: _, ...e } = JSON.parse(l) as { prev?: string; seq: number };
+      return chained(JSON.stringify({ ...e, seq: e.seq + count }));
     });
     writeSync(fd, [...buffer, ...renumbered].join('\n') + '\n');
   } finally {

@@ -8,7 +8,6 @@
  * acts on a change afterwards (a progress commit).
  */
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { gzipSync } from 'node:zlib';
 import { dirname } from 'node:path';
 import { checkpointId, parseCheckpointId } from '../engine/checkpoint-id.js';
 import { retain, retentionClock } from '../engine/retention.js';
@@ -242,7 +241,8 @@ function prune(repo: Repo, now: Date, taken: string): string[] {
     gatePath(repo, file);
     gatePath(repo, archived);
     mkdirSync(dirname(archived), { recursive: true });
-    writeFileSync(`${archived}.tmp`, gzipSync(readFileSync(file)));
+    // zlib is loaded here, when a checkpoint is archived: no other command start needs it.
+    writeFileSync(`${archived}.tmp`, process.getBuiltinModule('node:zlib').gzipSync(readFileSync(file)));
     renameSync(`${archived}.tmp`, archived);
     unlinkSync(file);
   }

@@ -5,7 +5,6 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { parseCheckpointId } from '../engine/checkpoint-id.js';
 import { InputError } from '../errors.js';
 import { parseCheckpoint, type Checkpoint } from '../formats/checkpoint.js';
@@ -65,7 +64,7 @@ export function readCheckpoint(repo: Repo, id: string): Checkpoint {
     // An archived one is restorable as well.
     try {
       file = archivedFile(repo, id);
-      text = gunzipSync(readFileSync(file)).toString('utf8');
+      text = process.getBuiltinModule('node:zlib').gunzipSync(readFileSync(file)).toString('utf8');
     } catch {
       throw new InputError({ message: `no checkpoint ${id}`, expected: 'an id from `autopilot checkpoints --all`', received: id });
     }

@@ -1,5 +1,4 @@
 /** Who is running: host name, a machine id that survives a rename of the host, and this process. */
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { hashText } from '../hash.js';
@@ -24,7 +23,11 @@ export interface MachineReaders {
 const REAL: MachineReaders = {
   platform: process.platform,
   readFile: (file) => readFileSync(file, 'utf8'),
-  run: (command, args) => execFileSync(command, args, { encoding: 'utf8', timeout: 2000, stdio: ['ignore', 'pipe', 'ignore'], windowsHide: true }),
+  // child_process is loaded on the call (macOS and Windows only): it brings net and streams with it.
+  run: (command, args) =>
+    process
+      .getBuiltinModule('node:child_process')
+      .execFileSync(command, args, { encoding: 'utf8', timeout: 2000, stdio: ['ignore', 'pipe', 'ignore'], windowsHide: true }),
 };
 
 const attempt = (read: () => string | undefined): string | undefined => {
