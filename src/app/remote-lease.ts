@@ -25,17 +25,9 @@ export interface RemoteLeaseResult {
  * `staleMs`: undefined (the default) never takes a lease for its age.
  * `timeoutMs`: how long the remote may stay silent; a remote that does not answer is exit 1 naming it and what to check.
  */
-export async function holdRemoteLease(
-  repo: Repo,
-  remote: string,
-  session: string,
-  now: Date,
-  staleMs: number | undefined,
-  takeOver: boolean,
-  timeoutMs: number,
-): Promise<RemoteLeaseResult> {
+export async function holdRemoteLease(...args: Parameters<typeof holdIt>): Promise<RemoteLeaseResult> {
   try {
-    return await holdIt(repo, remote, session, now, staleMs, takeOver, timeoutMs);
+    return await holdIt(...args);
   } catch (error) {
     if (error instanceof Error && error.name === 'RemoteNotAnswering')
       throw new GitFailed(error.message, 'Nothing was written. Run the command again once the remote answers (or raise `lease.remote_timeout_seconds`).');

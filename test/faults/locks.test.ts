@@ -7,6 +7,7 @@
  * command stopped for an hour, as a paused laptop stops it), keeps it: the
  * others wait, then exit 4 naming it.
  */
+import type { LockHolder } from '../../src/formats/lock.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -26,15 +27,7 @@ const ownStart = () => {
   return info.start;
 };
 
-interface Holder {
-  pid: number;
-  host: string;
-  machine: string;
-  session: string;
-  at: string;
-  nonce: string;
-  start?: string;
-}
+type Holder = LockHolder;
 const holder = (change: Partial<Holder>): Holder => ({
   pid: process.pid,
   host: hostname(),

@@ -1,44 +1,16 @@
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GitCommandError, ProgressCommitRefused } from '../../src/git/errors.js';
 import { progressCommit } from '../../src/git/progress-commit.js';
 import { progressMessage } from '../../src/git/progress-message.js';
 import { InputError } from '../../src/errors.js';
-import { commit, git, gitFails, handleFor, newRepo, repoWith, write } from '../helpers/git.js';
+import { changedPaths, commit, git, gitFails, gitState, handleFor, newRepo, repoWith, userView, write } from '../helpers/git.js';
 
 const POINTER = '_docs/_autopilot_state.md';
 const JOURNAL = '_docs/_autopilot/journal.jsonl';
 const facts = { flow: 'greenfield', step: 3, steps: 10, name: 'Plan', status: 'completed', cycle: 1, session: 's-1' } as const;
 const message = progressMessage(facts);
-
-/** What a person sees of their own work: staged, unstaged and untracked, file by file and line by line. */
-function userView(repo: string) {
-  return {
-    staged: git(repo, 'diff', '--cached'),
-    unstaged: git(repo, 'diff'),
-    // --no-optional-locks: the status does not write the refreshed index, so the index file can be compared byte for byte.
-    status: git(repo, '--no-optional-locks', 'status', '--porcelain=v1', '--untracked-files=all'),
-  };
-}
-
-/** Everything a failed progress commit must leave as it was: the branch, the index, the work tree, the git folder. */
-function snapshotOf(repo: string) {
-  return {
-    head: git(repo, 'rev-parse', 'HEAD'),
-    reflog: git(repo, 'reflog', '--format=%H %gs', 'main'),
-    index: git(repo, 'ls-files', '--stage'),
-    indexFile: createHash('sha1')
-      .update(readFileSync(join(repo, '.git/index')))
-      .digest('hex'),
-    ...userView(repo),
-    gitDir: readdirSync(join(repo, '.git')).sort(),
-  };
-}
-
-/** The paths a commit changed, with git's letter for each (A, M, D). */
-const changed = (repo: string, rev = 'HEAD') => git(repo, 'show', '--name-status', '--format=', rev).trim().split('\n').sort();
 
 describe('progressCommit', () => {
   it("commits exactly the named files and leaves the user's staged, unstaged and untracked work as it was", async () => {
@@ -72,7 +44,7 @@ describe('progressCommit', () => {
 
     expect(sha).toBe(git(repo, 'rev-parse', 'main').trim());
     expect(git(repo, 'rev-parse', `${sha}^`).trim()).toBe(before);
-    expect(changed(repo)).toEqual(['A\t_docs/02_tasks/_index.md', 'D\t_docs/01_solution/draft.md', `M\t${JOURNAL}`, `M\t${POINTER}`].sort());
+    expect(changedPaths(repo)).toEqual(['A\t_docs/02_tasks/_index.md', 'D\t_docs/01_solution/draft.md', `M\t${JOURNAL}`, `M\t${POINTER}`].sort());
     expect(git(repo, 'show', `HEAD:${JOURNAL}`)).toBe('{"event":"a"}\n{"event":"b"}\n');
     expect(userView(repo)).toEqual(theirs);
     expect(readdirSync(join(repo, '.git')).filter((name) => name.startsWith('autopilot-index'))).toEqual([]);
@@ -108,7 +80,7 @@ describe('progressCommit', () => {
     write(repo, POINTER, 'step: 1\n');
     const sha = await progressCommit(await handleFor(repo), { files: [POINTER], ...message });
     expect(git(repo, 'rev-list', '--parents', '-1', 'HEAD').trim()).toBe(sha);
-    expect(changed(repo)).toEqual([`A\t${POINTER}`]);
+    expect(changedPaths(repo)).toEqual([`A\t${POINTER}`]);
     expect(git(repo, 'status', '--porcelain=v1')).toBe('A  app.ts\n');
   });
 
@@ -125,7 +97,7 @@ describe('progressCommit', () => {
     write(top, 'packages/app/_docs/_autopilot_state.md', 'step: 3\n');
     write(top, 'packages/app/other.md', 'changed\n');
     await progressCommit(await handleFor(join(top, 'packages/app')), { files: [POINTER], ...message });
-    expect(changed(top)).toEqual(['M\tpackages/app/_docs/_autopilot_state.md']);
+    expect(changedPaths(top)).toEqual(['M\tpackages/app/_docs/_autopilot_state.md']);
     for (const outside of ['../other.md', '/etc/passwd', 'a/../../x', '']) {
       await expect(progressCommit(await handleFor(join(top, 'packages/app')), { files: [outside], ...message })).rejects.toThrow(InputError);
     }
@@ -134,13 +106,13 @@ describe('progressCommit', () => {
   it("fails with git's words, committing nothing, when another git command holds the index", async () => {
     const repo = repoWith({ [POINTER]: 'step: 2\n' });
     write(repo, POINTER, 'step: 3\n');
-    const before = snapshotOf(repo);
+    const before = gitState(repo);
     writeFileSync(join(repo, '.git/index.lock'), '');
     const attempt = progressCommit(await handleFor(repo), { files: [POINTER], ...message });
     await expect(attempt).rejects.toBeInstanceOf(GitCommandError);
     await expect(attempt).rejects.toThrow(/index\.lock': File exists/);
     rmSync(join(repo, '.git/index.lock'));
-    expect(snapshotOf(repo)).toEqual(before);
+    expect(gitState(repo)).toEqual(before);
   });
 
   it('leaves no temporary index behind when git fails half-way', async () => {

@@ -4,7 +4,6 @@
  * the journal), and what is left for the next command after a failure: no
  * temporary file, no index behind HEAD, a commit findable by its trailers.
  */
-import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,37 +11,14 @@ import { GitCommandError } from '../../src/git/errors.js';
 import { findProgressCommit } from '../../src/git/history.js';
 import { changedSince, cleanLeftovers, progressCommit, repairIndex, snapshotWorkTree } from '../../src/git/progress-commit.js';
 import { progressMessage } from '../../src/git/progress-message.js';
-import { commit, git, handleFor, repoWith, tempDir, write } from '../helpers/git.js';
+import { changedPaths, commit, git, gitState, handleFor, repoWith, tempDir, write } from '../helpers/git.js';
 
 const POINTER = '_docs/_autopilot_state.md';
 const JOURNAL = '_docs/_autopilot/journal.jsonl';
 const facts = { flow: 'greenfield', step: 3, steps: 10, name: 'Plan', status: 'completed', cycle: 1, session: 's-1', event: 7 } as const;
 const message = progressMessage(facts);
 
-/** What a person sees of their own work, and the index file itself (status run without writing it). */
-function userView(repo: string) {
-  return {
-    staged: git(repo, 'diff', '--cached'),
-    unstaged: git(repo, 'diff'),
-    status: git(repo, '--no-optional-locks', 'status', '--porcelain=v1', '--untracked-files=all'),
-  };
-}
-
-function everything(repo: string) {
-  return {
-    head: git(repo, 'rev-parse', 'HEAD'),
-    reflog: git(repo, 'reflog', '--format=%H %gs', 'main'),
-    index: git(repo, 'ls-files', '--stage'),
-    indexFile: createHash('sha1')
-      .update(readFileSync(join(repo, '.git/index')))
-      .digest('hex'),
-    ...userView(repo),
-    gitDir: readdirSync(join(repo, '.git')).sort(),
-  };
-}
-
 const leftovers = (repo: string) => readdirSync(join(repo, '.git')).filter((name) => name.startsWith('autopilot-'));
-const changed = (repo: string, rev = 'HEAD') => git(repo, 'show', '--name-status', '--format=', rev).trim().split('\n').sort();
 
 /** A project with a person's work in progress: a modified file, a staged one, an untracked one, an ignored one. */
 function projectWithPersonsWork(): string {
@@ -67,9 +43,9 @@ describe('snapshotWorkTree and changedSince', () => {
   it('record the work tree (staged or not, untracked, .gitignore respected) and tell what changed since, never touching the index', async () => {
     const repo = projectWithPersonsWork();
     const handle = await handleFor(repo);
-    const before = everything(repo);
+    const before = gitState(repo);
     const snapshot = await snapshotWorkTree(handle);
-    expect(everything(repo)).toEqual(before);
+    expect(gitState(repo)).toEqual(before);
     expect(git(repo, 'cat-file', '-t', snapshot).trim()).toBe('tree');
     expect(git(repo, 'show', `${snapshot}:src/app.ts`)).toBe('app, modified by the person, not staged\n');
     expect(git(repo, 'show', `${snapshot}:notes.txt`)).toBe("the person's untracked notes\n");
@@ -84,13 +60,13 @@ describe('snapshotWorkTree and changedSince', () => {
     write(repo, 'error.log', 'ignored\n');
     write(repo, 'notes.txt', 'changed\n');
     write(repo, 'notes.txt', "the person's untracked notes\n");
-    const after = everything(repo);
+    const after = gitState(repo);
     expect(await changedSince(handle, snapshot)).toEqual([
       { path: 'src/lib.ts', change: 'modified' },
       { path: 'src/new.ts', change: 'added' },
       { path: 'src/old.ts', change: 'deleted' },
     ]);
-    expect(everything(repo)).toEqual(after);
+    expect(gitState(repo)).toEqual(after);
     expect(leftovers(repo)).toEqual([]);
   });
 
@@ -166,7 +142,7 @@ describe("a step's progress commit", () => {
     const sha = await progressCommit(handle, { files: [POINTER, JOURNAL], changed: await changedSince(handle, snapshot), ...message });
     expect(sha).toBe(git(repo, 'rev-parse', 'HEAD').trim());
     expect(git(repo, 'rev-parse', 'HEAD^').trim()).toBe(base);
-    expect(changed(repo)).toEqual([`M\t${JOURNAL}`, `M\t${POINTER}`, 'A\tsrc/new.ts', 'M\tsrc/lib.ts', 'D\tsrc/old.ts'].sort());
+    expect(changedPaths(repo)).toEqual([`M\t${JOURNAL}`, `M\t${POINTER}`, 'A\tsrc/new.ts', 'M\tsrc/lib.ts', 'D\tsrc/old.ts'].sort());
     // The person's: modified stays modified, staged stays staged, untracked stays untracked.
     expect(git(repo, 'diff', '--', 'src/app.ts')).toBe(theirs.app);
     expect(git(repo, 'diff', '--cached', '--', 'README.md')).toBe(theirs.readme);
@@ -242,13 +218,13 @@ describe('a progress commit git refuses leaves nothing half-done', () => {
   async function refused(repo: string, error: RegExp): Promise<void> {
     write(repo, POINTER, 'step: 3\n');
     write(repo, 'src/step.ts', 'new\n');
-    const before = everything(repo);
+    const before = gitState(repo);
     const start = Date.now();
     const attempt = progressCommit(await handleFor(repo), { files: [POINTER], changed: ['src/step.ts'], ...message });
     await expect(attempt).rejects.toBeInstanceOf(GitCommandError);
     await expect(attempt).rejects.toThrow(error);
     expect(Date.now() - start).toBeLessThan(10_000);
-    expect(everything(repo)).toEqual(before);
+    expect(gitState(repo)).toEqual(before);
   }
 
   it('a reference-transaction hook that refuses: git says so, the branch and the index are as they were', async () => {

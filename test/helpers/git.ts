@@ -4,7 +4,8 @@
  * bare machine with no global git configuration.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach } from 'vitest';
@@ -77,3 +78,30 @@ export async function handleFor(root: string): Promise<GitHandle> {
   if (!handle) throw new Error(`openGit(${root}): ${reason}`);
   return handle;
 }
+
+/** What a person sees of their own work: staged, unstaged and untracked, file by file and line by line. */
+export function userView(repo: string) {
+  return {
+    staged: git(repo, 'diff', '--cached'),
+    unstaged: git(repo, 'diff'),
+    // --no-optional-locks: the status does not write the refreshed index, so the index file can be compared byte for byte.
+    status: git(repo, '--no-optional-locks', 'status', '--porcelain=v1', '--untracked-files=all'),
+  };
+}
+
+/** Everything a failed progress commit must leave as it was: the branch, the index, the work tree, the git folder. */
+export function gitState(repo: string) {
+  return {
+    head: git(repo, 'rev-parse', 'HEAD'),
+    reflog: git(repo, 'reflog', '--format=%H %gs', 'main'),
+    index: git(repo, 'ls-files', '--stage'),
+    indexFile: createHash('sha1')
+      .update(readFileSync(join(repo, '.git/index')))
+      .digest('hex'),
+    ...userView(repo),
+    gitDir: readdirSync(join(repo, '.git')).sort(),
+  };
+}
+
+/** The paths a commit changed, with git's letter for each (A, M, D). */
+export const changedPaths = (repo: string, rev = 'HEAD') => git(repo, 'show', '--name-status', '--format=', rev).trim().split('\n').sort();

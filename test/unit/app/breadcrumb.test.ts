@@ -4,24 +4,14 @@
  * `--mark` moves "since the last one", a boundary labelled by the step it
  * follows.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runBreadcrumb } from '../../../src/app/breadcrumb.js';
 import type { Context } from '../../../src/app/context.js';
 import { runStep } from '../../../src/app/step.js';
+import { tempRepo as repo } from '../../helpers/cli.js';
 
-const made: string[] = [];
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function repo(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'autopilot-unit-'));
-  made.push(dir);
-  return dir;
-}
 const write = (dir: string, rel: string, text = `# ${rel}\n`) => {
   mkdirSync(dirname(join(dir, rel)), { recursive: true });
   writeFileSync(join(dir, rel), text);

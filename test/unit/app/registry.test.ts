@@ -5,26 +5,15 @@
  * agent reads. Fast: no process is spawned, so this is where the command
  * layer's behaviour is tried first.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Context } from '../../../src/app/context.js';
 import { readArguments, type Answer } from '../../../src/commands/command.js';
 import { COMMANDS, type AnyCommand } from '../../../src/commands/index.js';
 import { errorJson } from '../../../src/errors.js';
 import { ANSWERS, errorAnswer } from '../../../src/render/answers.js';
-
-const made: string[] = [];
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function repo(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'autopilot-unit-'));
-  made.push(dir);
-  return dir;
-}
+import { tempRepo as repo } from '../../helpers/cli.js';
 
 function write(dir: string, rel: string, text = `written for ${rel}\n`): void {
   mkdirSync(dirname(join(dir, rel)), { recursive: true });
