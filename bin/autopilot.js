@@ -67,8 +67,12 @@ if (!off && (cachedData === undefined || script.cachedDataRejected)) {
       writeFileSync(temp, script.createCachedData());
       renameSync(temp, cacheFile);
     } catch {
-      // A read-only or full temporary folder: the next call compiles again.
-      rmSync(temp, { force: true });
+      // A read-only or full temporary folder, or no folder at all: the next call compiles again.
+      try {
+        rmSync(temp, { force: true });
+      } catch {
+        // Nothing was written there either.
+      }
     }
   });
 }
