@@ -53,6 +53,8 @@ const LOG_BASE_KEYS = new Set([
   'retry_count',
   'key',
   'pointer',
+  // The index a line carries repeats what the events before it say: not news.
+  'journal_index',
 ]);
 
 /** A pinned step list is long: the log names it by flow and hash. */
