@@ -64,6 +64,7 @@ const stubs = {
     );
     b.onResolve({ filter: /^mdast-util-to-markdown$/ }, () => ({ path: resolve(root, 'scripts/stubs/mdast-util-to-markdown.js') }));
     b.onResolve({ filter: /^markdown-table$/ }, () => ({ path: resolve(root, 'scripts/stubs/markdown-table.js') }));
+    b.onResolve({ filter: /^debug$/ }, () => ({ path: resolve(root, 'scripts/stubs/debug.js') }));
     b.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
       /[\\/]zod[\\/]/.test(args.importer) ? { path: resolve(root, 'scripts/stubs/zod-locales.js') } : undefined,
     );
@@ -103,7 +104,10 @@ if (/\bimport\(/.test(handed.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^
 // One character past ASCII and V8 holds the whole source two bytes a character (twice the memory at
 // every start, and a garbage collection). esbuild escapes strings, not regular expressions: write `\u00b7`.
 const wide = /[^\x00-\x7f]/.exec(handed);
-if (wide) throw new Error(`dist/cli.cjs holds ${JSON.stringify(wide[0])} near ${JSON.stringify(handed.slice(Math.max(0, wide.index - 40), wide.index + 20))}: escape it in the source`);
+if (wide)
+  throw new Error(
+    `dist/cli.cjs holds ${JSON.stringify(wide[0])} near ${JSON.stringify(handed.slice(Math.max(0, wide.index - 40), wide.index + 20))}: escape it in the source`,
+  );
 writeFileSync(cliFile, handed);
 await build({ ...common, plugins: [stubs], entryPoints: Object.fromEntries(Object.entries(LAZY).map(([file, name]) => [`lazy/${name}`, file])) });
 await build({

@@ -157,7 +157,7 @@ function confined(abs: string, rel: string, within: Confinement | undefined): bo
   if (!within) return true;
   let real: string;
   try {
-    real = realpathSync(abs);
+    real = realpathSync.native(abs);
   } catch {
     return false;
   }
