@@ -16,6 +16,8 @@ const matchers = new Map<string, (name: string) => boolean>();
 
 /** Only `*` wildcards (`solution_draft_*.md`): most patterns, matched without compiling a glob. */
 const STARS_ONLY = /^[^*?[\]{}!()+@\\]*(\*[^*?[\]{}!()+@\\]+|\*$)+$/;
+/** What picomatch reads its own way (a `*` after a dot must match a character: `*.*` is not `a.`): left to it. */
+const PICOMATCH_SHORTCUTS = /^(\*\.\*|\.\*)(\.\w+)?$/;
 
 /** `*` matches any run of characters but `/`, and, as in picomatch with `dot: false`, never a leading dot. */
 function starMatcher(segment: string): (name: string) => boolean {
@@ -40,7 +42,8 @@ export const matcherForTest = (segment: string) => matcherFor(segment);
 function matcherFor(segment: string): (name: string) => boolean {
   let matcher = matchers.get(segment);
   if (!matcher) {
-    matcher = STARS_ONLY.test(segment) && !segment.includes('**') ? starMatcher(segment) : picomatch(segment, { dot: false });
+    const fast = STARS_ONLY.test(segment) && !segment.includes('**') && !PICOMATCH_SHORTCUTS.test(segment);
+    matcher = fast ? starMatcher(segment) : picomatch(segment, { dot: false });
     matchers.set(segment, matcher);
   }
   return matcher;
