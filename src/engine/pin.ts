@@ -29,7 +29,7 @@ export function flowChanges(pinned: Flow, current: Flow): string[] {
   }
   if (JSON.stringify(pinned.decisions) !== JSON.stringify(current.decisions)) changes.push('the decisions changed');
   const marked = (flow: Flow) => [...new Set((flow.checkpointBefore ?? []).map((m) => m.step))].join(', ') || 'none';
-  if (marked(pinned) !== marked(current)) changes.push(`the steps a checkpoint is taken before changed (${marked(pinned)} → ${marked(current)})`);
+  if (marked(pinned) !== marked(current)) changes.push(`checkpoint_before changed (${marked(pinned)} → ${marked(current)})`);
   return changes;
 }
 

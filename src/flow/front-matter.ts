@@ -250,7 +250,7 @@ function readValues(
   };
 }
 
-const CHECKPOINT_EXAMPLE = '`checkpoint_before: [Deploy]`: a list of step names, as the Name column of the step table writes them';
+const CHECKPOINT_EXAMPLE = '`checkpoint_before: [Deploy]`: names from the Name column';
 
 /**
  * `checkpoint_before`: a YAML list of step names, each kept with its own line
@@ -281,10 +281,7 @@ function readCheckpointBefore(
       problems.push({
         file,
         line: lineOf(i),
-        message:
-          typeof name === 'number'
-            ? `\`checkpoint_before\` names steps by name, not by number (${name}): a name survives the steps being renumbered`
-            : '`checkpoint_before` holds something that is not a step name',
+        message: `\`checkpoint_before\` lists steps by name; ${asJson(name)} is not a name`,
         expected: CHECKPOINT_EXAMPLE,
         received: asJson(name),
       });

@@ -199,7 +199,7 @@ describe('checkpoint_before in a repository’s own flow', () => {
       expect.objectContaining({
         file: '.autopilot/flows/greenfield.md',
         line,
-        message: '`checkpoint_before` names the step `Nope`, which is not a step of greenfield',
+        message: '`checkpoint_before` names `Nope`, no step of greenfield',
       }),
     );
     expect(autopilot(dir, 'check').stdout).toContain(`.autopilot/flows/greenfield.md:${line}`);
@@ -241,7 +241,7 @@ describe('a run pinned by an autopilot older than checkpoint_before', () => {
     const status = autopilot(dir, 'status', '--json');
     expect(status.code, status.stdout + status.stderr).toBe(0);
     expect(status.json<{ notices?: string[] }>().notices).toEqual([
-      expect.stringContaining('changed since this run started (the steps a checkpoint is taken before changed (none → Deploy))'),
+      expect.stringContaining('changed since this run started (checkpoint_before changed (none → Deploy))'),
     ]);
     upToDeploy(dir);
     const deploy = next(dir);
@@ -251,7 +251,7 @@ describe('a run pinned by an autopilot older than checkpoint_before', () => {
     // A person adopts the flow as it is now: the run's next entry into Deploy will take one.
     const repin = autopilot(dir, 'repin', '--json');
     expect(repin.code).toBe(0);
-    expect(repin.json<{ changes: string[] }>().changes).toEqual(['the steps a checkpoint is taken before changed (none → Deploy)']);
+    expect(repin.json<{ changes: string[] }>().changes).toEqual(['checkpoint_before changed (none → Deploy)']);
     expect(autopilot(dir, 'check').code).toBe(0);
   });
 });

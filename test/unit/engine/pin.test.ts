@@ -12,7 +12,7 @@ function pinnedBeforeTheKey(): Flow {
 
 describe('flowChanges and checkpoint_before', () => {
   it('a run pinned before the key, against the flow that marks Deploy: 1 change, the marked steps, and no step changed', () => {
-    expect(flowChanges(pinnedBeforeTheKey(), builtInFlow('greenfield'))).toEqual(['the steps a checkpoint is taken before changed (none → Deploy)']);
+    expect(flowChanges(pinnedBeforeTheKey(), builtInFlow('greenfield'))).toEqual(['checkpoint_before changed (none → Deploy)']);
   });
 
   it('the same names on other lines (the front matter reworded) are no change', () => {
