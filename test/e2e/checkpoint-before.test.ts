@@ -225,10 +225,19 @@ describe('a run pinned by an autopilot older than checkpoint_before', () => {
     const file = join(dir, '_docs/_autopilot/journal.jsonl');
     const lines = readFileSync(file, 'utf8').trim().split('\n');
     expect(lines).toHaveLength(1);
-    const started = JSON.parse(lines[0]!) as { flow_hash: string; pinned: Record<string, unknown>; pointer: Record<string, unknown> };
+    const started = JSON.parse(lines[0]!) as {
+      flow_hash: string;
+      pinned: Record<string, unknown>;
+      pointer: Record<string, unknown>;
+      journal_index?: { pins?: Record<string, Record<string, unknown>> };
+    };
     const OLD = 'a'.repeat(40);
-    delete started.pinned.checkpointBefore;
-    started.pinned.hash = OLD;
+    // The pinned copy, and the copy a journal line may carry in its index, as the older autopilot wrote them.
+    for (const pinned of [started.pinned, started.journal_index?.pins?.greenfield]) {
+      if (!pinned) continue;
+      delete pinned.checkpointBefore;
+      pinned.hash = OLD;
+    }
     started.flow_hash = OLD;
     started.pointer.flow_hash = OLD;
     writeFileSync(file, `${JSON.stringify(started)}\n`);
