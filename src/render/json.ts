@@ -151,6 +151,7 @@ export function stepJson(view: View): StepAnswer {
       break;
   }
   if (view.reason) json.reason = view.reason;
+  if (view.checkpoint) json.checkpoint = view.checkpoint;
   return json;
 }
 

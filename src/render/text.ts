@@ -241,6 +241,7 @@ export function outcomeText(view: View): string {
   const { outcome, position, flow } = view;
   const lines = view.reentry ? [...reentryLines(view), ...driftLines(view)] : driftLines(view);
   if (view.committed) lines.push(`✓ Progress commit ${view.committed.slice(0, 8)}`);
+  if (view.checkpoint) lines.push(`✓ Checkpoint ${view.checkpoint} (a person can return to it: \`autopilot restore ${view.checkpoint}\`)`);
   const acted = view.acted ? `step ${stepLabel(view.acted)}` : 'the step';
   for (const p of view.passedOver ?? []) lines.push(`↷ Passed over step ${p.step} ${p.name}: ${p.reason}`);
   switch (outcome?.kind) {
