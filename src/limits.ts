@@ -257,7 +257,12 @@ export function tooLarge(file: string, what: string, size: number, limit: number
   };
 }
 
-/** Directory entries read per system call when a glob lists a folder (Node's default is 32): fewer calls for a large folder. */
+/**
+ * A folder a glob lists whose own size (what `stat` says: on ext4 about 30
+ * bytes a name) passes this is read entry by entry, `LISTING_BUFFER_ENTRIES`
+ * a system call; a smaller one in one `readdir`, which starts faster.
+ */
+export const LARGE_LISTING_BYTES = 256 * KB;
 export const LISTING_BUFFER_ENTRIES = 1024;
 
 /** An evidence file at most this large is read to see that it holds more than whitespace; a larger one is content. */

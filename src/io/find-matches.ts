@@ -4,11 +4,11 @@
  * Nothing else is read, so a `_docs/` of 100,000 files costs what the rules
  * name, not what the tree holds. picomatch matches the glob segments.
  */
-import { closeSync, constants, opendirSync, openSync, readSync, realpathSync, statSync, type Dir } from 'node:fs';
+import { closeSync, constants, opendirSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { InputError } from '../errors.js';
-import { BLANK_EVIDENCE_MAX_BYTES, LISTING_BUFFER_ENTRIES } from '../limits.js';
+import { BLANK_EVIDENCE_MAX_BYTES, LARGE_LISTING_BYTES, LISTING_BUFFER_ENTRIES } from '../limits.js';
 import { displayPath } from './repo.js';
 
 const GLOB = /[*?[\]{}!]/;
@@ -91,30 +91,33 @@ function isFolder(path: string): boolean {
 }
 
 /**
- * The names in a folder that `keep` accepts, sorted. Read entry by entry
- * (`opendir`) and matched as they come, so a folder of 100,000 files costs
- * one pass over its entries, not an array of every name and a sort of it.
- * An absent folder holds nothing; one that cannot be read is an error, never
- * "no artifacts" (which would move the pointer back).
+ * The names in a folder that `keep` accepts, sorted. An absent folder holds
+ * nothing; one that cannot be read is an error, never "no artifacts" (which
+ * would move the pointer back). A folder whose listing is large (its size
+ * says so) is read entry by entry and matched as the entries come: one pass,
+ * not an array of 100,000 names; a small one in one call, which is cheaper
+ * to start.
  */
 function listMatching(path: string, keep: (name: string) => boolean): string[] {
-  const names: string[] = [];
-  let dir: Dir;
   try {
-    dir = opendirSync(path, { bufferSize: LISTING_BUFFER_ENTRIES });
+    const large = (statOf(path)?.size ?? 0) > LARGE_LISTING_BYTES;
+    return (large ? streamNames(path, keep) : readdirSync(path).filter(keep)).sort();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return [];
-    throw unreadable(path, error);
+    throw error instanceof InputError ? error : unreadable(path, error);
   }
+}
+
+function streamNames(path: string, keep: (name: string) => boolean): string[] {
+  const names: string[] = [];
+  const dir = opendirSync(path, { bufferSize: LISTING_BUFFER_ENTRIES });
   try {
     for (let entry = dir.readSync(); entry !== null; entry = dir.readSync()) if (keep(entry.name)) names.push(entry.name);
-  } catch (error) {
-    throw unreadable(path, error);
   } finally {
     dir.closeSync();
   }
-  return names.sort();
+  return names;
 }
 
 function statOf(path: string) {
