@@ -270,3 +270,13 @@ export const MCP_LINE_MAX_BYTES = 1024 * 1024;
 
 /** How far ahead of this clock a lease's heartbeat may be before it is reported as from a clock ahead (or this one set back). */
 export const CLOCK_TOLERANCE_MS = 60_000;
+
+/**
+ * What this machine notes of other sessions' leases (`formats/lease-sightings.ts`):
+ * a note a line of JSON each, a few per machine (the local lease and each
+ * remote), for the few machines that share a folder.
+ */
+export const SIGHTINGS_MAX_BYTES = 16 * 1024;
+export const SIGHTINGS_MAX_MACHINES = 8;
+export const SIGHTINGS_MAX_PLACES = 8;
+export const SIGHTING_MARK_MAX_LENGTH = 1024;

@@ -31,6 +31,7 @@ import { loopStart, type Flow } from '../flow/model.js';
 import { crashPoint } from '../io/crash-point.js';
 import { readJournalHead } from '../io/journal-head.js';
 import { readLease } from '../io/lease-file.js';
+import { LOCAL_LEASE_PLACE, noteSighting, readSighting } from '../io/lease-sightings.js';
 import { acquireLock, type Lock } from '../io/lock.js';
 import { conversationGone, conversationProcess, seesOtherProcesses } from '../io/conversation.js';
 import { thisMachine } from '../io/machine.js';
@@ -223,8 +224,12 @@ function judgeLeaseOnDisk(repo: Repo, ctx: Context, staleMs: number, takeOver: b
   // sandbox that hides the machine's processes cannot tell: to it every holder would look gone.
   const probe = current?.conversation && current.machine === me.machine && current.session !== ctx.session && seesOtherProcesses(role, conversation);
   const gone = probe ? conversationGone(current.conversation!) : undefined;
-  const verdict = judgeLease(current, caller, ctx.now(), staleMs, takeOver, gone);
-  return verdict.kind === 'held' ? { ...verdict, running: gone === false } : verdict;
+  const noted = current && !takeOver ? readSighting(repo, me.machine, LOCAL_LEASE_PLACE) : undefined;
+  const verdict = judgeLease(current, caller, ctx.now(), staleMs, takeOver, { holderGone: gone, ...(noted ? { noted } : {}) });
+  if (verdict.kind !== 'held') return verdict;
+  // This machine notes when it first saw the holder's heartbeat as it is: how long it stays unchanged is measured on this clock alone.
+  if (verdict.seen.first) noteSighting(repo, me.machine, LOCAL_LEASE_PLACE, verdict.seen.sighting);
+  return { ...verdict, running: gone === false };
 }
 
 /** Failures that mean a guard cannot work here, as opposed to a bug. */

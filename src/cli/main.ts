@@ -4,7 +4,7 @@
  * With `--json`, stdout carries exactly one JSON object, errors included;
  * without it, text for a person, errors on stderr.
  */
-import { sessionOf, type Context } from '../app/context.js';
+import { clockOf, sessionOf, type Context } from '../app/context.js';
 import { readArguments, type Answer } from '../commands/command.js';
 import { COMMANDS } from '../commands/index.js';
 import { EXIT, errorJson, exitCodeOfError } from '../errors.js';
@@ -33,7 +33,7 @@ function contextOf(g: Globals): Context {
     session,
     sessionFrom: from,
     role: 'cli',
-    now: () => new Date(),
+    now: clockOf(),
   };
 }
 

@@ -84,6 +84,10 @@ export const statusAnswer = position.extend({
         stale: z.boolean(),
         gone: z.boolean(),
         ahead: z.string().optional(),
+        /** Since when this machine has seen the holder's heartbeat unchanged (by its own clock), where a step command here noted it. */
+        seen_since: z.string().optional(),
+        /** From when the next step command takes the lease over if it is still unchanged; absent when only a person takes it. */
+        stale_at: z.string().optional(),
       }),
       z.object({ problem: z.string() }),
       z.null(),

@@ -1,0 +1,73 @@
+/**
+ * `_docs/_autopilot/cache/lease-sightings.json`: what each machine has seen
+ * of other sessions' leases — the lease as it was (its `mark`) and when that
+ * machine first saw it so, by its own clock. Staleness is judged from these
+ * notes where two clocks meet (docs/sessions.md): a lease is quiet for as long
+ * as one machine has seen it unchanged, measured on that machine's clock
+ * alone. Notes are kept per observing machine, so two machines sharing the
+ * folder never read each other's clock. Derived and git-ignored: a file that
+ * is not one is read as no notes (a new first sighting, which only delays a
+ * takeover). Pure: text → notes or a problem; notes → text; one note replaced.
+ */
+import type { Problem } from '../errors.js';
+import { SIGHTING_MARK_MAX_LENGTH, SIGHTINGS_MAX_MACHINES, SIGHTINGS_MAX_PLACES } from '../limits.js';
+
+/** What one machine noted of one lease. */
+export interface Sighting {
+  /** The lease as it was seen: its holder and heartbeat (and sequence), or the remote ref's commit. */
+  mark: string;
+  /** When this machine first saw the lease so, by its own clock (ISO). */
+  since: string;
+}
+
+/** By observing machine id, then by place: `lease.json` (the local lease) or `remote:<name>`. */
+export type Sightings = Record<string, Record<string, Sighting>>;
+
+const EXPECTED = 'a JSON object: machine id → place → `{ mark, since }`';
+
+const isSighting = (v: unknown): v is Sighting =>
+  typeof v === 'object' &&
+  v !== null &&
+  typeof (v as Sighting).mark === 'string' &&
+  (v as Sighting).mark.length <= SIGHTING_MARK_MAX_LENGTH &&
+  typeof (v as Sighting).since === 'string' &&
+  !Number.isNaN(Date.parse((v as Sighting).since));
+
+export function parseSightings(text: string, file: string): { sightings: Sightings } | { problem: Problem } {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return { problem: { file, message: 'not JSON', expected: EXPECTED, received: text.slice(0, 80) } };
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    return { problem: { file, message: 'not lease sightings', expected: EXPECTED, received: text.slice(0, 80) } };
+  const sightings: Sightings = {};
+  // What is not a note is left out: a derived file, read for what it can still say.
+  for (const [machine, places] of Object.entries(data).slice(0, SIGHTINGS_MAX_MACHINES)) {
+    if (typeof places !== 'object' || places === null) continue;
+    const kept = Object.entries(places as Record<string, unknown>)
+      .slice(0, SIGHTINGS_MAX_PLACES)
+      .filter((entry): entry is [string, Sighting] => isSighting(entry[1]));
+    if (kept.length > 0) sightings[machine] = Object.fromEntries(kept);
+  }
+  return { sightings };
+}
+
+export function serializeSightings(sightings: Sightings): string {
+  return JSON.stringify(sightings, null, 1) + '\n';
+}
+
+/**
+ * The notes with one replaced: this machine's note of `place`. This machine
+ * comes first; the machines and places past the limits are let go, the
+ * others' oldest first.
+ */
+export function withSighting(sightings: Sightings, machine: string, place: string, sighting: Sighting): Sightings {
+  const mine = { [place]: sighting, ...Object.fromEntries(Object.entries(sightings[machine] ?? {}).filter(([p]) => p !== place)) };
+  const newest = (notes: Record<string, Sighting>) => Math.max(...Object.values(notes).map((s) => Date.parse(s.since)));
+  const others = Object.entries(sightings)
+    .filter(([m]) => m !== machine)
+    .sort(([, a], [, b]) => newest(b) - newest(a));
+  return Object.fromEntries([[machine, Object.fromEntries(Object.entries(mine).slice(0, SIGHTINGS_MAX_PLACES))], ...others].slice(0, SIGHTINGS_MAX_MACHINES));
+}
