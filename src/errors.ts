@@ -30,6 +30,8 @@ export type ErrorCode =
   | 'outside_repository'
   /** A guard (lock, lease, journal) cannot work here, so nothing runs unguarded: exit 2. */
   | 'guard_off'
+  /** The disk (or the user's quota) is full: a file could not be written; exit 2, saying whether anything was changed. */
+  | 'disk_full'
   /** Another session holds the repository, or the lock was not freed in time: exit 4. */
   | 'held'
   /** Git refused what a command asked of it (a progress commit): exit 1, with git's words. */
@@ -119,14 +121,40 @@ export function formatProblem(problem: Problem): string {
   return lines.join('\n');
 }
 
-export function exitCodeOfError(error: unknown): number {
+/** Failures that mean the disk (or this user's quota) is full. */
+const DISK_FULL = new Set(['ENOSPC', 'EDQUOT']);
+
+/**
+ * A full disk met outside a commit (which takes its writes back and says so
+ * itself): read as what it is, naming the file, never as an internal error.
+ * Anything else is returned as it is.
+ */
+export function knownError(error: unknown): unknown {
+  const failed = error as NodeJS.ErrnoException | undefined;
+  if (!(error instanceof Error) || error instanceof InputError || typeof failed?.code !== 'string' || !DISK_FULL.has(failed.code)) return error;
+  const file = typeof failed.path === 'string' ? failed.path : undefined;
+  return new InputError(
+    {
+      ...(file ? { file } : {}),
+      message: `the disk is full: ${file ? 'this file' : 'a file'} could not be written`,
+      expected: failed.code === 'EDQUOT' ? "room in this user's disk quota" : 'free space on the disk',
+      received: failed.code,
+    },
+    'Free some disk space, then run the command again; `autopilot check` names anything left out of step.',
+    'disk_full',
+  );
+}
+
+export function exitCodeOfError(given: unknown): number {
+  const error = knownError(given);
   if (error instanceof HeldError) return EXIT.heldByAnotherSession;
   if (error instanceof InputError) return EXIT.badInput;
   return EXIT.internal;
 }
 
 /** The one JSON shape of every error: the first problem's fields at the top, all of them in `problems` when there are several. */
-export function errorJson(error: unknown, code?: ErrorCode): { error: Record<string, unknown> } {
+export function errorJson(given: unknown, code?: ErrorCode): { error: Record<string, unknown> } {
+  const error = knownError(given);
   if (error instanceof InputError) {
     const [first] = error.problems;
     return {

@@ -244,15 +244,20 @@ async function takeLock(repo: Repo, session: string, waitMs: number, takeOver: b
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (!code || !GUARD_ERRORS.has(code)) throw error;
+    const full = code === 'ENOSPC' || code === 'EDQUOT';
     throw new InputError(
       {
         file: displayPath(repo.lockFile, repo.root),
-        message: `the lock cannot be taken (${code}), so nothing runs unguarded: no command here can change the state`,
-        expected: `a writable ${displayPath(repo.autopilotDir, repo.root)} folder`,
+        message: full
+          ? `the disk is full: the lock could not be written (${code}), so nothing runs unguarded; nothing was changed`
+          : `the lock cannot be taken (${code}), so nothing runs unguarded: no command here can change the state`,
+        expected: full ? 'free space on the disk' : `a writable ${displayPath(repo.autopilotDir, repo.root)} folder`,
         received: code,
       },
-      'Make the folder writable (or free some disk space), then run the command again. `autopilot status` reads without the lock.',
-      'guard_off',
+      full
+        ? 'Free some disk space, then run the command again. `autopilot status` reads without the lock.'
+        : 'Make the folder writable (or free some disk space), then run the command again. `autopilot status` reads without the lock.',
+      full ? 'disk_full' : 'guard_off',
     );
   }
   crashPoint('after-lock');

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { STATUSES } from '../formats/pointer/position.js';
 
 const stepNumber = z.union([z.number().int(), z.literal('done')]);
-const code = z.enum(['bad_input', 'refused', 'outside_repository', 'guard_off', 'held', 'git_failed', 'internal']);
+const code = z.enum(['bad_input', 'refused', 'outside_repository', 'guard_off', 'disk_full', 'held', 'git_failed', 'internal']);
 
 export const problemSchema = z.object({
   file: z.string().optional(),

@@ -1,7 +1,7 @@
 /** Text for a person or an agent reading every turn: short, and the next command always spelled out. */
 import type { LastAction } from '../formats/pointer/parse-pointer.js';
 import { evidenceFor, hasArtifacts, isSettled } from '../engine/evidence.js';
-import { formatProblem, GitFailed, HeldError, InputError, type Problem } from '../errors.js';
+import { formatProblem, GitFailed, HeldError, InputError, knownError, type Problem } from '../errors.js';
 import type { CheckResult } from '../app/check.js';
 import type { Seam } from '../app/log.js';
 import type { StampedEntry } from '../formats/journal-line.js';
@@ -336,7 +336,8 @@ function recordedText(view: View): string {
   }
 }
 
-export function errorText(error: unknown): string {
+export function errorText(given: unknown): string {
+  const error = knownError(given);
   if (error instanceof InputError) return safe([error.problems.map(formatProblem).join('\n'), ...(error.hint ? [error.hint] : [])].join('\n'));
   if (error instanceof HeldError) return safe([`${error.file ? `${error.file}: ` : ''}${error.message}`, error.hint].join('\n'));
   if (error instanceof GitFailed) return safe([error.message, error.hint].join('\n'));
