@@ -122,27 +122,34 @@ export function formatProblem(problem: Problem): string {
 }
 
 /** Failures that mean the disk (or this user's quota) is full. */
-const DISK_FULL = new Set(['ENOSPC', 'EDQUOT']);
+export const DISK_FULL = new Set(['ENOSPC', 'EDQUOT']);
 
 /**
- * A full disk met outside a commit (which takes its writes back and says so
- * itself): read as what it is, naming the file, never as an internal error.
- * Anything else is returned as it is.
+ * A full disk, said as what it is (exit 2): the file that could not be
+ * written and, where the command took its writes back (`notUndone` given),
+ * whether everything was put back.
  */
-export function knownError(error: unknown): unknown {
-  const failed = error as NodeJS.ErrnoException | undefined;
-  if (!(error instanceof Error) || error instanceof InputError || typeof failed?.code !== 'string' || !DISK_FULL.has(failed.code)) return error;
-  const file = typeof failed.path === 'string' ? failed.path : undefined;
+export function diskFull(code: string, file: string | undefined, notUndone?: string[]): InputError {
+  const what = `the disk is full: ${file ? 'this file' : 'a file'} could not be written`;
+  const whole = notUndone?.length === 0;
   return new InputError(
     {
       ...(file ? { file } : {}),
-      message: `the disk is full: ${file ? 'this file' : 'a file'} could not be written`,
-      expected: failed.code === 'EDQUOT' ? "room in this user's disk quota" : 'free space on the disk',
-      received: failed.code,
+      message: !notUndone ? what : whole ? `${what}; nothing was changed` : `${what}, and ${notUndone.join(', ')} could not be put back`,
+      expected: 'free space on the disk',
+      received: code,
     },
-    'Free some disk space, then run the command again; `autopilot check` names anything left out of step.',
+    whole
+      ? 'Free some disk space, then run the command again: it has not happened yet.'
+      : 'Free some disk space, then run the command again; `autopilot check` names anything left out of step.',
     'disk_full',
   );
+}
+
+/** A full disk met outside a commit (which says more itself) reads as one, never as an internal error; anything else is returned as it is. */
+export function knownError(error: unknown): unknown {
+  const { code, path } = (error ?? {}) as NodeJS.ErrnoException;
+  return error instanceof Error && !(error instanceof InputError) && code && DISK_FULL.has(code) ? diskFull(code, path) : error;
 }
 
 export function exitCodeOfError(given: unknown): number {

@@ -19,7 +19,7 @@ import { serializeCheckpoint } from '../formats/checkpoint.js';
 import { serializeJournalIndex } from '../formats/journal-index.js';
 import { serializeLease, type Lease } from '../formats/lease.js';
 import { archivedFile, checkpointFile, checkpointIds } from '../io/checkpoint-files.js';
-import { InputError } from '../errors.js';
+import { DISK_FULL, diskFull, InputError } from '../errors.js';
 import { chainHash, serializeEntries, toPointerRecord, type JournalEntry, type StampedEntry } from '../formats/journal-line.js';
 import { removeLeftovers, writeFileAtomically } from '../io/atomic-write.js';
 import { crashPoint, diskFullWanted } from '../io/crash-point.js';
@@ -209,35 +209,14 @@ export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writ
   return { files: written, entries: stamped, ...(checkpoint ? { checkpoint: { id: checkpoint.id, pruned } } : {}) };
 }
 
-/** Failures that mean the disk (or this user's quota) is full. */
-const DISK_FULL = new Set(['ENOSPC', 'EDQUOT']);
-
-/**
- * The error of a commit taken back: a full disk says so, naming the file that
- * could not be written, and whether everything written before it was put
- * back (exit 2: the person frees space and runs the command again). Anything
- * else is thrown as it was, once undone.
- */
+/** A commit taken back: a full disk says so (exit 2), naming the file and whether all was put back; anything else is thrown as it was. */
 function undone(repo: Repo, error: unknown, notUndone: string[]): unknown {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === undefined || !DISK_FULL.has(code)) return error;
-  const path = (error as NodeJS.ErrnoException).path;
-  const shown = path ? displayPath(path, repo.root) : undefined;
-  const left = notUndone.map((p) => displayPath(p, repo.root));
-  return new InputError(
-    {
-      ...(shown ? { file: shown } : {}),
-      message:
-        left.length === 0
-          ? `the disk is full: ${path ? 'this file' : 'a file'} could not be written; nothing was changed`
-          : `the disk is full: ${path ? 'this file' : 'a file'} could not be written, and ${left.join(', ')} could not be put back as ${left.length === 1 ? 'it was' : 'they were'}`,
-      expected: code === 'EDQUOT' ? "room in this user's disk quota" : 'free space on the disk',
-      received: code,
-    },
-    left.length === 0
-      ? 'Free some disk space, then run the command again: it has not happened yet.'
-      : 'Free some disk space, then run `autopilot check`: it names what is out of step, and the next command brings the pointer up to the journal.',
-    'disk_full',
+  const { code, path } = error as NodeJS.ErrnoException;
+  if (!code || !DISK_FULL.has(code)) return error;
+  return diskFull(
+    code,
+    path && displayPath(path, repo.root),
+    notUndone.map((p) => displayPath(p, repo.root)),
   );
 }
 

@@ -50,13 +50,10 @@ export function heldError(repo: Repo, verdict: Held): HeldError {
     ? `its last heartbeat (${h.heartbeat}) is ${formatAge(verdict.aheadMs)} in the future: a clock ahead, or this clock set back, so how long it has been quiet cannot be told`
     : undefined;
   // Another machine's heartbeat is that machine's clock: what this machine has seen of it is said instead of an age.
-  const quiet = verdict.otherMachine
-    ? `its last heartbeat ${h.heartbeat} by that machine's clock, ${seen.first ? 'first seen now by this machine' : `unchanged since this machine first saw it at ${seen.sighting.since}`}`
-    : `last seen ${age} ago`;
+  const quiet = verdict.otherMachine ? `its last heartbeat ${h.heartbeat} by its own clock, ${seenText(seen)}` : `last seen ${age} ago`;
+  // A holder whose conversation runs, its heartbeat older than the threshold: a clock that jumped reads the same.
   const when = seen.staleAt
-    ? verdict.oldWhileRunning
-      ? ` Its conversation still runs and its heartbeat reads older than the threshold, which a clock that jumped also shows: this machine first saw that heartbeat at ${seen.sighting.since}, and takes the lease over as stale from ${seen.staleAt} if it is still unchanged then.`
-      : ` It is taken over as stale from ${seen.staleAt} if it stays quiet until then.`
+    ? ` It is taken over as stale from ${seen.staleAt} if still unchanged${verdict.oldWhileRunning ? ` (its age alone may be a clock that jumped; ${seenText(seen)})` : ''}.`
     : '';
   return new HeldError({
     message: ahead
@@ -90,6 +87,10 @@ export function heldError(repo: Repo, verdict: Held): HeldError {
     ),
   });
 }
+
+/** What this machine has seen of a lease, in words. */
+export const seenText = (seen: { first: boolean; sighting: { since: string } }) =>
+  seen.first ? 'first seen now by this machine' : `unchanged since this machine first saw it at ${seen.sighting.since}`;
 
 /**
  * Whether a lease is this conversation's: by its id where the hook names it,

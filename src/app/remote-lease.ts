@@ -18,6 +18,7 @@ import { noteSighting, readSighting } from '../io/lease-sightings.js';
 import { thisMachine } from '../io/machine.js';
 import type { Repo } from '../io/repo.js';
 import { gitFallbackOff } from './git-source.js';
+import { seenText } from './lease-view.js';
 
 export interface RemoteLeaseResult {
   remote: string;
@@ -85,13 +86,12 @@ function held(
   seen?: Seen,
 ): HeldError {
   const who = holder ? `\`${holder.session}\` on ${holder.host}, its last heartbeat ${holder.heartbeat} by its own clock` : 'another session';
-  const quiet = seen ? (seen.first ? '; first seen now by this machine' : `; unchanged since this machine first saw it at ${seen.sighting.since}`) : '';
   return new HeldError({
-    message: `the lease on the remote ${remote} is held by ${who}${quiet}${reason ? ` (${reason})` : ''}`,
+    message: `the lease on the remote ${remote} is held by ${who}${seen ? `; ${seenText(seen)}` : ''}${reason ? ` (${reason})` : ''}`,
     hint:
       staleMs === undefined
         ? 'A remote lease is never taken for its age. A person decides: once that session has stopped, they take over with `--take-over` (journaled).'
-        : `It is taken over once this machine has seen it unchanged for ${formatAge(staleMs)} (\`lease.remote_stale_after_minutes\`)${seen?.staleAt ? `: from ${seen.staleAt}, if it is still unchanged then` : ''}. A person may take over sooner with \`--take-over\` (journaled), once that session has stopped.`,
+        : `It is taken over as stale once this machine has seen it unchanged for ${formatAge(staleMs)} (\`lease.remote_stale_after_minutes\`)${seen?.staleAt ? `: from ${seen.staleAt}` : ''}. A person may take over sooner with \`--take-over\` (journaled), once that session has stopped.`,
     ...(holder ? { holder: { ...holder, ...(seen ? { seen_since: seen.sighting.since, ...(seen.staleAt ? { stale_at: seen.staleAt } : {}) } : {}) } } : {}),
   });
 }

@@ -25,8 +25,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import { entry, fromPointerRecord } from '../formats/journal-line.js';
-import { judgeLease, type LeaseVerdict } from '../engine/lease.js';
-import { GitFailed, InputError } from '../errors.js';
+import { holds, judgeLease, sameConversation, type LeaseVerdict } from '../engine/lease.js';
+import { DISK_FULL, diskFull, GitFailed, InputError } from '../errors.js';
 import { loopStart, type Flow } from '../flow/model.js';
 import { crashPoint } from '../io/crash-point.js';
 import { readJournalHead } from '../io/journal-head.js';
@@ -224,7 +224,9 @@ function judgeLeaseOnDisk(repo: Repo, ctx: Context, staleMs: number, takeOver: b
   // sandbox that hides the machine's processes cannot tell: to it every holder would look gone.
   const probe = current?.conversation && current.machine === me.machine && current.session !== ctx.session && seesOtherProcesses(role, conversation);
   const gone = probe ? conversationGone(current.conversation!) : undefined;
-  const noted = current && !takeOver ? readSighting(repo, me.machine, LOCAL_LEASE_PLACE) : undefined;
+  // This machine's note of the lease is read only when another session holds it: a holder's own command reads nothing more.
+  const another = current !== undefined && !takeOver && !holds(current, caller) && !sameConversation(current, caller);
+  const noted = another ? readSighting(repo, me.machine, LOCAL_LEASE_PLACE) : undefined;
   const verdict = judgeLease(current, caller, ctx.now(), staleMs, takeOver, { holderGone: gone, ...(noted ? { noted } : {}) });
   if (verdict.kind !== 'held') return verdict;
   // This machine notes when it first saw the holder's heartbeat as it is: how long it stays unchanged is measured on this clock alone.
@@ -244,20 +246,17 @@ async function takeLock(repo: Repo, session: string, waitMs: number, takeOver: b
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (!code || !GUARD_ERRORS.has(code)) throw error;
-    const full = code === 'ENOSPC' || code === 'EDQUOT';
+    // A full disk: the lock was the first write, so nothing was changed.
+    if (DISK_FULL.has(code)) throw diskFull(code, displayPath(repo.lockFile, repo.root), []);
     throw new InputError(
       {
         file: displayPath(repo.lockFile, repo.root),
-        message: full
-          ? `the disk is full: the lock could not be written (${code}), so nothing runs unguarded; nothing was changed`
-          : `the lock cannot be taken (${code}), so nothing runs unguarded: no command here can change the state`,
-        expected: full ? 'free space on the disk' : `a writable ${displayPath(repo.autopilotDir, repo.root)} folder`,
+        message: `the lock cannot be taken (${code}), so nothing runs unguarded: no command here can change the state`,
+        expected: `a writable ${displayPath(repo.autopilotDir, repo.root)} folder`,
         received: code,
       },
-      full
-        ? 'Free some disk space, then run the command again. `autopilot status` reads without the lock.'
-        : 'Make the folder writable (or free some disk space), then run the command again. `autopilot status` reads without the lock.',
-      full ? 'disk_full' : 'guard_off',
+      'Make the folder writable, then run the command again. `autopilot status` reads without the lock.',
+      'guard_off',
     );
   }
   crashPoint('after-lock');

@@ -59,15 +59,12 @@ export function serializeSightings(sightings: Sightings): string {
 }
 
 /**
- * The notes with one replaced: this machine's note of `place`. This machine
- * comes first; the machines and places past the limits are let go, the
- * others' oldest first.
+ * The notes with one replaced: this machine's note of `place`. The machine
+ * that writes comes first, and its place first, so the notes past the limits
+ * that are let go are those written longest ago.
  */
 export function withSighting(sightings: Sightings, machine: string, place: string, sighting: Sighting): Sightings {
-  const mine = { [place]: sighting, ...Object.fromEntries(Object.entries(sightings[machine] ?? {}).filter(([p]) => p !== place)) };
-  const newest = (notes: Record<string, Sighting>) => Math.max(...Object.values(notes).map((s) => Date.parse(s.since)));
-  const others = Object.entries(sightings)
-    .filter(([m]) => m !== machine)
-    .sort(([, a], [, b]) => newest(b) - newest(a));
-  return Object.fromEntries([[machine, Object.fromEntries(Object.entries(mine).slice(0, SIGHTINGS_MAX_PLACES))], ...others].slice(0, SIGHTINGS_MAX_MACHINES));
+  const first = <T>(record: Record<string, T>, key: string, value: T, max: number) =>
+    Object.fromEntries([[key, value] as const, ...Object.entries(record).filter(([k]) => k !== key)].slice(0, max));
+  return first(sightings, machine, first(sightings[machine] ?? {}, place, sighting, SIGHTINGS_MAX_PLACES), SIGHTINGS_MAX_MACHINES);
 }

@@ -181,7 +181,7 @@ export function statusText(view: View): string {
     const seen = lease.aheadMs
       ? `its heartbeat ${formatAge(lease.aheadMs)} in the future (a clock ahead, or this one set back: a person decides)`
       : lease.otherMachine
-        ? `its last heartbeat ${line(lease.holder.heartbeat)} by that machine's clock`
+        ? `its last heartbeat ${line(lease.holder.heartbeat)} by its own clock`
         : `last seen ${formatAge(lease.ageMs ?? 0)} ago`;
     const quiet = !lease.mine && lease.seen?.since ? `, quiet since first seen at ${lease.seen.since} by this machine` : '';
     const who = `${line(lease.holder.session)} on ${line(lease.holder.host)}, ${seen}${quiet}`;

@@ -104,7 +104,7 @@ describe('the remote lease', () => {
     const early = await holdRemoteLease(repoB, 'origin', 'bob', later(20), 30 * MINUTE, false, 5000).catch((e: unknown) => e);
     expect(early).toBeInstanceOf(HeldError);
     expect((early as HeldError).message).toMatch(/unchanged since this machine first saw it at /);
-    expect((early as HeldError).hint).toMatch(new RegExp(`from ${later(30).toISOString().replace(/\./g, '\\.')}, if it is still unchanged then`));
+    expect((early as HeldError).hint).toMatch(new RegExp(`: from ${later(30).toISOString().replace(/\./g, '\\.')}\\. A person`));
     expect(await holdRemoteLease(repoB, 'origin', 'bob', later(31), 30 * MINUTE, false, 5000)).toMatchObject({ taken: 'stale' });
     expect((await readRemoteLease(a, 'origin'))?.lease).toMatchObject({ session: 'bob' });
 
