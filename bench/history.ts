@@ -9,7 +9,9 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { BenchFailure } from './harness.js';
-import { chainHash } from '../src/formats/journal-line.js';
+import { carryIndex, emptyJournalIndex, indexEvent } from '../src/formats/journal-index.js';
+import { chainHash, type StampedEntry } from '../src/formats/journal-line.js';
+import { JOURNAL_INDEX_CARRY_BYTES } from '../src/limits.js';
 
 const ARTIFACTS = [
   '00_problem/problem.md',
@@ -61,7 +63,12 @@ export function walkToStep9(cli: string, dir: string): void {
 /**
  * Puts `count` older events in front of the journal, renumbering what follows
  * and the pointer's marker, as a long-lived project would have them: attempts,
- * sub-steps, failures and acknowledgements, skips and repeated rounds.
+ * sub-steps, failures and acknowledgements, skips and repeated rounds. Written
+ * as this autopilot writes: each event a batch of its own (it carries the
+ * pointer it left), each line naming the one before (`prev`), and the journal
+ * index carried every `JOURNAL_INDEX_CARRY_BYTES`, the recent lines' copies
+ * brought up to date: so the end of the file answers for the million events
+ * before it, as it would in the project.
  */
 export function prependHistory(dir: string, count: number): void {
   const journalFile = join(dir, '_docs/_autopilot/journal.jsonl');
@@ -70,42 +77,54 @@ export function prependHistory(dir: string, count: number): void {
   const fd = openSync(journalFile, 'w');
   try {
     const at = '2025-01-01T00:00:00.000Z';
-    const line = (seq: number, event: string, step: number, name: string, extra: string) =>
-      `{"seq":${seq},"at":"${at}","session":"old-${seq % 7}","event":"${event}","flow":"greenfield","cycle":1,"step":${step},"name":"${name}","index":${step - 1},"status":"in_progress","retry_count":0${extra}}`;
-    const kinds = [
-      (s: number) => line(s, 'step_started', 6, 'Implement', ',"attempt":1'),
-      (s: number) => line(s, 'substep', 6, 'Implement', `,"sub_step":"2 — Code and tests (batch ${s % 40})"`),
-      (s: number) => line(s, 'step_failed', 7, 'Run Tests', ',"reason":"a flaky test","attempt":1'),
-      (s: number) => line(s, 'failure_acknowledged', 7, 'Run Tests', ''),
-      (s: number) => line(s, 'step_skipped', 8, 'Security Audit', ',"by":"agent","reason":"prototype"'),
-      (s: number) =>
-        line(
-          s,
-          'decision_answered',
-          2,
-          'Research',
-          ',"decision":"research-round","option":"A","then":"repeat","round_files":["01_solution/solution_draft_01.md"]',
-        ),
-      (s: number) => line(s, 'step_completed', 2, 'Research', ''),
+    const index = emptyJournalIndex();
+    const kinds: { event: string; step: number; name: string; status: string; details: Record<string, unknown> }[] = [
+      { event: 'step_started', step: 6, name: 'Implement', status: 'in_progress', details: { attempt: 1 } },
+      { event: 'substep', step: 6, name: 'Implement', status: 'in_progress', details: { sub_step: '2 — Code and tests' } },
+      { event: 'step_failed', step: 7, name: 'Run Tests', status: 'failed', details: { reason: 'a flaky test', attempt: 1 } },
+      { event: 'failure_acknowledged', step: 7, name: 'Run Tests', status: 'in_progress', details: {} },
+      { event: 'step_skipped', step: 8, name: 'Security Audit', status: 'skipped', details: { by: 'agent', reason: 'prototype' } },
+      {
+        event: 'decision_answered',
+        step: 2,
+        name: 'Research',
+        status: 'in_progress',
+        details: { decision: 'research-round', option: 'A', then: 'repeat', round_files: ['01_solution/solution_draft_01.md'] },
+      },
+      { event: 'step_completed', step: 2, name: 'Research', status: 'completed', details: {} },
     ];
-    // Each line names the one before it (`prev`), as autopilot writes them: a long history is one chain, no merge in it.
+    const old = (seq: number): StampedEntry => {
+      const k = kinds[seq % kinds.length]!;
+      const position = { flow: 'greenfield', cycle: 1, step: k.step, name: k.name, index: k.step - 1, status: k.status, retry_count: 0 };
+      const pointer = { flow: 'greenfield', step: k.step, name: k.name, status: k.status, sub_step: '0', retry_count: 0, cycle: 1 };
+      return { seq, at, session: `old-${seq % 7}`, event: k.event, ...position, ...k.details, pointer } as unknown as StampedEntry;
+    };
+    // Each line names the one before it (`prev`): a long history is one chain, no merge in it.
     let prev: string | undefined;
-    const chained = (text: string) => {
-      const out = prev === undefined ? text : `{"prev":"${prev}",${text.slice(1)}`;
-      prev = chainHash(out);
-      return out;
+    // Bytes since the last line that carried the index (none yet: the first batch carries it).
+    let sinceCarried = Infinity;
+    const line = (e: StampedEntry, carriedBefore: boolean) => {
+      const { prev: _p, journal_index: _j, ...rest } = e;
+      indexEvent(index, e);
+      const closes = e.pointer !== undefined || e.event === 'progress_commit_made';
+      const carry = closes && (carriedBefore || sinceCarried >= JOURNAL_INDEX_CARRY_BYTES);
+      const text = JSON.stringify({ ...(prev === undefined ? {} : { prev }), ...rest, ...(carry ? { journal_index: carryIndex(index) } : {}) });
+      prev = chainHash(text);
+      sinceCarried = carry ? 0 : sinceCarried + text.length + 1;
+      return text;
     };
     let buffer: string[] = [];
     for (let seq = 1; seq <= count; seq++) {
-      buffer.push(chained(kinds[seq % kinds.length]!(seq)));
+      buffer.push(line(old(seq), false));
       if (buffer.length === 10_000) {
         writeSync(fd, buffer.join('\n') + '\n');
         buffer = [];
       }
     }
+    // The recent lines, renumbered; where the walk carried the index, the copy now covers the history in front too.
     const renumbered = recent.map((l) => {
-      const { prev: _, ...e } = JSON.parse(l) as { prev?: string; seq: number };
-      return chained(JSON.stringify({ ...e, seq: e.seq + count }));
+      const e = JSON.parse(l) as StampedEntry;
+      return line({ ...e, seq: e.seq + count } as StampedEntry, e.journal_index !== undefined);
     });
     writeSync(fd, [...buffer, ...renumbered].join('\n') + '\n');
   } finally {

@@ -101,6 +101,13 @@ const lazyCall = /\bimport\(("\.\/lazy\/[\w-]+\.js")\)/g;
 const handed = cli.replace(lazyCall, '__apImport($1)');
 if (/\bimport\(/.test(handed.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`/g, '""')))
   throw new Error('dist/cli.cjs calls import() on something other than a lazy bundle: add it to LAZY');
+// One character past ASCII and V8 holds the whole source two bytes a character (twice the memory at
+// every start, and a garbage collection). esbuild escapes strings, not regular expressions: write `\u00b7`.
+const wide = /[^\t\n\r\x20-\x7e]/.exec(handed);
+if (wide)
+  throw new Error(
+    `dist/cli.cjs holds ${JSON.stringify(wide[0])} near ${JSON.stringify(handed.slice(Math.max(0, wide.index - 40), wide.index + 20))}: escape it in the source`,
+  );
 writeFileSync(cliFile, handed);
 await build({ ...common, plugins: [stubs], entryPoints: Object.fromEntries(Object.entries(LAZY).map(([file, name]) => [`lazy/${name}`, file])) });
 await build({

@@ -102,6 +102,14 @@ export const GIT_FALLBACK_MAX_COMMITS = 20;
  */
 export const JOURNAL_INDEX_KEPT_CYCLES = 8;
 
+/**
+ * The most journal bytes that may follow the last line carrying the journal
+ * index: a batch that would leave more carries it again. Well inside the
+ * window the journal's end is read in (`JOURNAL_CHAIN_WINDOW_BYTES`), so a
+ * reader always finds a copy there.
+ */
+export const JOURNAL_INDEX_CARRY_BYTES = 64 * KB;
+
 /** Bytes the journal index may lag behind the journal before a writing command rewrites it: a few hundred events, read in a millisecond. */
 export const JOURNAL_INDEX_REFRESH_LAG_BYTES = 64 * KB;
 
@@ -248,6 +256,9 @@ export function tooLarge(file: string, what: string, size: number, limit: number
     received: `${size} bytes`,
   };
 }
+
+/** Directory entries read per system call when a glob lists a folder (Node's default is 32): fewer calls for a large folder. */
+export const LISTING_BUFFER_ENTRIES = 1024;
 
 /** An evidence file at most this large is read to see that it holds more than whitespace; a larger one is content. */
 export const BLANK_EVIDENCE_MAX_BYTES = 64 * KB;

@@ -14,6 +14,7 @@
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { checkpointId, parseCheckpointId } from '../engine/checkpoint-id.js';
+import { carryJournalIndex } from './carry-index.js';
 import { retain, retentionClock } from '../engine/retention.js';
 import { serializeCheckpoint } from '../formats/checkpoint.js';
 import { serializeJournalIndex } from '../formats/journal-index.js';
@@ -123,6 +124,7 @@ export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writ
   const end = plan.entries.length > 0 ? readJournalHead(repo.journalFile) : undefined;
   const chain: ChainEnd = { ...(end?.last !== undefined ? { prev: end.last } : {}), ...(end?.fork ? { unsettled: end.fork.seam } : {}) };
   const stamped = stampEntries(plan.entries, Math.max(lastSeq, end?.lastSeq ?? 0), writer, plan.key, plan.pointer?.position, plan.flowHash, chain);
+  carryJournalIndex(repo, end, stamped);
   // Every file the plan writes can be written, before anything is: a read-only folder is exit 2 naming it, with nothing written.
   checkWritable(repo, [
     ...(stamped.length > 0 ? [{ file: repo.journalFile, append: true }] : []),

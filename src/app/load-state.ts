@@ -188,7 +188,8 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride)
   const filePointer = pointer;
   if (fork) pointer = null;
   let index: LoadedIndex | undefined;
-  const journalIndex = () => (index ??= loadJournalIndex(repo.journalFile, repo.journalIndexFile));
+  // The index the journal's end carries; only a journal whose end carries none is read further back (or its cache).
+  const journalIndex = () => (index ??= head.index ? { index: head.index.read(), stale: false } : loadJournalIndex(repo.journalFile, repo.journalIndexFile));
   let flow: Flow | undefined;
   let flowChange: FlowChange | undefined;
   const pinnedOrCurrent = (id: string, line?: number): Flow => {

@@ -102,6 +102,7 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
         const view = buildView(event.type, loaded, transition.position, outcome, {
           ...(summary ? { summary } : {}),
           ...(committed ? { committed } : {}),
+          ...(written.checkpoint ? { checkpoint: written.checkpoint.id } : {}),
           ...(plan.answer ? { answer: plan.answer } : {}),
           ...(plan.acted ? { acted: plan.acted } : {}),
           ...(plan.reason ? { reason: plan.reason } : {}),

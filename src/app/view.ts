@@ -55,6 +55,8 @@ export interface View {
   notices?: string[];
   /** The progress commit this command made. */
   committed?: string;
+  /** The checkpoint this command took (before a step the flow marks, at a boundary, at a third failure): its id. */
+  checkpoint?: string;
   /** `status`: a progress commit the journal says is owed (its event's seq): the next command that writes makes it. */
   owedCommit?: number;
   /** `status`: why git cannot be the third source here, when it cannot. */

@@ -4,6 +4,7 @@
  * With `--json`, stdout carries exactly one JSON object, errors included;
  * without it, text for a person, errors on stderr.
  */
+import { writeSync } from 'node:fs';
 import { clockOf, sessionOf, type Context } from '../app/context.js';
 import { readArguments, type Answer } from '../commands/command.js';
 import { COMMANDS } from '../commands/index.js';
@@ -46,11 +47,11 @@ async function serveMcp(ctx: Context, given: string | undefined): Promise<Answer
 
 export async function main(argv: string[]): Promise<number> {
   const json = argv.includes('--json');
-  const out = (text: string) => text && process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  const out = (text: string) => text && writeOut(1, text.endsWith('\n') ? text : `${text}\n`);
   // With --json, stdout carries one object whatever happens; without it, errors go to stderr.
   const fail = (exit: number, asJson: unknown, asText: string) => {
     if (json) out(JSON.stringify(asJson));
-    else if (asText) process.stderr.write(`${safe(asText)}\n`);
+    else if (asText) writeOut(2, `${safe(asText)}\n`);
     return exit;
   };
 
@@ -78,17 +79,36 @@ export async function main(argv: string[]): Promise<number> {
   return answer.exit;
 }
 
-// A reader that goes away (`autopilot status | head -c 10`) ends the command quietly with its own exit code.
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code !== 'EPIPE') throw error;
-});
+/**
+ * Writes an answer straight to its file descriptor: a command's one answer
+ * does not need `process.stdout`, whose stream costs start-up to build. A
+ * descriptor that will not take it all now (a non-blocking pipe that is full)
+ * gets the rest through the stream, which waits; a reader that went away
+ * (`autopilot status | head -c 10`) ends the command quietly with its own exit code.
+ */
+function writeOut(fd: 1 | 2, text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  let written = 0;
+  try {
+    while (written < bytes.length) written += writeSync(fd, bytes, written);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EPIPE') return;
+    if (code !== 'EAGAIN') throw error;
+    const stream = fd === 1 ? process.stdout : process.stderr;
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EPIPE') throw e;
+    });
+    stream.write(bytes.subarray(written));
+  }
+}
 
 main(process.argv).then(
   (code) => {
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`autopilot: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    writeOut(2, `autopilot: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exitCode = EXIT.internal;
   },
 );

@@ -28,6 +28,8 @@ export function flowChanges(pinned: Flow, current: Flow): string[] {
     else if (shape(was) !== shape(now)) changes.push(`step ${n} (${was.name}${was.name === now.name ? '' : ` → ${now.name}`}) changed`);
   }
   if (JSON.stringify(pinned.decisions) !== JSON.stringify(current.decisions)) changes.push('the decisions changed');
+  const marked = (flow: Flow) => [...new Set((flow.checkpointBefore ?? []).map((m) => m.step))].join(', ') || 'none';
+  if (marked(pinned) !== marked(current)) changes.push(`checkpoint_before changed (${marked(pinned)} → ${marked(current)})`);
   return changes;
 }
 

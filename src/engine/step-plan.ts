@@ -13,7 +13,7 @@
  * what is written.
  */
 import { InputError } from '../errors.js';
-import { stepByNumber, type Flow, type Step } from '../flow/model.js';
+import { checkpointBefore, loopStart, stepByNumber, type Flow, type Step } from '../flow/model.js';
 import type { LastAction } from '../formats/pointer/parse-pointer.js';
 import { samePosition, type Position } from '../formats/pointer/position.js';
 import type { PendingBoundary } from './boundary.js';
@@ -80,8 +80,8 @@ export interface StepPlan {
   /** The pointer to write: whenever something is journaled, or the position moved. */
   pointer?: { position: Position; lastAction?: LastAction };
   lease?: Lease | 'release';
-  /** A checkpoint taken once the plan is written: before a session boundary, and when a step fails for good. */
-  checkpoint?: { label: 'boundary' | 'failed'; note: string };
+  /** A checkpoint taken once the plan is written: before a session boundary, when a step fails for good, and as a step the flow marks starts. */
+  checkpoint?: { label: string; note: string };
   notices: string[];
   /** The step the command acted on (the current one when it started). */
   acted?: Step;
@@ -251,11 +251,35 @@ function leaseEntries(lease: StepInput['lease'], position: Position): JournalEnt
   return [entry('lease_taken_over', position, { from: holder.session, from_host: holder.host, reason, heartbeat: holder.heartbeat })];
 }
 
+/**
+ * The step a transition enters, when the flow asks for a checkpoint before
+ * it (`checkpoint_before`): the `step_started` of its first attempt. Once per
+ * entry into the step: a resumed step journals no `step_started`, a retry
+ * after a failure starts attempt 2 or more; a new cycle, a decision that
+ * repeats the step and a person's `ack` start attempt 1 again.
+ */
+export function enteredMarkedStep(flow: Flow, transition: Transition): { step: Step; cycle: number } | undefined {
+  for (const e of transition.entries) {
+    if (e.event !== 'step_started' || e.attempt !== 1 || typeof e.step !== 'number') continue;
+    const step = stepByNumber(flow, e.step);
+    if (step && checkpointBefore(flow, step)) return { step, cycle: e.cycle };
+  }
+  return undefined;
+}
+
 /** The checkpoint a transition calls for (docs/state-and-journal.md, "Checkpoints"). */
-function checkpointFor(transition: Transition): StepPlan['checkpoint'] {
+function checkpointFor(flow: Flow, transition: Transition): StepPlan['checkpoint'] {
   if (transition.entries.some((e) => e.event === 'boundary_reached')) return { label: 'boundary', note: 'automatic: a session boundary' };
   if (transition.outcome.kind === 'failed' && transition.entries.some((e) => e.event === 'step_failed'))
     return { label: 'failed', note: 'automatic: a step failed three times' };
+  const entered = enteredMarkedStep(flow, transition);
+  if (entered) {
+    const { step, cycle } = entered;
+    return {
+      label: `before ${step.name}`,
+      note: `automatic: before step ${step.number} ${step.name}${loopStart(flow) !== undefined ? `, cycle ${cycle}` : ''}`,
+    };
+  }
   return undefined;
 }
 
@@ -311,7 +335,7 @@ export function planStep(input: StepInput, decided: Transition, skill?: SkillSta
     .filter((e) => e.event === 'step_skipped')
     .filter((e) => e.by === 'condition' && typeof e.step === 'number')
     .map((e) => ({ step: e.step as number, name: e.name, reason: String(e.reason) }));
-  const checkpoint = checkpointFor(transition);
+  const checkpoint = checkpointFor(flow, transition);
 
   return {
     transition,

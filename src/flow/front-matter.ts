@@ -1,13 +1,14 @@
 /**
- * Reads a flow's YAML front matter: id, title, scan order, detection rules.
+ * Reads a flow's YAML front matter: id, title, scan order, detection rules,
+ * the steps a checkpoint is taken before.
  * The YAML is untrusted: whatever yaml reports or throws (alias bombs,
  * aliases to no anchor, nesting past the stack) becomes a problem naming the
  * line, never an exception.
  */
-import { isAlias, isMap, isScalar, LineCounter, parseDocument, visit, type Alias, type Document } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Alias, type Document } from 'yaml';
 import type { Problem } from '../errors.js';
 import { YAML_MAX_ALIASES } from '../limits.js';
-import type { Detection } from './model.js';
+import type { CheckpointMark, Detection } from './model.js';
 import { patternProblem } from './patterns.js';
 
 export interface FrontMatter {
@@ -15,6 +16,8 @@ export interface FrontMatter {
   title: string;
   scanOrder: number;
   detect: Detection;
+  /** Absent when the key is, or names no step. */
+  checkpointBefore?: CheckpointMark[];
 }
 
 const EXAMPLE = 'front matter like `id: greenfield`, `title: Greenfield project`, `scan_order: 2`';
@@ -144,13 +147,14 @@ function readValues(
       problems: [{ file, line: firstLine, message: 'the front matter is not a YAML mapping', expected: EXAMPLE, received: clip(source.trim(), 60) }],
     };
 
+  const pairOf = (key: string) => (doc.contents as { items: { key: unknown; value: unknown }[] }).items.find((p) => isScalar(p.key) && p.key.value === key);
   const lineOfKey = (key: string): number => {
-    const pair = (doc.contents as { items: { key: unknown }[] }).items.find((p) => isScalar(p.key) && p.key.value === key);
+    const pair = pairOf(key);
     const range = pair && isScalar(pair.key) ? pair.key.range : undefined;
     return range ? at(range[0]) : firstLine;
   };
   const data = doc.toJS({ maxAliasCount: YAML_MAX_ALIASES }) as Record<string, unknown>;
-  const known = new Set(['id', 'title', 'scan_order', 'detect', 'description']);
+  const known = new Set(['id', 'title', 'scan_order', 'detect', 'description', 'checkpoint_before']);
   for (const key of Object.keys(data)) {
     if (!known.has(key))
       problems.push({
@@ -231,6 +235,56 @@ function readValues(
       }
     }
   }
+  const checkpointBefore = readCheckpointBefore(data.checkpoint_before, pairOf('checkpoint_before')?.value, lineOfKey('checkpoint_before'), file, at, problems);
+
   if (problems.length > 0) return { problems };
-  return { value: { id: id as string, title: (title as string).trim(), scanOrder: scanOrder as number, detect }, problems };
+  return {
+    value: {
+      id: id as string,
+      title: (title as string).trim(),
+      scanOrder: scanOrder as number,
+      detect,
+      ...(checkpointBefore.length > 0 ? { checkpointBefore } : {}),
+    },
+    problems,
+  };
+}
+
+const CHECKPOINT_EXAMPLE = '`checkpoint_before: [Deploy]`: names from the Name column';
+
+/**
+ * `checkpoint_before`: a YAML list of step names, each kept with its own line
+ * (a list written on one line gives every name that line). Whether each names
+ * a step is `validateFlow`'s to judge, once the step table is read.
+ */
+function readCheckpointBefore(
+  raw: unknown,
+  node: unknown,
+  keyLine: number,
+  file: string,
+  at: (offset: number) => number,
+  problems: Problem[],
+): CheckpointMark[] {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw)) {
+    problems.push({ file, line: keyLine, message: '`checkpoint_before` is not a list of step names', expected: CHECKPOINT_EXAMPLE, received: asJson(raw) });
+    return [];
+  }
+  const lineOf = (i: number): number => {
+    const range = isSeq(node) ? (node.items[i] as { range?: [number, number, number] } | undefined)?.range : undefined;
+    return range ? at(range[0]) : keyLine;
+  };
+  const marks: CheckpointMark[] = [];
+  raw.forEach((name: unknown, i) => {
+    if (typeof name === 'string' && name.trim() !== '') marks.push({ step: name.trim(), line: lineOf(i) });
+    else
+      problems.push({
+        file,
+        line: lineOf(i),
+        message: `\`checkpoint_before\` lists steps by name; ${asJson(name)} is not a name`,
+        expected: CHECKPOINT_EXAMPLE,
+        received: asJson(name),
+      });
+  });
+  return marks;
 }

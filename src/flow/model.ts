@@ -8,6 +8,12 @@ export interface Flow {
   detect: Detection;
   steps: Step[];
   decisions: Record<string, Decision>;
+  /**
+   * The steps, by name, that the engine takes a checkpoint before: front
+   * matter `checkpoint_before: [Deploy]`. Absent when the flow names none
+   * (and in a flow cached or pinned by an autopilot older than the key).
+   */
+  checkpointBefore?: CheckpointMark[];
   /** Where the flow came from, for messages: a path relative to the repository or the package. */
   file: string;
   /** sha1 of the file's text: the cache key, and later the hash pinned with a run. */
@@ -41,6 +47,12 @@ export interface Step {
   line: number;
 }
 
+/** One name in `checkpoint_before`, with the line of the flow file it is written on. */
+export interface CheckpointMark {
+  step: string;
+  line: number;
+}
+
 export type DecisionEffect = 'continue' | 'repeat';
 
 export interface DecisionOption {
@@ -62,6 +74,11 @@ export const DOCS_PLACEHOLDER = '{docs}';
 
 export function stepByNumber(flow: Flow, number: number): Step | undefined {
   return flow.steps[number - 1];
+}
+
+/** Whether the flow asks for a checkpoint before `step` starts (`checkpoint_before` names it). */
+export function checkpointBefore(flow: Flow, step: Step): boolean {
+  return flow.checkpointBefore?.some((mark) => mark.step === step.name) ?? false;
 }
 
 /** The step a loop returns to, if the flow loops. */

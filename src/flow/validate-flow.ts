@@ -1,6 +1,7 @@
 /**
  * Checks a flow as a whole, after each row has been read on its own: the
- * rules that make every step's completion decidable from files alone.
+ * rules that make every step's completion decidable from files alone, and
+ * that every step the front matter names (`checkpoint_before`) is one.
  */
 import type { Problem } from '../errors.js';
 import { CYCLE_PLACEHOLDER, type Flow, type Step } from './model.js';
@@ -95,6 +96,18 @@ export function validateFlow(flow: Flow): Problem[] {
         received: 'no such step',
       });
     }
+  }
+
+  const names = new Set(flow.steps.map((s) => s.name));
+  for (const mark of flow.checkpointBefore ?? []) {
+    if (names.has(mark.step)) continue;
+    problems.push({
+      file: flow.file,
+      line: mark.line,
+      message: `\`checkpoint_before\` names \`${mark.step}\`, no step of ${flow.id}`,
+      expected: `a step name: ${flow.steps.map((s) => s.name).join(', ')}`,
+      received: mark.step,
+    });
   }
   return problems;
 }

@@ -18,8 +18,12 @@ import type { Decision, Flow, Runs, Step, Then } from '../flow/model.js';
 import { patternProblem } from '../flow/patterns.js';
 import { validateFlow } from '../flow/validate-flow.js';
 
-/** Bump when the entry shape or the parser's reading of a file changes. 2: failed parses are cached too. */
-export const FLOW_CACHE_FORMAT = 2;
+/**
+ * Bump when the entry shape or the parser's reading of a file changes. 2:
+ * failed parses are cached too. 3: `checkpoint_before`, which 2 cached as an
+ * unknown key's problem.
+ */
+export const FLOW_CACHE_FORMAT = 3;
 
 export type CachedFlow = Omit<Flow, 'file'>;
 export type CachedProblem = Omit<Problem, 'file'>;
@@ -121,14 +125,20 @@ function isDecision(v: unknown, id: string): v is Decision {
   );
 }
 
+/** Absent in a flow that names none, and in one pinned by an autopilot older than the key: both read as valid. */
+function isCheckpointMarks(v: unknown): boolean {
+  return v === undefined || (Array.isArray(v) && v.every((m) => isObject(m) && isString(m.step) && m.step.trim() !== '' && isLine(m.line)));
+}
+
 function isFlow(v: unknown, id: string): v is CachedFlow {
   if (!isObject(v) || v.id !== id || !isString(v.title) || !Number.isInteger(v.scanOrder) || !isString(v.hash)) return false;
+  if (!isCheckpointMarks(v.checkpointBefore)) return false;
   const { detect, steps, decisions } = v;
   if (!isObject(detect) || !isStrings(detect.any) || !isStrings(detect.none) || [...detect.any, ...detect.none].some((p) => patternProblem(p, true)))
     return false;
   if (!Array.isArray(steps) || steps.length === 0 || !steps.every(isStep)) return false;
   if (!isObject(decisions) || !Object.entries(decisions).every(([key, d]) => isDecision(d, key))) return false;
-  // The checks the parser makes on the flow as a whole: decisions named and declared, loops, `{cycle}`, shared patterns.
+  // The checks the parser makes on the flow as a whole: decisions named and declared, loops, `{cycle}`, shared patterns, checkpoints before steps that exist.
   return validateFlow({ ...(v as unknown as CachedFlow), file: '' }).length === 0;
 }
 

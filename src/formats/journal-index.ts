@@ -1,13 +1,21 @@
 /**
- * The journal index, `_docs/_autopilot/cache/journal-index.json`: what
- * reconciliation needs from the whole history, kept small — the waivers
- * (steps skipped on purpose or forced done: evidence no folder shows), the
- * open rounds of repeated steps, and the step list each run is pinned to.
- * Only ever derived from the journal (`io/journal-index.ts` brings it up to
- * date and says when to rewrite it), so a file that is not one is a problem
- * the caller answers by deriving it afresh. Pure: text → index or a problem;
- * index → text; an event folded in (`indexEvent`); what it says about one
- * cycle (`evidenceFromIndex`).
+ * The journal index: what reconciliation needs from the whole history, kept
+ * small — the waivers (steps skipped on purpose or forced done: evidence no
+ * folder shows), the open rounds of repeated steps, and the step list each
+ * run is pinned to. Only ever derived from the journal's events.
+ *
+ * The journal carries it: now and then the line that closes a batch holds
+ * the index as of that line (`journal_index`, `carryIndex`; `app/carry-index.ts`
+ * says when), so the end of the journal answers for all of it
+ * (`io/journal-head.ts`). The cache file,
+ * `_docs/_autopilot/cache/journal-index.json`, holds it for a journal whose
+ * end carries none (an older autopilot's, or one a merge has not settled):
+ * `io/journal-index.ts` brings it up to date, and a file that is not one is
+ * derived afresh.
+ *
+ * Pure: text → index or a problem; index → text; an event folded in
+ * (`indexEvent`); a carried copy read back (`indexFromCarried`); what it says
+ * about one cycle (`evidenceFromIndex`).
  */
 import type { Problem } from '../errors.js';
 import { JOURNAL_INDEX_KEPT_CYCLES } from '../limits.js';
@@ -63,19 +71,53 @@ export function serializeJournalIndex(index: JournalIndex): string {
   return JSON.stringify(index);
 }
 
+/** The index as a journal line carries it (`journal_index`): what it says, not where a cache stood in the file. */
+export interface CarriedIndex {
+  format: number;
+  pins?: Record<string, unknown>;
+  steps: Record<string, Facts>;
+}
+
+export const carryIndex = (index: JournalIndex): CarriedIndex => ({ format: index.format, ...(index.pins ? { pins: index.pins } : {}), steps: index.steps });
+
+const WAIVERS: ReadonlySet<unknown> = new Set<Waiver>(['skipped', 'forced']);
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isOneFact = (v: unknown) =>
+  isRecord(v) && (v.w === undefined || WAIVERS.has(v.w)) && (v.r === undefined || (Array.isArray(v.r) && v.r.every((f) => typeof f === 'string')));
+const isFacts = (v: unknown) => isOneFact(v) && isRecord((v as { c?: unknown }).c) && Object.values((v as { c: object }).c).every(isOneFact);
+
+/** Whether a journal line's `journal_index` is one this autopilot reads. */
+export function isCarriedIndex(value: unknown): value is CarriedIndex {
+  if (!isRecord(value) || value.format !== JOURNAL_INDEX_FORMAT || !isRecord(value.steps)) return false;
+  return (value.pins === undefined || isRecord(value.pins)) && Object.values(value.steps).every(isFacts);
+}
+
+/**
+ * The index a journal line carries, or undefined when it carries none this
+ * autopilot reads (another format, or a hand-edited shape). A copy of it:
+ * folding events in must not change the line it was read from.
+ */
+export function indexFromCarried(value: unknown): JournalIndex | undefined {
+  if (!isCarriedIndex(value)) return undefined;
+  const copy = structuredClone(value) as unknown as CarriedIndex;
+  return { format: JOURNAL_INDEX_FORMAT, ...(copy.pins ? { pins: copy.pins } : {}), size: 0, tail: '', steps: copy.steps };
+}
+
 /** Folds one event on record into the index (only skips, completions, answers and pinned runs change it). */
 export function indexEvent(index: JournalIndex, e: StampedEntry): void {
   if ((e.event === 'run_started' || e.event === 'run_repinned') && e.pinned !== undefined) (index.pins ??= {})[e.flow] = e.pinned;
   if (typeof e.step !== 'number') return;
+  const key = `${e.flow}|${e.step}`;
   const change = (apply: (f: { w?: Waiver; r?: string[] }) => void) => {
-    const facts = (index.steps[`${e.flow}|${e.step}`] ??= { c: {} });
+    const facts = (index.steps[key] ??= { c: {} });
     apply(facts);
     apply((facts.c[String(e.cycle)] ??= {}));
     const cycles = Object.keys(facts.c).map(Number);
     if (cycles.length > JOURNAL_INDEX_KEPT_CYCLES) delete facts.c[String(Math.min(...cycles))];
   };
   if (e.event === 'step_skipped' && e.by !== 'condition') change((f) => (f.w = 'skipped'));
-  if (e.event === 'step_completed')
+  // A completion ends a repeated round; forced, it is a waiver. One of a step the index holds nothing about changes nothing.
+  if (e.event === 'step_completed' && (e.forced === true || index.steps[key] !== undefined))
     change((f) => {
       delete f.r;
       if (e.forced === true) f.w = 'forced';

@@ -214,6 +214,12 @@ interface Stamp {
   /** The command that wrote it: `done:greenfield/1/3:a1:…` (command, flow/cycle/step, attempt, arguments). Recognises a repeated command. */
   key?: string;
   pointer?: PointerRecord;
+  /**
+   * On the line that closes a batch, now and then: the journal index as of
+   * this line (`formats/journal-index.ts`, `CarriedIndex`), so a reader of
+   * the journal's end needs nothing before it. Checked where it is read.
+   */
+  journal_index?: unknown;
 }
 
 const isCount = (v: unknown, min: number): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= min;

@@ -4,11 +4,11 @@
  * Nothing else is read, so a `_docs/` of 100,000 files costs what the rules
  * name, not what the tree holds. picomatch matches the glob segments.
  */
-import { closeSync, constants, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, constants, opendirSync, openSync, readSync, realpathSync, statSync, type Dir } from 'node:fs';
 import { join, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { InputError } from '../errors.js';
-import { BLANK_EVIDENCE_MAX_BYTES } from '../limits.js';
+import { BLANK_EVIDENCE_MAX_BYTES, LISTING_BUFFER_ENTRIES } from '../limits.js';
 import { displayPath } from './repo.js';
 
 const GLOB = /[*?[\]{}!]/;
@@ -16,6 +16,8 @@ const matchers = new Map<string, (name: string) => boolean>();
 
 /** Only `*` wildcards (`solution_draft_*.md`): most patterns, matched without compiling a glob. */
 const STARS_ONLY = /^[^*?[\]{}!()+@\\]*(\*[^*?[\]{}!()+@\\]+|\*$)+$/;
+/** What picomatch reads its own way (a `*` after a dot must match a character: `*.*` is not `a.`): left to it. */
+const PICOMATCH_SHORTCUTS = /^(\*\.\*|\.\*)(\.\w+)?$/;
 
 /** `*` matches any run of characters but `/`, and, as in picomatch with `dot: false`, never a leading dot. */
 function starMatcher(segment: string): (name: string) => boolean {
@@ -40,7 +42,8 @@ export const matcherForTest = (segment: string) => matcherFor(segment);
 function matcherFor(segment: string): (name: string) => boolean {
   let matcher = matchers.get(segment);
   if (!matcher) {
-    matcher = STARS_ONLY.test(segment) && !segment.includes('**') ? starMatcher(segment) : picomatch(segment, { dot: false });
+    const fast = STARS_ONLY.test(segment) && !segment.includes('**') && !PICOMATCH_SHORTCUTS.test(segment);
+    matcher = fast ? starMatcher(segment) : picomatch(segment, { dot: false });
     matchers.set(segment, matcher);
   }
   return matcher;
@@ -87,15 +90,31 @@ function isFolder(path: string): boolean {
   return statOf(path)?.isDirectory() ?? false;
 }
 
-/** An absent folder holds nothing; one that cannot be read is an error, never "no artifacts" (which would move the pointer back). */
-function listFolder(path: string): string[] {
+/**
+ * The names in a folder that `keep` accepts, sorted. Read entry by entry
+ * (`opendir`) and matched as they come, so a folder of 100,000 files costs
+ * one pass over its entries, not an array of every name and a sort of it.
+ * An absent folder holds nothing; one that cannot be read is an error, never
+ * "no artifacts" (which would move the pointer back).
+ */
+function listMatching(path: string, keep: (name: string) => boolean): string[] {
+  const names: string[] = [];
+  let dir: Dir;
   try {
-    return readdirSync(path).sort();
+    dir = opendirSync(path, { bufferSize: LISTING_BUFFER_ENTRIES });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return [];
     throw unreadable(path, error);
   }
+  try {
+    for (let entry = dir.readSync(); entry !== null; entry = dir.readSync()) if (keep(entry.name)) names.push(entry.name);
+  } catch (error) {
+    throw unreadable(path, error);
+  } finally {
+    dir.closeSync();
+  }
+  return names.sort();
 }
 
 function statOf(path: string) {
@@ -141,7 +160,7 @@ function confined(abs: string, rel: string, within: Confinement | undefined): bo
   if (!within) return true;
   let real: string;
   try {
-    real = realpathSync(abs);
+    real = realpathSync.native(abs);
   } catch {
     return false;
   }
@@ -166,7 +185,7 @@ export function findMatches(base: string, pattern: string, limit = 3, within?: C
       // A literal segment is one stat; only a glob is matched (called with the name only: picomatch reads
       // a second argument as "return an object", which is always truthy).
       const glob = GLOB.test(segment) ? matcherFor(segment) : undefined;
-      const names = glob ? listFolder(join(base, dir)).filter((name) => glob(name) && !skip?.has(name)) : [segment];
+      const names = glob ? listMatching(join(base, dir), (name) => glob(name) && !skip?.has(name)) : [segment];
       for (const name of names) {
         const rel = dir ? `${dir}/${name}` : name;
         const abs = join(base, rel);

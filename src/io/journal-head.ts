@@ -18,9 +18,15 @@
  * two sides read (`engine/fork.ts` judges them). A seam whose fork point is
  * not found there is a break in the chain (a line edited or removed by hand,
  * or a fork further back than that): said, not judged.
+ *
+ * The journal index (`formats/journal-index.ts`) comes from the end too: the
+ * newest line in the window that carries it, with the events after it folded
+ * in. Not when a merge is not settled or the chain is broken: then the lines
+ * near the end do not stand for the whole file, and the caller derives it.
  */
 import type { JournalEvent, KnownEntry, StampedEntry } from '../formats/journal-line.js';
 import { chainHash, judgeLine, prevOf } from '../formats/journal-line.js';
+import { indexEvent, indexFromCarried, isCarriedIndex, type JournalIndex } from '../formats/journal-index.js';
 import type { JournalFork, ForkSide, RecordSeen } from '../engine/fork.js';
 import { newestFirstFilter, oldestFirstBatches } from '../engine/batches.js';
 import { readBackwards, readLinesBackwards } from './journal.js';
@@ -39,8 +45,17 @@ export interface JournalHead {
   fork?: JournalFork;
   /** A seam whose fork point is not within reach: the chain breaks there (a hand edit, or a fork long ago). */
   broken?: { seq?: number; seam: string };
+  /** The journal index as of the end, when a line near it carries one and nothing makes it untrustworthy. */
+  index?: CarriedHead;
   /** Bytes read from the end. */
   bytes: number;
+}
+
+export interface CarriedHead {
+  /** Journal bytes after the line that carries it: a writer carries it again once they pass `JOURNAL_INDEX_CARRY_BYTES`. */
+  bytesAfter: number;
+  /** The carried index with the events after it folded in (a fresh copy each call). */
+  read: () => JournalIndex;
 }
 
 const isOneOf = <E extends JournalEvent>(e: StampedEntry, events: ReadonlySet<E>): e is Extract<KnownEntry, { event: E }> =>
@@ -49,6 +64,8 @@ const isOneOf = <E extends JournalEvent>(e: StampedEntry, events: ReadonlySet<E>
 interface Line {
   /** Undefined for a line over the limit. */
   text?: string;
+  /** Its event, once judged (null: not one). */
+  entry?: StampedEntry | null;
   /** Its chain hash, computed when needed (`hashOf`). */
   hash?: string;
   prev?: string;
@@ -69,8 +86,11 @@ interface Seam {
 
 const entryOf = (line: Line | undefined): StampedEntry | undefined => {
   if (line?.text === undefined) return undefined;
-  const verdict = judgeLine(line.text);
-  return 'entry' in verdict ? verdict.entry : undefined;
+  if (line.entry === undefined) {
+    const verdict = judgeLine(line.text);
+    line.entry = 'entry' in verdict ? verdict.entry : null;
+  }
+  return line.entry ?? undefined;
 };
 
 const hashOf = (line: Line): string | undefined => (line.text === undefined ? undefined : (line.hash ??= chainHash(line.text)));
@@ -100,6 +120,8 @@ export function readJournalHead(file: string): JournalHead {
   let read = 0;
   // The newest seam not settled: the fork being read.
   let open: Seam | undefined;
+  // The newest line that carries the journal index: its place, and the bytes after it.
+  let carried: { at: number; bytesAfter: number } | undefined;
 
   const { start } = readLinesBackwards(
     file,
@@ -115,6 +137,7 @@ export function readJournalHead(file: string): JournalHead {
         }
       }
       lines.push(line);
+      if (!carried && text?.includes('"journal_index"') && isCarriedIndex(entryOf(line)?.journal_index)) carried = { at: i, bytesAfter: read };
       read += (text?.length ?? JOURNAL_CHAIN_WINDOW_BYTES) + 1;
 
       if (!recordDone && text !== undefined) {
@@ -166,7 +189,13 @@ export function readJournalHead(file: string): JournalHead {
     bytes: read,
   };
   const seam = open as Seam | undefined;
-  if (!seam) return head;
+  if (!seam) {
+    if (carried) {
+      const { at, bytesAfter } = carried;
+      head.index = { bytesAfter, read: () => indexAt(lines, at) };
+    }
+    return head;
+  }
   if (seam.names !== '' && seam.forkAt === undefined) {
     const seq = entryOf(lines[seam.at])?.seq;
     return { ...head, broken: { seam: seam.hash, ...(typeof seq === 'number' ? { seq } : {}) } };
@@ -193,6 +222,17 @@ export function readJournalHead(file: string): JournalHead {
     if (typeof seq === 'number' && seq > head.lastSeq) head.lastSeq = seq;
   }
   return { ...head, fork };
+}
+
+/** The index the line at `at` carries, with the batches on record after it folded in, oldest first. */
+function indexAt(lines: Line[], at: number): JournalIndex {
+  const index = indexFromCarried(entryOf(lines[at])!.journal_index)!;
+  const batches = oldestFirstBatches();
+  for (let i = at - 1; i >= 0; i--) {
+    const e = entryOf(lines[i]);
+    if (e) for (const accepted of batches.push(e).accepted) indexEvent(index, accepted);
+  }
+  return index;
 }
 
 /** One side's lines (given newest first): its events on record, oldest first, its last pointer record and its numbers. */

@@ -105,7 +105,7 @@ function openByAProcess(file: string): boolean | undefined {
   if (process.platform !== 'linux') return undefined;
   let target: string;
   try {
-    target = realpathSync(file);
+    target = realpathSync.native(file);
   } catch {
     return false;
   }

@@ -80,7 +80,7 @@ export function openRepo(options: RepoOptions = {}, cwd = process.cwd()): Repo {
       received: docsName,
     });
   }
-  const root = realpathSync(findRoot(start, docsName, process.env));
+  const root = realpathSync.native(findRoot(start, docsName, process.env));
   const docs = resolve(root, docsName);
   if (!isInside(root, docs) || docs === root || !isInside(root, realOrSelf(docs))) {
     throw new InputError({
@@ -131,7 +131,7 @@ export function gatePath(repo: Repo, file: string): void {
   }
   let real: string;
   try {
-    real = realpathSync(probe);
+    real = realpathSync.native(probe);
   } catch {
     return refuse(`${probe}, a link that leads nowhere`, 'this path goes through a dangling symlink');
   }
@@ -150,7 +150,7 @@ function readlinkQuietly(path: string): string {
 /** The real path of `path`, or `path` itself when it does not exist yet. */
 export function realOrSelf(path: string): string {
   try {
-    return realpathSync(path);
+    return realpathSync.native(path);
   } catch {
     return path;
   }

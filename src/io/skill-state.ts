@@ -78,7 +78,7 @@ function readSmallFile(path: string, file: string, limit: number): { text: strin
 /** The real path of an existing file, undefined when there is none. */
 function realPath(path: string): string | undefined {
   try {
-    return realpathSync(path);
+    return realpathSync.native(path);
   } catch {
     return undefined;
   }

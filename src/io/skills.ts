@@ -38,7 +38,7 @@ export function skillDisplayPath(repo: Repo, path: string): string {
   if (isInside(root, path) && !isInside(repo.root, path)) {
     const name = packageName(root);
     const installed = name && join(repo.root, 'node_modules', name);
-    if (installed && existsSync(installed) && realpathSync(installed) === realpathSync(root)) {
+    if (installed && existsSync(installed) && realpathSync.native(installed) === realpathSync.native(root)) {
       return ['node_modules', name, ...relative(root, path).split(sep)].join('/');
     }
   }

@@ -27,6 +27,10 @@ export class LineTransport implements Transport {
   private skipping: { head: Buffer; bytes: number } | undefined;
   private readonly onData = (chunk: Buffer) => this.take(chunk);
   private readonly onError = (error: Error) => this.onerror?.(error);
+  /** A client that went away (EPIPE) has no one to tell; anything else is the SDK's to hear. */
+  private readonly onOutError = (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') this.onerror?.(error);
+  };
 
   constructor(
     private readonly maxLineBytes: number,
@@ -37,6 +41,7 @@ export class LineTransport implements Transport {
   async start(): Promise<void> {
     this.stdin.on('data', this.onData);
     this.stdin.on('error', this.onError);
+    this.stdout.on('error', this.onOutError);
   }
 
   async close(): Promise<void> {

@@ -129,6 +129,8 @@ export const stepAnswer = position.extend({
   error: problemSchema.extend({ code }).optional(),
   missing: z.array(z.string()).optional(),
   reason: z.string().optional(),
+  /** The id of the checkpoint the command took: `autopilot restore <id>` returns to it. */
+  checkpoint: z.string().optional(),
 });
 
 export const checkAnswer = z.object({

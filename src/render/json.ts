@@ -153,6 +153,7 @@ export function stepJson(view: View): StepAnswer {
       break;
   }
   if (view.reason) json.reason = view.reason;
+  if (view.checkpoint) json.checkpoint = view.checkpoint;
   return json;
 }
 
@@ -173,11 +174,18 @@ export function checkJson(r: CheckResult): CheckAnswer {
   };
 }
 
+function withoutCarriedIndex(e: StampedEntry): StampedEntry {
+  const { journal_index: _carried, ...rest } = e;
+  return rest as StampedEntry;
+}
+
 export function logJson(r: { entries: StampedEntry[]; problems: Problem[]; seams?: Seam[] }): LogAnswer {
   const seams = r.seams?.map((s) => ({
     line: s.line,
     ...(s.forkLine !== undefined ? { forked_after: s.forkLine } : {}),
     ...(s.settledAt !== undefined ? { settled_at: s.settledAt } : {}),
   }));
-  return { events: r.entries as LogAnswer['events'], problems: r.problems, ...(seams && seams.length > 0 ? { seams } : {}) };
+  // The index a line carries (`journal_index`) repeats what the events before it say: left out.
+  const events = r.entries.map((e) => (e.journal_index === undefined ? e : withoutCarriedIndex(e)));
+  return { events: events as LogAnswer['events'], problems: r.problems, ...(seams && seams.length > 0 ? { seams } : {}) };
 }

@@ -53,6 +53,8 @@ const LOG_BASE_KEYS = new Set([
   'retry_count',
   'key',
   'pointer',
+  // The index a line carries repeats what the events before it say: not news.
+  'journal_index',
 ]);
 
 /** A pinned step list is long: the log names it by flow and hash. */
@@ -242,6 +244,7 @@ export function outcomeText(view: View): string {
   const { outcome, position, flow } = view;
   const lines = view.reentry ? [...reentryLines(view), ...driftLines(view)] : driftLines(view);
   if (view.committed) lines.push(`✓ Progress commit ${view.committed.slice(0, 8)}`);
+  if (view.checkpoint) lines.push(`✓ Checkpoint ${view.checkpoint} (a person can return to it: \`autopilot restore ${view.checkpoint}\`)`);
   const acted = view.acted ? `step ${stepLabel(view.acted)}` : 'the step';
   for (const p of view.passedOver ?? []) lines.push(`↷ Passed over step ${p.step} ${p.name}: ${p.reason}`);
   switch (outcome?.kind) {

@@ -226,7 +226,8 @@ describe('the lease on a shared remote', () => {
       child.on('close', resolve);
     });
 
-  it('two machines race for it: exactly one wins, 5 of 5 rounds; the loser exits 4 naming the holder', async () => {
+  // Five rounds of two clones and two CLI calls: a minute on a loaded machine.
+  it('two machines race for it: exactly one wins, 5 of 5 rounds; the loser exits 4 naming the holder', { timeout: 120_000 }, async () => {
     for (let round = 0; round < 5; round++) {
       const { a, b } = machines();
       const codes = await Promise.all([run(a, 'machine-a', 'lease', '--remote', 'origin'), run(b, 'machine-b', 'lease', '--remote', 'origin')]);

@@ -220,4 +220,41 @@ describe('smaller edges', () => {
     });
     expect(code).toBe(0);
   });
+
+  it('an answer of 1 MB through a pipe read slowly arrives whole; a reader that leaves after 64 KB ends it quietly, exit 0', async () => {
+    const dir = started();
+    const journalFile = join(dir, '_docs/_autopilot/journal.jsonl');
+    const last = JSON.parse(readFileSync(journalFile, 'utf8').trimEnd().split('\n').at(-1)!) as { seq: number };
+    const lines = Array.from({ length: 100 }, (_, i) =>
+      JSON.stringify({ ...last, prev: undefined, seq: last.seq + i + 1, event: 'substep', sub_step: `${i} ${'x'.repeat(10_000)}` }),
+    );
+    writeFileSync(journalFile, `${readFileSync(journalFile, 'utf8')}${lines.join('\n')}\n`);
+    const read = (leaveAfter?: number) =>
+      new Promise<{ code: number | null; bytes: number; stderr: string; text: string }>((resolve) => {
+        const child = spawn(process.execPath, [BIN, '-C', dir, 'log', '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+        let bytes = 0;
+        let stderr = '';
+        const chunks: Buffer[] = [];
+        child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+        child.stdout.on('data', (d: Buffer) => {
+          bytes += d.length;
+          chunks.push(d);
+          if (leaveAfter !== undefined && bytes >= leaveAfter) child.stdout.destroy();
+          else {
+            // A slow reader: the pipe fills while it sleeps.
+            child.stdout.pause();
+            setTimeout(() => child.stdout.resume(), 5);
+          }
+        });
+        child.on('close', (code) => resolve({ code, bytes, stderr, text: Buffer.concat(chunks).toString() }));
+      });
+    const whole = await read();
+    expect(whole).toMatchObject({ code: 0, stderr: '' });
+    expect(whole.bytes).toBeGreaterThan(1_000_000);
+    const events = (JSON.parse(whole.text) as { events: { seq: number }[] }).events;
+    expect(events.at(-1)!.seq).toBe(last.seq + 100);
+    const left = await read(65_536);
+    expect(left).toMatchObject({ code: 0, stderr: '' });
+    expect(left.bytes).toBeLessThan(whole.bytes);
+  });
 });

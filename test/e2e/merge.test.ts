@@ -63,6 +63,12 @@ function merged(a: string[][], b: string[][], into: 'main' | 'other', files: { a
 }
 
 const seqs = (dir: string) => journal(dir).map((e) => e.seq as number);
+/** The journal index the end carries was derived after the merge was settled (from both sides), not one side's copy. */
+const carriedAfterMerge = (dir: string) => {
+  const entries = journal(dir);
+  const merged = entries.findIndex((e) => e.event === 'journal_merged');
+  return merged >= 0 && entries.findLastIndex((e) => e.journal_index !== undefined) >= merged;
+};
 const status = (dir: string) => autopilot(dir, 'status', '--json').json<ForkJson>();
 
 describe('a merge of two branches that agree', () => {
@@ -82,6 +88,7 @@ describe('a merge of two branches that agree', () => {
       expect(merges).toEqual([expect.objectContaining({ settled: 'agreed', step: 2, sides: { A: { from: 3, to: 3 }, B: { from: 3, to: 3 } } })]);
       // 1 2 3 3 (the two sides), then on from the highest.
       expect(seqs(dir)).toEqual([1, 2, 3, 3, 4, 5]);
+      expect(carriedAfterMerge(dir)).toBe(true);
       expect(status(dir).drift).toEqual([]);
       const check = autopilot(dir, 'check');
       expect(check.code, check.stdout).toBe(0);
@@ -158,6 +165,7 @@ describe('a merge of two branches that disagree', () => {
       expect(decided.code, decided.stdout + decided.stderr).toBe(0);
       const merges = journal(dir).filter((e) => e.event === 'journal_merged');
       expect(merges).toEqual([expect.objectContaining({ settled: 'kept', kept: keep, seq: 4 })]);
+      expect(carriedAfterMerge(dir)).toBe(true);
       // Keeping main's side: step 2, no retry. Keeping other's: step 1, the failure it had.
       const kept = keep === mainSide ? { step: 2, retry_count: 0 } : { step: 1, retry_count: 1 };
       expect(status(dir)).toMatchObject({ ...kept, drift: [] });

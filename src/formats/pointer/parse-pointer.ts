@@ -95,7 +95,8 @@ export function readMarker(raw: string): { version: number; seq?: number; hash?:
   const marker: { version: number; seq?: number; hash?: string } = { version: Number(inner.slice(prefix.length, i)) };
   const head = inner.slice(i, i + 80);
   const seq = / event (\d{1,15}) /.exec(head);
-  const hash = /· ([0-9a-f]{8})\b/.exec(head);
+  // `\u00b7` (·) written escaped: the bundle stays ASCII (scripts/build.mjs).
+  const hash = /\u00b7 ([0-9a-f]{8})\b/.exec(head);
   if (seq) marker.seq = Number(seq[1]);
   if (hash) marker.hash = hash[1]!;
   return marker;

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { StampedEntry } from '../../../src/formats/journal-line.js';
 import { toPointerRecord } from '../../../src/formats/journal-line.js';
 import { DECISIVE } from '../../../src/engine/repeat.js';
-import { aimAt, decideStep, planStep, reconciliationEntries, type StepInput, type StepState } from '../../../src/engine/step-plan.js';
+import { aimAt, decideStep, enteredMarkedStep, planStep, reconciliationEntries, type StepInput, type StepState } from '../../../src/engine/step-plan.js';
 import type { Event } from '../../../src/engine/transitions.js';
 import type { Flow } from '../../../src/flow/model.js';
 import type { Position } from '../../../src/formats/pointer/position.js';
@@ -217,6 +217,100 @@ describe('the rules that live in the step plan', () => {
     const p = plan(input(stateAt(flow, failed, upTo(6)), { type: 'next' }, { session: 'other', lastFailure: 'the build is red' }));
     expect(p.transition.outcome.kind).toBe('failed');
     expect(p.reason).toBe('the build is red');
+  });
+});
+
+describe('a checkpoint before a step the flow marks (checkpoint_before: [Deploy])', () => {
+  const greenfield = builtInFlow('greenfield');
+  const existing = builtInFlow('existing-code');
+  const deploy = at(greenfield, 10);
+
+  it('the `next` that starts Deploy takes 1 checkpoint, labelled before-deploy, with the step_started it journals', () => {
+    const p = plan(input(stateAt(greenfield, deploy, upTo(9)), { type: 'next' }));
+    expect(p.transition.outcome).toMatchObject({ kind: 'work', action: 'start' });
+    expect(p.entries).toEqual([expect.objectContaining({ event: 'step_started', step: 10, attempt: 1 })]);
+    expect(p.checkpoint).toEqual({ label: 'before Deploy', note: 'automatic: before step 10 Deploy' });
+    expect(p.pointer?.position).toMatchObject({ step: 10, status: 'in_progress' });
+  });
+
+  it('a resumed `next` (Deploy in progress), the same `next` replayed, and a retry after a failure take 0', () => {
+    const started = plan(input(stateAt(greenfield, deploy, upTo(9)), { type: 'next' }));
+    const resumed = plan(input(stateAt(greenfield, started.pointer!.position, upTo(9)), { type: 'next' }));
+    expect(resumed.transition.outcome).toMatchObject({ kind: 'work', action: 'resume' });
+    expect(resumed.entries).toEqual([]);
+    expect(resumed.checkpoint).toBeUndefined();
+    const retry = plan(input(stateAt(greenfield, at(greenfield, 10, 'not_started', { retryCount: 1 }), upTo(9)), { type: 'next' }));
+    expect(retry.transition.outcome).toMatchObject({ kind: 'work', action: 'retry' });
+    expect(retry.entries).toEqual([expect.objectContaining({ event: 'step_started', attempt: 2 })]);
+    expect(retry.checkpoint).toBeUndefined();
+  });
+
+  it('the other commands at Deploy take 0: substep, fail, done (the flow ends, no step starts)', () => {
+    const inProgress = at(greenfield, 10, 'in_progress');
+    const events: Event[] = [
+      { type: 'substep', text: '2 — Release' },
+      { type: 'fail', reason: 'smoke test red' },
+    ];
+    for (const e of events) expect(plan(input(stateAt(greenfield, inProgress, upTo(9)), e)).checkpoint, e.type).toBeUndefined();
+    expect(plan(input(stateAt(greenfield, inProgress, upTo(10)), { type: 'done' })).checkpoint).toBeUndefined();
+  });
+
+  it("existing-code takes 1 in each cycle's Deploy (step 14), its note naming the cycle", () => {
+    for (const cycle of [1, 2, 3]) {
+      const position = at(existing, 14, 'not_started', { cycle });
+      const state = { ...stateAt(existing, position, upTo(13)), evidence: evidence(existing, { done: upTo(13) }, cycle) };
+      expect(plan(input(state, { type: 'next' })).checkpoint).toEqual({ label: 'before Deploy', note: `automatic: before step 14 Deploy, cycle ${cycle}` });
+    }
+  });
+
+  it('the `next` that passes over a conditional step onto a marked one takes it (UI Design passed over, Decompose marked)', () => {
+    const flow: Flow = { ...greenfield, checkpointBefore: [{ step: 'Decompose', line: 7 }] };
+    const p = plan(input(stateAt(flow, at(flow, 4), upTo(3)), { type: 'next' }));
+    expect(p.entries.map((e) => `${e.event}:${e.step}`)).toEqual(['step_skipped:4', 'step_started:5']);
+    expect(p.checkpoint).toEqual({ label: 'before Decompose', note: 'automatic: before step 5 Decompose' });
+  });
+
+  it('a flow without the key (a repository’s own, or one pinned before it existed) takes 0 at any step', () => {
+    const { checkpointBefore: _, ...unmarked } = greenfield;
+    for (const step of upTo(10)) {
+      const p = plan(input(stateAt(unmarked, at(unmarked, step), upTo(step - 1)), { type: 'next' }));
+      expect(p.checkpoint, `step ${step}`).toBeUndefined();
+    }
+  });
+
+  it('enteredMarkedStep reads only a first attempt’s step_started: a transition without one enters nothing', () => {
+    const started = { position: deploy, entries: [], outcome: { kind: 'work' as const, action: 'start' as const } };
+    expect(enteredMarkedStep(greenfield, started)).toBeUndefined();
+    const p = plan(input(stateAt(greenfield, deploy, upTo(9)), { type: 'next' }));
+    expect(enteredMarkedStep(greenfield, p.transition)?.step.name).toBe('Deploy');
+  });
+
+  it('in 300 random walks of greenfield, as many before-deploy checkpoints as Deploy entries (first attempts started), and none from a replayed `next`', () => {
+    let taken = 0;
+    fc.assert(
+      fc.property(fc.integer({ min: 6, max: 10 }), fc.array(fc.tuple(event, fc.boolean()), { minLength: 1, maxLength: 80 }), (from, walk) => {
+        const journal = new Journal();
+        let position = at(greenfield, from);
+        const done: number[] = upTo(from - 1);
+        let checkpoints = 0;
+        for (const [e, writes] of walk) {
+          if (writes && typeof position.step === 'number' && !done.includes(position.step)) done.push(position.step);
+          const state = () => stateAt(greenfield, position, done, journal.record ? { lastRecord: journal.record } : {});
+          const p = plan(input(state(), e, { peeked: position, latest: journal.latestAbout(aimAt(e, undefined, position, position)) }));
+          if (p.transition.outcome.kind === 'refused') continue;
+          journal.append(p, 'agent', greenfield);
+          if (p.pointer) position = p.pointer.position;
+          if (p.checkpoint?.label === 'before Deploy') checkpoints++;
+          if (e.type === 'next') expect(plan(input(state(), e)).checkpoint?.label).not.toBe('before Deploy');
+        }
+        const entries = journal.entries.filter((x) => x.event === 'step_started' && x.step === 10 && x.attempt === 1);
+        expect(checkpoints).toBe(entries.length);
+        taken += checkpoints;
+      }),
+      { numRuns: 300 },
+    );
+    console.log(`step plan: ${taken} checkpoints before Deploy, one per entry`);
+    expect(taken).toBeGreaterThan(10);
   });
 });
 

@@ -94,7 +94,7 @@ describe('front matter problems', () => {
     const text = flowText(ROWS, '', frontWith('scan_order: 3', 'scan_order: 3\nowner: me'));
     const problem = onlyProblemOf(text);
     expect(problem).toMatchObject({ line: 5, message: 'unknown front matter key `owner`', received: 'owner' });
-    expect(problem.expected).toBe('one of id, title, scan_order, detect, description');
+    expect(problem.expected).toBe('one of id, title, scan_order, detect, description, checkpoint_before');
   });
 
   it('a detection pattern with `**`: the detect line, naming the pattern', () => {
@@ -119,6 +119,60 @@ describe('front matter problems', () => {
     expect(validFlow(ok).detect).toEqual({ any: [], none: ['{docs}/00_problem'] });
     const inside = flowText(ROWS, '', frontWith('scan_order: 3', 'scan_order: 3\ndetect:\n  none: ["x/{docs}"]'));
     expect(onlyProblemOf(inside).message).toContain('`{docs}` may only start a pattern');
+  });
+});
+
+describe('checkpoint_before: the steps a checkpoint is taken before', () => {
+  const marking = (yaml: string) => flowText(ROWS, '', frontWith('scan_order: 3', `scan_order: 3\n${yaml}`));
+
+  it('a list of step names, each kept with its line; a flow without the key carries none', () => {
+    const text = marking('checkpoint_before:\n  - Ship\n  - Build');
+    expect(validFlow(text).checkpointBefore).toEqual([
+      { step: 'Ship', line: lineContaining(text, '- Ship') },
+      { step: 'Build', line: lineContaining(text, '- Build') },
+    ]);
+    const inline = marking('checkpoint_before: [Ship]');
+    expect(validFlow(inline).checkpointBefore).toEqual([{ step: 'Ship', line: lineContaining(inline, 'checkpoint_before') }]);
+    expect(validFlow(flowText())).not.toHaveProperty('checkpointBefore');
+    expect(validFlow(marking('checkpoint_before: []'))).not.toHaveProperty('checkpointBefore');
+  });
+
+  it('a name that is no step of the flow: the line of that name, listing the names there are', () => {
+    const text = marking('checkpoint_before:\n  - Ship\n  - Nope');
+    const problem = onlyProblemOf(text);
+    expect(problem).toMatchObject({
+      file: FILE,
+      line: lineContaining(text, '- Nope'),
+      message: '`checkpoint_before` names `Nope`, no step of demo',
+      expected: 'a step name: Brief, Build, Ship',
+      received: 'Nope',
+    });
+  });
+
+  it('names are matched exactly, case included', () => {
+    expect(onlyProblemOf(marking('checkpoint_before: [ship]')).message).toBe('`checkpoint_before` names `ship`, no step of demo');
+  });
+
+  it('a step number is refused at its line: names survive renumbering', () => {
+    const text = marking('checkpoint_before:\n  - 3');
+    const problem = onlyProblemOf(text);
+    expect(problem).toMatchObject({ line: lineContaining(text, '- 3'), received: '3' });
+    expect(problem.message).toBe('`checkpoint_before` lists steps by name; 3 is not a name');
+    expect(problem.expected).toContain('`checkpoint_before: [Deploy]`');
+  });
+
+  it('not a list, or an empty name: the key’s line', () => {
+    const scalar = marking('checkpoint_before: Ship');
+    expect(onlyProblemOf(scalar)).toMatchObject({
+      line: lineContaining(scalar, 'checkpoint_before'),
+      message: '`checkpoint_before` is not a list of step names',
+      received: '"Ship"',
+    });
+    const empty = marking('checkpoint_before: ["  "]');
+    expect(onlyProblemOf(empty)).toMatchObject({
+      line: lineContaining(empty, 'checkpoint_before'),
+      message: '`checkpoint_before` lists steps by name; " " is not a name',
+    });
   });
 });
 

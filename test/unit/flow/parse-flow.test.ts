@@ -37,6 +37,10 @@ describe('the built-in greenfield flow', () => {
     expect(flow.detect).toEqual({ any: [], none: [] });
   });
 
+  it('takes a checkpoint before 1 step, Deploy (step 10), marked on its front matter line', () => {
+    expect(flow.checkpointBefore).toEqual([{ step: 'Deploy', line: lineContaining(text, 'checkpoint_before:') }]);
+  });
+
   it('has the ten steps, numbered and named in order', () => {
     expect(flow.steps.map((s) => [s.number, s.name])).toEqual(
       ['Problem', 'Research', 'Plan', 'UI Design', 'Decompose', 'Implement', 'Run Tests', 'Security Audit', 'Performance Test', 'Deploy'].map((name, i) => [
@@ -124,6 +128,10 @@ describe('the built-in existing-code flow', () => {
     expect(flow.scanOrder).toBe(1);
     expect(flow.scanOrder).toBeLessThan(builtIn('greenfield').flow.scanOrder);
     expect(flow.decisions).toEqual({});
+  });
+
+  it('takes a checkpoint before 1 step, Deploy (step 14), marked on its front matter line', () => {
+    expect(flow.checkpointBefore).toEqual([{ step: 'Deploy', line: lineContaining(text, 'checkpoint_before:') }]);
   });
 
   it('has the fourteen steps, numbered and named in order', () => {

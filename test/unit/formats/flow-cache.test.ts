@@ -17,6 +17,8 @@ import {
 } from '../../../src/formats/flow-cache.js';
 import { builtInFlow } from '../../helpers/engine.js';
 
+const FILE = '_docs/_autopilot/cache/flows.json';
+
 const entry = () => JSON.parse(JSON.stringify(toCached({ flow: builtInFlow('greenfield'), problems: [] }))) as { flow: Record<string, unknown> };
 
 describe('isCachedParse', () => {
@@ -42,6 +44,10 @@ describe('isCachedParse', () => {
       (f) => (f.detect = { any: '**', none: [] }),
       (f) => (f.decisions = { 'research-round': { id: 'research-round' } }),
       (f) => delete f.title,
+      (f) => (f.checkpointBefore = 'Deploy'),
+      (f) => (f.checkpointBefore = [{ step: 'Deploy' }]),
+      (f) => (f.checkpointBefore = [{ step: '', line: 7 }]),
+      (f) => (f.checkpointBefore = [{ step: 'Nope', line: 7 }]),
     ];
     for (const [i, change] of damage.entries()) {
       const damaged = entry();
@@ -49,9 +55,23 @@ describe('isCachedParse', () => {
       expect(isCachedParse(damaged, 'greenfield'), `damage ${i}`).toBe(false);
     }
   });
+
+  it('takes a flow cached or pinned by an autopilot older than `checkpoint_before`: without the key, it names no step', () => {
+    const older = entry();
+    expect(older.flow.checkpointBefore).toEqual([{ step: 'Deploy', line: 7 }]);
+    delete older.flow.checkpointBefore;
+    expect(isCachedParse(older, 'greenfield')).toBe(true);
+  });
 });
 
-const FILE = '_docs/_autopilot/cache/flows.json';
+describe('FLOW_CACHE_FORMAT', () => {
+  it('is 3: a format-2 cache may hold `checkpoint_before` refused as an unknown key, so it is read as another format', () => {
+    expect(FLOW_CACHE_FORMAT).toBe(3);
+    expect(parseFlowCache('{"format":2,"entries":{}}', FILE)).toMatchObject({
+      problem: { message: 'the flow cache is of another format' },
+    });
+  });
+});
 
 describe('parseFlowCache', () => {
   it('reads back the entries it writes, unchecked', () => {

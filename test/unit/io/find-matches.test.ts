@@ -61,6 +61,17 @@ describe('findMatches', () => {
 });
 
 describe('the `*`-only fast path agrees with picomatch', () => {
+  it('on the patterns picomatch reads its own way (found by the random run: `*.*` is not `_.`)', async () => {
+    const { default: picomatch } = await import('picomatch');
+    for (const [pattern, name] of [
+      ['*.*', '_.'],
+      ['*.*', 'a.b'],
+      ['.*', '.a'],
+      ['.*.md', '..md'],
+      ['*.*.md', 'a..md'],
+    ] as const)
+      expect(matcherForTest(pattern)(name), `${pattern} ${name}`).toBe(picomatch(pattern, { dot: false })(name));
+  });
   it('on 2,000 random names and patterns', async () => {
     const { default: picomatch } = await import('picomatch');
     const piece = fc.stringMatching(/^[a-z._-]{0,4}$/);
