@@ -131,17 +131,14 @@ export const DISK_FULL = new Set(['ENOSPC', 'EDQUOT']);
  */
 export function diskFull(code: string, file: string | undefined, notUndone?: string[]): InputError {
   const what = `the disk is full: ${file ? 'this file' : 'a file'} could not be written`;
-  const whole = notUndone?.length === 0;
   return new InputError(
     {
       ...(file ? { file } : {}),
-      message: !notUndone ? what : whole ? `${what}; nothing was changed` : `${what}, and ${notUndone.join(', ')} could not be put back`,
+      message: !notUndone ? what : notUndone.length ? `${what}, and ${notUndone.join(', ')} could not be put back` : `${what}; nothing was changed`,
       expected: 'free space on the disk',
       received: code,
     },
-    whole
-      ? 'Free some disk space, then run the command again: it has not happened yet.'
-      : 'Free some disk space, then run the command again; `autopilot check` names anything left out of step.',
+    'Free some disk space, then run the command again.',
     'disk_full',
   );
 }

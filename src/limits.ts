@@ -284,10 +284,9 @@ export const CLOCK_TOLERANCE_MS = 60_000;
 
 /**
  * What this machine notes of other sessions' leases (`formats/lease-sightings.ts`):
- * a note a line of JSON each, a few per machine (the local lease and each
- * remote), for the few machines that share a folder.
+ * a few notes per machine (the local lease and each remote), for the few
+ * machines that share a folder; a larger file is read as no notes.
  */
 export const SIGHTINGS_MAX_BYTES = 16 * 1024;
 export const SIGHTINGS_MAX_MACHINES = 8;
 export const SIGHTINGS_MAX_PLACES = 8;
-export const SIGHTING_MARK_MAX_LENGTH = 1024;

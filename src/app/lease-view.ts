@@ -67,7 +67,7 @@ export function heldError(repo: Repo, verdict: Held): HeldError {
         : `${
             verdict.running
               ? 'Its conversation is still running.'
-              : "Whether its conversation still runs cannot be told from here (a command in a sandbox that hides the other processes, such as Codex's, or a holder that named none); it is stale after a quiet spell."
+              : "Whether its conversation still runs cannot be told from here (a sandbox that hides other processes, as Codex's does, or a holder that named none)."
           }${when} A person decides: once that session has stopped working here, they take over with \`--take-over\` (journaled).`,
     holder: {
       session: h.session,

@@ -132,51 +132,32 @@ export function judgeBySighting(mark: string, noted: Sighting | undefined, now: 
 }
 
 /**
- * Whether another session's lease of this machine is stale. By its
- * heartbeat's age (this machine's clock wrote it); but when the holder's
- * conversation is seen running, an old heartbeat may be this clock having
- * jumped since it was written, so this machine must also have seen that same
- * heartbeat unchanged for `staleMs`. A heartbeat in the future is never stale
- * (a person decides).
+ * How another session's lease stands, seen from `machine` now: what
+ * `judgeLease` decides by and `status` shows. Another machine's lease is
+ * never stale (only a person takes it over); a heartbeat in the future
+ * neither (a person decides). On this machine, by its heartbeat's age (this
+ * machine's clock wrote it); but when the holder's conversation is seen
+ * running, an old heartbeat may be this clock having jumped since it was
+ * written, so this machine must also have seen that same heartbeat unchanged
+ * for `staleMs` (`oldWhileRunning` until then).
  */
-function staleHere(
-  lease: Lease,
-  now: Date,
-  staleMs: number,
-  running: boolean,
-  seen: Omit<Seen, 'staleAt'>,
-): { stale: boolean; staleAt?: number; oldWhileRunning?: true } {
-  if (heartbeatAhead(lease, now) > 0) return { stale: false };
-  const at = Date.parse(lease.heartbeat);
-  const byAge = Number.isNaN(at) ? Number.NEGATIVE_INFINITY : at + staleMs;
-  const old = heartbeatAge(lease, now) > staleMs;
-  if (!running) return { stale: old, staleAt: byAge };
-  const staleAt = Math.max(byAge, Date.parse(seen.sighting.since) + staleMs);
-  const stale = !seen.first && now.getTime() > staleAt;
-  return { stale, staleAt, ...(old && !stale ? { oldWhileRunning: true as const } : {}) };
-}
-
-/** How another session's lease stands, seen from `machine` now: what `judgeLease` decides by and `status` shows. */
-export function leaseStanding(
-  lease: Lease,
-  machine: string,
-  now: Date,
-  staleMs: number,
-  observed: Observed = {},
-): { ageMs: number; aheadMs: number; otherMachine: boolean; stale: boolean; seen: Seen; oldWhileRunning?: true } {
+export function leaseStanding(lease: Lease, machine: string, now: Date, staleMs: number, observed: Observed = {}) {
   const otherMachine = lease.machine !== machine;
-  const seen = sight(leaseMark(lease), observed.noted, now);
-  // Another machine's lease is never taken for its age; only a person takes it over.
-  const judged: ReturnType<typeof staleHere> = otherMachine ? { stale: false } : staleHere(lease, now, staleMs, observed.holderGone === false, seen);
-  const staleAt = judged.staleAt !== undefined && Number.isFinite(judged.staleAt) ? { staleAt: new Date(judged.staleAt).toISOString() } : {};
-  return {
-    ageMs: heartbeatAge(lease, now),
-    aheadMs: heartbeatAhead(lease, now),
-    otherMachine,
-    stale: judged.stale,
-    seen: { ...seen, ...staleAt },
-    ...(judged.oldWhileRunning ? { oldWhileRunning: true as const } : {}),
-  };
+  const seen: Seen = sight(leaseMark(lease), observed.noted, now);
+  const ageMs = heartbeatAge(lease, now);
+  const aheadMs = heartbeatAhead(lease, now);
+  const old = ageMs > staleMs;
+  let stale = false;
+  let oldWhileRunning = false;
+  if (!otherMachine && !aheadMs) {
+    const at = (Date.parse(lease.heartbeat) || Number.NEGATIVE_INFINITY) + staleMs;
+    const running = observed.holderGone === false;
+    const staleAt = running ? Math.max(at, Date.parse(seen.sighting.since) + staleMs) : at;
+    stale = running ? !seen.first && now.getTime() > staleAt : old;
+    oldWhileRunning = running && old && !stale;
+    if (Number.isFinite(staleAt)) seen.staleAt = new Date(staleAt).toISOString();
+  }
+  return { ageMs, aheadMs, otherMachine, stale, seen, oldWhileRunning };
 }
 
 export function judgeLease(current: Lease | undefined, caller: Caller, now: Date, staleMs: number, takeOver: boolean, observed: Observed = {}): LeaseVerdict {

@@ -10,7 +10,7 @@
  * takeover). Pure: text → notes or a problem; notes → text; one note replaced.
  */
 import type { Problem } from '../errors.js';
-import { SIGHTING_MARK_MAX_LENGTH, SIGHTINGS_MAX_MACHINES, SIGHTINGS_MAX_PLACES } from '../limits.js';
+import { SIGHTINGS_MAX_MACHINES, SIGHTINGS_MAX_PLACES } from '../limits.js';
 
 /** What one machine noted of one lease. */
 export interface Sighting {
@@ -23,35 +23,27 @@ export interface Sighting {
 /** By observing machine id, then by place: `lease.json` (the local lease) or `remote:<name>`. */
 export type Sightings = Record<string, Record<string, Sighting>>;
 
-const EXPECTED = 'a JSON object: machine id → place → `{ mark, since }`';
-
-const isSighting = (v: unknown): v is Sighting =>
-  typeof v === 'object' &&
-  v !== null &&
-  typeof (v as Sighting).mark === 'string' &&
-  (v as Sighting).mark.length <= SIGHTING_MARK_MAX_LENGTH &&
-  typeof (v as Sighting).since === 'string' &&
-  !Number.isNaN(Date.parse((v as Sighting).since));
-
+/**
+ * The notes, or a problem when the text is not a JSON object. A note is
+ * checked where it is used (`noteOf`): a derived file is read for what it
+ * can still say.
+ */
 export function parseSightings(text: string, file: string): { sightings: Sightings } | { problem: Problem } {
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch {
-    return { problem: { file, message: 'not JSON', expected: EXPECTED, received: text.slice(0, 80) } };
+    data = undefined;
   }
-  if (typeof data !== 'object' || data === null || Array.isArray(data))
-    return { problem: { file, message: 'not lease sightings', expected: EXPECTED, received: text.slice(0, 80) } };
-  const sightings: Sightings = {};
-  // What is not a note is left out: a derived file, read for what it can still say.
-  for (const [machine, places] of Object.entries(data).slice(0, SIGHTINGS_MAX_MACHINES)) {
-    if (typeof places !== 'object' || places === null) continue;
-    const kept = Object.entries(places as Record<string, unknown>)
-      .slice(0, SIGHTINGS_MAX_PLACES)
-      .filter((entry): entry is [string, Sighting] => isSighting(entry[1]));
-    if (kept.length > 0) sightings[machine] = Object.fromEntries(kept);
-  }
-  return { sightings };
+  return typeof data === 'object' && data !== null && !Array.isArray(data)
+    ? { sightings: data as Sightings }
+    : { problem: { file, message: 'not lease sightings', expected: 'a JSON object: machine id, place, `{ mark, since }`', received: text.slice(0, 80) } };
+}
+
+/** This machine's note of a place, when it is one. */
+export function noteOf(sightings: Sightings, machine: string, place: string): Sighting | undefined {
+  const note = (sightings[machine] as Record<string, unknown> | undefined)?.[place] as Sighting | undefined;
+  return typeof note?.mark === 'string' && typeof note.since === 'string' && !Number.isNaN(Date.parse(note.since)) ? note : undefined;
 }
 
 export function serializeSightings(sightings: Sightings): string {
@@ -65,6 +57,8 @@ export function serializeSightings(sightings: Sightings): string {
  */
 export function withSighting(sightings: Sightings, machine: string, place: string, sighting: Sighting): Sightings {
   const first = <T>(record: Record<string, T>, key: string, value: T, max: number) =>
-    Object.fromEntries([[key, value] as const, ...Object.entries(record).filter(([k]) => k !== key)].slice(0, max));
+    Object.fromEntries(
+      [[key, value] as const, ...Object.entries(typeof record === 'object' && record !== null ? record : {}).filter(([k]) => k !== key)].slice(0, max),
+    );
   return first(sightings, machine, first(sightings[machine] ?? {}, place, sighting, SIGHTINGS_MAX_PLACES), SIGHTINGS_MAX_MACHINES);
 }

@@ -8,7 +8,7 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { parseSightings, serializeSightings, withSighting, type Sighting, type Sightings } from '../formats/lease-sightings.js';
+import { noteOf, parseSightings, serializeSightings, withSighting, type Sighting, type Sightings } from '../formats/lease-sightings.js';
 import { SIGHTINGS_MAX_BYTES } from '../limits.js';
 import { removeLeftovers, writeFileAtomically } from './atomic-write.js';
 import { checkFile } from './read-bounded.js';
@@ -29,7 +29,7 @@ function readAll(file: string): Sightings {
 
 /** What this machine noted of the lease at `place`. */
 export function readSighting(repo: Repo, machine: string, place: string): Sighting | undefined {
-  return readAll(repo.leaseSightingsFile)[machine]?.[place];
+  return noteOf(readAll(repo.leaseSightingsFile), machine, place);
 }
 
 /** Keeps this machine's note of the lease at `place`; true when it was written. */

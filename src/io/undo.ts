@@ -11,8 +11,8 @@
  * refuse: that is said, never hidden.
  */
 import { randomBytes } from 'node:crypto';
-import { linkSync, lstatSync, mkdirSync, readFileSync, renameSync, rmdirSync, statSync, truncateSync, unlinkSync } from 'node:fs';
-import { basename, dirname, join, relative } from 'node:path';
+import { linkSync, lstatSync, mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, truncateSync, unlinkSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { TEMP_MARK, writeFileAtomically } from './atomic-write.js';
 
 interface Step {
@@ -23,13 +23,7 @@ interface Step {
   done?: () => void;
 }
 
-const removeIfThere = (file: string) => {
-  try {
-    unlinkSync(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-};
+const removeIfThere = (file: string) => rmSync(file, { force: true });
 
 export class Undo {
   private readonly steps: Step[] = [];
@@ -64,24 +58,22 @@ export class Undo {
     this.steps.push({ path: file, undo: () => (size === undefined ? removeIfThere(file) : truncateSync(file, size)) });
   }
 
-  /** Makes `folder` (and what it lacks above it); undone, the folders it made are removed again, when empty. */
+  /** Makes `folder` (and what it lacks above it); undone, the folders it made are removed again, up to one that holds something else by then. */
   mkdir(folder: string): void {
     const first = mkdirSync(folder, { recursive: true });
     if (first === undefined) return;
-    const made: string[] = [];
-    for (let dir = folder; ; dir = dirname(dir)) {
-      made.push(dir);
-      if (dir === first || relative(first, dir).startsWith('..') || dirname(dir) === dir) break;
-    }
-    const remove = (dir: string) => {
-      try {
-        rmdirSync(dir);
-      } catch (error) {
-        // Something else was put there meanwhile: the folder stays, with it.
-        if ((error as NodeJS.ErrnoException).code !== 'ENOTEMPTY' && (error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      }
-    };
-    this.steps.push({ path: first, undo: () => made.forEach(remove) });
+    this.steps.push({
+      path: first,
+      undo: () => {
+        for (let dir = folder; dir.length >= first.length; dir = dirname(dir)) {
+          try {
+            rmdirSync(dir);
+          } catch {
+            return;
+          }
+        }
+      },
+    });
   }
 
   /** Puts back everything, newest first; returns the paths that could not be put back (each step is tried). */

@@ -204,7 +204,7 @@ describe('a full disk at the lease, the files init sets up, a checkpoint: all or
         `${LEASE}: the disk is full: this file could not be written; nothing was changed`,
         '  expected: free space on the disk',
         '  received: ENOSPC',
-        'Free some disk space, then run the command again: it has not happened yet.',
+        'Free some disk space, then run the command again.',
         '',
       ].join('\n'),
     );

@@ -1,6 +1,6 @@
 /** This machine's notes of other sessions' leases: read back as written, per observing machine, bounded; anything else is no notes. */
 import { describe, expect, it } from 'vitest';
-import { parseSightings, serializeSightings, withSighting, type Sightings } from '../../../src/formats/lease-sightings.js';
+import { noteOf, parseSightings, serializeSightings, withSighting, type Sightings } from '../../../src/formats/lease-sightings.js';
 import { SIGHTINGS_MAX_MACHINES, SIGHTINGS_MAX_PLACES } from '../../../src/limits.js';
 
 const FILE = '_docs/_autopilot/cache/lease-sightings.json';
@@ -29,19 +29,20 @@ describe('lease sightings', () => {
   });
 
   it.each([
-    ['not JSON', '{', 'not JSON'],
+    ['not JSON', '{', 'not lease sightings'],
     ['an array', '[]', 'not lease sightings'],
     ['null', 'null', 'not lease sightings'],
   ])('%s: a problem (the caller reads it as no notes)', (_what, text, message) => {
     expect(parseSightings(text, FILE)).toEqual({ problem: expect.objectContaining({ file: FILE, message }) });
   });
 
-  it('a note that is not one is left out, the others kept', () => {
-    const text = JSON.stringify({
-      m1: { a: note('ok'), b: { mark: 'x', since: 'not a time' }, c: 'junk' },
-      m2: 7,
-      m3: { d: { mark: 'x'.repeat(5000), since: note('').since } },
-    });
-    expect(parseSightings(text, FILE)).toEqual({ sightings: { m1: { a: note('ok') } } });
+  it('a note that is not one is no note; the others are read', () => {
+    const text = JSON.stringify({ m1: { a: note('ok'), b: { mark: 'x', since: 'not a time' }, c: 'junk' }, m2: 7 });
+    const read = parseSightings(text, FILE);
+    if (!('sightings' in read)) throw new Error('not read');
+    expect(['a', 'b', 'c', 'd'].map((place) => noteOf(read.sightings, 'm1', place))).toEqual([note('ok'), undefined, undefined, undefined]);
+    expect(noteOf(read.sightings, 'm2', 'a')).toBeUndefined();
+    // Written again, a machine whose notes were not an object starts afresh.
+    expect(withSighting(read.sightings, 'm2', 'a', note('new'))).toMatchObject({ m2: { a: note('new') } });
   });
 });
