@@ -30,6 +30,8 @@ export type ErrorCode =
   | 'outside_repository'
   /** A guard (lock, lease, journal) cannot work here, so nothing runs unguarded: exit 2. */
   | 'guard_off'
+  /** The disk (or the user's quota) is full: a file could not be written; exit 2, saying whether anything was changed. */
+  | 'disk_full'
   /** Another session holds the repository, or the lock was not freed in time: exit 4. */
   | 'held'
   /** Git refused what a command asked of it (a progress commit): exit 1, with git's words. */
@@ -119,14 +121,44 @@ export function formatProblem(problem: Problem): string {
   return lines.join('\n');
 }
 
-export function exitCodeOfError(error: unknown): number {
+/** Failures that mean the disk (or this user's quota) is full. */
+export const DISK_FULL = new Set(['ENOSPC', 'EDQUOT']);
+
+/**
+ * A full disk, said as what it is (exit 2): the file that could not be
+ * written and, where the command took its writes back (`notUndone` given),
+ * whether everything was put back.
+ */
+export function diskFull(code: string, file: string | undefined, notUndone?: string[]): InputError {
+  const what = `the disk is full: ${file ? 'this file' : 'a file'} could not be written`;
+  return new InputError(
+    {
+      ...(file ? { file } : {}),
+      message: !notUndone ? what : notUndone.length ? `${what}, and ${notUndone.join(', ')} could not be put back` : `${what}; nothing was changed`,
+      expected: 'free space on the disk',
+      received: code,
+    },
+    'Free some disk space, then run the command again.',
+    'disk_full',
+  );
+}
+
+/** A full disk met outside a commit (which says more itself) reads as one, never as an internal error; anything else is returned as it is. */
+export function knownError(error: unknown): unknown {
+  const { code, path } = (error ?? {}) as NodeJS.ErrnoException;
+  return error instanceof Error && !(error instanceof InputError) && code && DISK_FULL.has(code) ? diskFull(code, path) : error;
+}
+
+export function exitCodeOfError(given: unknown): number {
+  const error = knownError(given);
   if (error instanceof HeldError) return EXIT.heldByAnotherSession;
   if (error instanceof InputError) return EXIT.badInput;
   return EXIT.internal;
 }
 
 /** The one JSON shape of every error: the first problem's fields at the top, all of them in `problems` when there are several. */
-export function errorJson(error: unknown, code?: ErrorCode): { error: Record<string, unknown> } {
+export function errorJson(given: unknown, code?: ErrorCode): { error: Record<string, unknown> } {
+  const error = knownError(given);
   if (error instanceof InputError) {
     const [first] = error.problems;
     return {

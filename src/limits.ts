@@ -286,3 +286,12 @@ export const MCP_LINE_MAX_BYTES = 1024 * 1024;
 
 /** How far ahead of this clock a lease's heartbeat may be before it is reported as from a clock ahead (or this one set back). */
 export const CLOCK_TOLERANCE_MS = 60_000;
+
+/**
+ * What this machine notes of other sessions' leases (`formats/lease-sightings.ts`):
+ * a few notes per machine (the local lease and each remote), for the few
+ * machines that share a folder; a larger file is read as no notes.
+ */
+export const SIGHTINGS_MAX_BYTES = 16 * 1024;
+export const SIGHTINGS_MAX_MACHINES = 8;
+export const SIGHTINGS_MAX_PLACES = 8;

@@ -4,10 +4,14 @@
  * journal is appended first (rule 7: the record), then the pointer is
  * replaced atomically, naming the journal event it reflects; then the lease,
  * whole files (what `init` sets up, a report), a checkpoint and the pruning
- * of old ones, and the derived index. It returns what it wrote, for whatever
- * acts on a change afterwards (a progress commit).
+ * of old ones, and the derived index. All or nothing: a write that fails (a
+ * full disk) takes back every write before it — the journal cut back, the
+ * pointer, the lease and the files put back as they were or removed
+ * (`io/undo.ts`) — and a full disk is exit 2 saying so. Archiving old
+ * checkpoints and the index come after, and cannot undo it. It returns what
+ * it wrote, for whatever acts on a change afterwards (a progress commit).
  */
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { checkpointId, parseCheckpointId } from '../engine/checkpoint-id.js';
 import { carryJournalIndex } from './carry-index.js';
@@ -16,16 +20,17 @@ import { serializeCheckpoint } from '../formats/checkpoint.js';
 import { serializeJournalIndex } from '../formats/journal-index.js';
 import { serializeLease, type Lease } from '../formats/lease.js';
 import { archivedFile, checkpointFile, checkpointIds } from '../io/checkpoint-files.js';
-import { InputError } from '../errors.js';
+import { DISK_FULL, diskFull, InputError } from '../errors.js';
 import { chainHash, serializeEntries, toPointerRecord, type JournalEntry, type StampedEntry } from '../formats/journal-line.js';
 import { removeLeftovers, writeFileAtomically } from '../io/atomic-write.js';
-import { crashPoint, diskFullError, diskFullWanted } from '../io/crash-point.js';
+import { crashPoint, diskFullWanted } from '../io/crash-point.js';
 import type { LoadedIndex } from '../io/journal-index.js';
-import { appendJournal, truncateJournal } from '../io/journal.js';
+import { appendJournal } from '../io/journal.js';
 import { readJournalHead } from '../io/journal-head.js';
 import { removeLease } from '../io/lease-file.js';
 import type { Lock } from '../io/lock.js';
 import { displayPath, gatePath, type Repo } from '../io/repo.js';
+import { Undo } from '../io/undo.js';
 import type { Position } from '../formats/pointer/position.js';
 import { serializePointer, type PointerExtras } from '../formats/pointer/serialize-pointer.js';
 
@@ -127,57 +132,72 @@ export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writ
     ...(plan.lease ? [{ file: repo.leaseFile }] : []),
     ...(plan.files ?? []).map((f) => ({ file: f.path })),
   ]);
-  let journalBefore: number | undefined;
-  if (stamped.length > 0) {
-    mkdirSync(repo.autopilotDir, { recursive: true });
-    journalBefore = appendJournal(repo.journalFile, serializeEntries(stamped));
-    wrote(repo.journalFile);
-    crashPoint('after-journal');
-  }
+  // All or nothing: a write that fails (a full disk) takes back every write of the commit before it.
+  const undo = new Undo();
   let pointerText = plan.checkpoint?.pointer;
-  if (plan.pointer) {
-    const seq = stamped.length > 0 ? stamped[stamped.length - 1]!.seq : undefined;
-    const text = serializePointer(plan.pointer.position, { ...plan.pointer.extras, ...(seq === undefined ? {} : { seq }) });
-    // A checkpoint `before` the change keeps the text it was given (the pointer as it was).
-    if (!plan.checkpoint?.before) pointerText = text;
-    try {
-      mkdirSync(dirname(repo.pointerFile), { recursive: true });
-      if (diskFullWanted('pointer')) throw diskFullError(repo.pointerFile);
-      writeFileAtomically(repo.pointerFile, text);
-    } catch (error) {
-      // The pointer could not be written (a full disk): the batch is taken back out of the journal, so the command did nothing.
-      if (journalBefore !== undefined) truncateJournal(repo.journalFile, journalBefore);
-      removeLeftovers(repo.pointerFile);
-      throw error;
+  let checkpoint: { id: string; at: Date } | undefined;
+  try {
+    if (stamped.length > 0) {
+      undo.mkdir(repo.autopilotDir);
+      undo.journal(repo.journalFile);
+      appendJournal(repo.journalFile, serializeEntries(stamped));
+      wrote(repo.journalFile);
+      crashPoint('after-journal');
     }
-    crashPoint('after-pointer');
-    removeLeftovers(repo.pointerFile);
-    wrote(repo.pointerFile);
+    if (plan.pointer) {
+      const seq = stamped.length > 0 ? stamped[stamped.length - 1]!.seq : undefined;
+      const text = serializePointer(plan.pointer.position, { ...plan.pointer.extras, ...(seq === undefined ? {} : { seq }) });
+      // A checkpoint `before` the change keeps the text it was given (the pointer as it was).
+      if (!plan.checkpoint?.before) pointerText = text;
+      undo.mkdir(dirname(repo.pointerFile));
+      undo.keep(repo.pointerFile);
+      writeFileAtomically(repo.pointerFile, text, { diskFull: diskFullWanted('pointer') });
+      crashPoint('after-pointer');
+      wrote(repo.pointerFile);
+    }
+    if (plan.lease === 'release') {
+      undo.keep(repo.leaseFile);
+      removeLease(repo.leaseFile);
+    } else if (plan.lease) {
+      undo.mkdir(repo.autopilotDir);
+      undo.keep(repo.leaseFile);
+      // Not fsynced: a lease lost to a power cut is only taken again.
+      writeFileAtomically(repo.leaseFile, serializeLease(plan.lease), { fsync: false, diskFull: diskFullWanted('lease') });
+    }
+    const files = plan.files ?? [];
+    files.forEach((file, i) => {
+      undo.mkdir(dirname(file.path));
+      undo.keep(file.path);
+      writeFileAtomically(file.path, file.text, { diskFull: diskFullWanted('file') && i === files.length - 1 });
+      wrote(file.path);
+    });
+    if (plan.checkpoint && pointerText !== undefined) {
+      const now = writer.now();
+      const id = checkpointId(now, plan.checkpoint.label);
+      const seq = stamped.at(-1)?.seq ?? lastSeq;
+      const file = checkpointFile(repo, id);
+      gatePath(repo, file);
+      undo.mkdir(dirname(file));
+      undo.keep(file);
+      writeFileAtomically(file, serializeCheckpoint({ id, at: now.toISOString(), note: plan.checkpoint.note, seq, pointer: pointerText }), {
+        diskFull: diskFullWanted('checkpoint'),
+      });
+      wrote(file);
+      checkpoint = { id, at: now };
+    }
+  } catch (error) {
+    throw undone(repo, error, undo.undo());
   }
-  if (plan.lease === 'release') removeLease(repo.leaseFile);
-  else if (plan.lease) {
-    mkdirSync(repo.autopilotDir, { recursive: true });
-    // Not fsynced: a lease lost to a power cut is only taken again.
-    writeFileAtomically(repo.leaseFile, serializeLease(plan.lease), { fsync: false });
+  undo.done();
+  // What an interrupted commit left beside the pointer and the lease (a temporary file, an old version kept), whichever this one wrote.
+  if (written.length > 0 || plan.lease) {
+    removeLeftovers(repo.pointerFile);
     removeLeftovers(repo.leaseFile);
   }
-  for (const file of plan.files ?? []) {
-    mkdirSync(dirname(file.path), { recursive: true });
-    writeFileAtomically(file.path, file.text);
-    wrote(file.path);
-  }
-  let checkpoint: Written['checkpoint'];
-  if (plan.checkpoint && pointerText !== undefined) {
-    const now = writer.now();
-    const id = checkpointId(now, plan.checkpoint.label);
-    const seq = stamped.at(-1)?.seq ?? lastSeq;
-    const file = checkpointFile(repo, id);
-    gatePath(repo, file);
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileAtomically(file, serializeCheckpoint({ id, at: now.toISOString(), note: plan.checkpoint.note, seq, pointer: pointerText }));
-    wrote(file);
-    checkpoint = { id, pruned: prune(repo, now, id) };
-  }
+  // What an interrupted write left beside a file of the user's: only our own temporaries.
+  for (const file of plan.files ?? []) removeLeftovers(file.path, { ours: true });
+  // Housekeeping after the commit is whole: old checkpoints archived, the derived index saved. Neither can undo it.
+  const pruned = checkpoint ? prune(repo, checkpoint.at, checkpoint.id) : [];
   if (plan.index?.stale) {
     try {
       mkdirSync(dirname(repo.journalIndexFile), { recursive: true });
@@ -188,7 +208,18 @@ export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writ
     }
   }
   crashPoint('before-release');
-  return { files: written, entries: stamped, ...(checkpoint ? { checkpoint } : {}) };
+  return { files: written, entries: stamped, ...(checkpoint ? { checkpoint: { id: checkpoint.id, pruned } } : {}) };
+}
+
+/** A commit taken back: a full disk says so (exit 2), naming the file and whether all was put back; anything else is thrown as it was. */
+function undone(repo: Repo, error: unknown, notUndone: string[]): unknown {
+  const { code, path } = error as NodeJS.ErrnoException;
+  if (!code || !DISK_FULL.has(code)) return error;
+  return diskFull(
+    code,
+    path && displayPath(path, repo.root),
+    notUndone.map((p) => displayPath(p, repo.root)),
+  );
 }
 
 /** The nearest folder at or above `file`'s that exists: the one a write there needs to write in. */
@@ -229,6 +260,9 @@ function checkWritable(repo: Repo, targets: { file: string; append?: boolean }[]
  * Archives the checkpoints the retention rule no longer keeps (compressed,
  * in `checkpoints/archive/`; nothing is deleted); returns their ids. `taken`:
  * the checkpoint just made, which does not move the rule's clock.
+ * Housekeeping after the commit is whole: an archive that cannot be written
+ * (a full disk) leaves that checkpoint where it is, and the next checkpoint
+ * tries again.
  */
 function prune(repo: Repo, now: Date, taken: string): string[] {
   const refs = checkpointIds(repo).map((id) => ({ id, at: parseCheckpointId(id)!.at }));
@@ -237,16 +271,24 @@ function prune(repo: Repo, now: Date, taken: string): string[] {
     refs.filter((r) => r.id !== taken).map((r) => r.at),
   );
   const { prune: drop } = retain(refs, clock);
+  const archived: string[] = [];
   for (const id of drop) {
     const file = checkpointFile(repo, id);
-    const archived = archivedFile(repo, id);
-    gatePath(repo, file);
-    gatePath(repo, archived);
-    mkdirSync(dirname(archived), { recursive: true });
-    // zlib is loaded here, when a checkpoint is archived: no other command start needs it.
-    writeFileSync(`${archived}.tmp`, process.getBuiltinModule('node:zlib').gzipSync(readFileSync(file)));
-    renameSync(`${archived}.tmp`, archived);
-    unlinkSync(file);
+    const archive = archivedFile(repo, id);
+    try {
+      gatePath(repo, file);
+      gatePath(repo, archive);
+      mkdirSync(dirname(archive), { recursive: true });
+      // zlib is loaded here, when a checkpoint is archived: no other command start needs it.
+      writeFileSync(`${archive}.tmp`, process.getBuiltinModule('node:zlib').gzipSync(readFileSync(file)));
+      renameSync(`${archive}.tmp`, archive);
+      unlinkSync(file);
+      archived.push(id);
+    } catch (error) {
+      if (error instanceof InputError) throw error;
+      rmSync(`${archive}.tmp`, { force: true });
+      break;
+    }
   }
-  return drop;
+  return archived;
 }

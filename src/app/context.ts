@@ -52,3 +52,15 @@ export function sessionOf(given: string | undefined, env: NodeJS.ProcessEnv = pr
   for (const key of CLIENT_IDS) if (named(env[key])) return { session: checked(named(env[key]), `$${key}`), from: 'client' };
   return { session: DEFAULT_SESSION, from: 'default' };
 }
+
+/**
+ * The clock a command runs by: the system's. The fault tests stand a clock
+ * that is slow or fast up with AUTOPILOT_CLOCK_OFFSET_MS (milliseconds added
+ * to it, as AUTOPILOT_MACHINE_ID stands a second machine up); nothing else
+ * should set it.
+ */
+export function clockOf(env: NodeJS.ProcessEnv = process.env): () => Date {
+  const offset = Number(env.AUTOPILOT_CLOCK_OFFSET_MS ?? '');
+  if (!env.AUTOPILOT_CLOCK_OFFSET_MS || !Number.isFinite(offset)) return () => new Date();
+  return () => new Date(Date.now() + offset);
+}

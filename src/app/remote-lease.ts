@@ -6,14 +6,19 @@
  * holder. Another session's lease is taken only by a person's `--take-over`,
  * never for its age (the clocks and the network between the machines are
  * unknown), unless the settings turn unattended takeover on
- * (`lease.remote_stale_after_minutes`, `staleMs` here): then a lease whose
- * heartbeat is older than that is taken over, journaled.
+ * (`lease.remote_stale_after_minutes`, `staleMs` here): then a lease this
+ * machine has seen unchanged for that long, by its own clock, is taken over,
+ * journaled. Its heartbeat, written by another machine's clock, is never
+ * compared with this one: a holder whose clock is slow or fast keeps its lease
+ * for as long as it renews it, and a first sighting is never stale.
  */
-import { formatAge } from '../engine/lease.js';
+import { formatAge, judgeBySighting, type Seen } from '../engine/lease.js';
 import { GitFailed, HeldError, InputError } from '../errors.js';
+import { noteSighting, readSighting } from '../io/lease-sightings.js';
 import { thisMachine } from '../io/machine.js';
 import type { Repo } from '../io/repo.js';
 import { gitFallbackOff } from './git-source.js';
+import { seenText } from './lease-view.js';
 
 export interface RemoteLeaseResult {
   remote: string;
@@ -53,33 +58,40 @@ async function holdIt(
       expected: 'a git repository with the remote configured',
       received: opened.reason,
     });
-  const { readRemoteLease, takeRemoteLease, isLeaseStale } = await import('../git/remote-lease.js');
+  const { readRemoteLease, takeRemoteLease } = await import('../git/remote-lease.js');
   const me = thisMachine();
   const current = await readRemoteLease(opened.handle, remote, { timeoutMs });
   const holder = current?.lease;
   const mine = holder && holder.session === session && holder.machine === me.machine;
-  const stale = holder && staleMs !== undefined ? isLeaseStale(holder, now, staleMs) : false;
-  if (current && !mine && !stale && !takeOver) throw held(remote, holder, now, undefined, staleMs);
+  let stale = false;
+  if (current && !mine && !takeOver) {
+    // The ref's commit changes with every renewal (each carries a nonce): how long this machine has seen the same one is the quiet.
+    const place = `remote:${remote}`;
+    const judged = judgeBySighting(current.sha, readSighting(repo, me.machine, place), now, staleMs);
+    if (judged.first) noteSighting(repo, me.machine, place, judged.sighting);
+    if (!judged.stale) throw held(remote, holder, undefined, staleMs, judged);
+    stale = true;
+  }
   const lease = { session, host: me.host, machine: me.machine, taken_at: mine ? holder.taken_at : now.toISOString(), heartbeat: now.toISOString() };
   const change = await takeRemoteLease(opened.handle, remote, lease, current?.sha, { timeoutMs });
-  if (!change.ok) throw held(remote, change.holder, now, change.reason);
+  if (!change.ok) throw held(remote, change.holder, change.reason);
   return { remote, sha: change.sha, taken: !current ? 'new' : mine ? 'renewed' : stale ? 'stale' : 'take-over' };
 }
 
 function held(
   remote: string,
   holder: { session: string; host: string; heartbeat: string } | undefined,
-  now: Date,
   reason?: string,
   staleMs?: number,
+  seen?: Seen,
 ): HeldError {
-  const who = holder ? `\`${holder.session}\` on ${holder.host}, last seen ${formatAge(now.getTime() - Date.parse(holder.heartbeat))} ago` : 'another session';
+  const who = holder ? `\`${holder.session}\` on ${holder.host}, its last heartbeat ${holder.heartbeat} by its own clock` : 'another session';
   return new HeldError({
-    message: `the lease on the remote ${remote} is held by ${who}${reason ? ` (${reason})` : ''}`,
+    message: `the lease on the remote ${remote} is held by ${who}${seen ? `; ${seenText(seen)}` : ''}${reason ? ` (${reason})` : ''}`,
     hint:
       staleMs === undefined
         ? 'A remote lease is never taken for its age. A person decides: once that session has stopped, they take over with `--take-over` (journaled).'
-        : `It is taken over once it has been quiet for ${formatAge(staleMs)} (\`lease.remote_stale_after_minutes\`). A person may take over sooner with \`--take-over\` (journaled), once that session has stopped.`,
-    ...(holder ? { holder } : {}),
+        : `It is taken over as stale once this machine has seen it unchanged for ${formatAge(staleMs)} (\`lease.remote_stale_after_minutes\`)${seen?.staleAt ? `: from ${seen.staleAt}` : ''}. A person may take over sooner with \`--take-over\` (journaled), once that session has stopped.`,
+    ...(holder ? { holder: { ...holder, ...(seen ? { seen_since: seen.sighting.since, ...(seen.staleAt ? { stale_at: seen.staleAt } : {}) } : {}) } } : {}),
   });
 }

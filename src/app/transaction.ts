@@ -25,12 +25,13 @@
  */
 import { mkdirSync } from 'node:fs';
 import { entry, fromPointerRecord } from '../formats/journal-line.js';
-import { judgeLease, type LeaseVerdict } from '../engine/lease.js';
-import { GitFailed, InputError } from '../errors.js';
+import { holds, judgeLease, sameConversation, type LeaseVerdict } from '../engine/lease.js';
+import { DISK_FULL, diskFull, GitFailed, InputError } from '../errors.js';
 import { loopStart, type Flow } from '../flow/model.js';
 import { crashPoint } from '../io/crash-point.js';
 import { readJournalHead } from '../io/journal-head.js';
 import { readLease } from '../io/lease-file.js';
+import { LOCAL_LEASE_PLACE, noteSighting, readSighting } from '../io/lease-sightings.js';
 import { acquireLock, type Lock } from '../io/lock.js';
 import { conversationGone, conversationProcess, seesOtherProcesses } from '../io/conversation.js';
 import { thisMachine } from '../io/machine.js';
@@ -223,8 +224,14 @@ function judgeLeaseOnDisk(repo: Repo, ctx: Context, staleMs: number, takeOver: b
   // sandbox that hides the machine's processes cannot tell: to it every holder would look gone.
   const probe = current?.conversation && current.machine === me.machine && current.session !== ctx.session && seesOtherProcesses(role, conversation);
   const gone = probe ? conversationGone(current.conversation!) : undefined;
-  const verdict = judgeLease(current, caller, ctx.now(), staleMs, takeOver, gone);
-  return verdict.kind === 'held' ? { ...verdict, running: gone === false } : verdict;
+  // This machine's note of the lease is read only when another session holds it: a holder's own command reads nothing more.
+  const another = current !== undefined && !takeOver && !holds(current, caller) && !sameConversation(current, caller);
+  const noted = another ? readSighting(repo, me.machine, LOCAL_LEASE_PLACE) : undefined;
+  const verdict = judgeLease(current, caller, ctx.now(), staleMs, takeOver, { holderGone: gone, ...(noted ? { noted } : {}) });
+  if (verdict.kind !== 'held') return verdict;
+  // This machine notes when it first saw the holder's heartbeat as it is: how long it stays unchanged is measured on this clock alone.
+  if (verdict.seen.first) noteSighting(repo, me.machine, LOCAL_LEASE_PLACE, verdict.seen.sighting);
+  return { ...verdict, running: gone === false };
 }
 
 /** Failures that mean a guard cannot work here, as opposed to a bug. */
@@ -239,6 +246,8 @@ async function takeLock(repo: Repo, session: string, waitMs: number, takeOver: b
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (!code || !GUARD_ERRORS.has(code)) throw error;
+    // A full disk: the lock was the first write, so nothing was changed.
+    if (DISK_FULL.has(code)) throw diskFull(code, displayPath(repo.lockFile, repo.root), []);
     throw new InputError(
       {
         file: displayPath(repo.lockFile, repo.root),
@@ -246,7 +255,7 @@ async function takeLock(repo: Repo, session: string, waitMs: number, takeOver: b
         expected: `a writable ${displayPath(repo.autopilotDir, repo.root)} folder`,
         received: code,
       },
-      'Make the folder writable (or free some disk space), then run the command again. `autopilot status` reads without the lock.',
+      'Make the folder writable, then run the command again. `autopilot status` reads without the lock.',
       'guard_off',
     );
   }

@@ -5,7 +5,7 @@
  * without it, text for a person, errors on stderr.
  */
 import { writeSync } from 'node:fs';
-import { sessionOf, type Context } from '../app/context.js';
+import { clockOf, sessionOf, type Context } from '../app/context.js';
 import { readArguments, type Answer } from '../commands/command.js';
 import { COMMANDS } from '../commands/index.js';
 import { EXIT, errorJson, exitCodeOfError } from '../errors.js';
@@ -34,7 +34,7 @@ function contextOf(g: Globals): Context {
     session,
     sessionFrom: from,
     role: 'cli',
-    now: () => new Date(),
+    now: clockOf(),
   };
 }
 

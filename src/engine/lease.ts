@@ -1,8 +1,8 @@
 /**
  * Rule 6: one session drives a repository at a time (docs/sessions.md). Pure:
  * given the lease on disk, who asks, whether the holder's conversation is
- * gone, the time and the stale threshold, decide whether the caller may
- * drive, and what that changes.
+ * gone, what this machine noted of the lease before, the time and the stale
+ * threshold, decide whether the caller may drive, and what that changes.
  *
  * - No lease, or the caller's own: take or renew it.
  * - The same conversation (its process) under another name, one of the two
@@ -10,17 +10,25 @@
  * - Another session's on this machine whose conversation has ended: taken
  *   over at once (journaled).
  * - Another session's on this machine whose heartbeat is older than the
- *   threshold: stale, taken over (journaled).
+ *   threshold: stale, taken over (journaled). When its conversation is seen
+ *   running, an old heartbeat may be a clock that jumped between its write
+ *   and this read: it is stale only once this machine has also seen that
+ *   same heartbeat unchanged for the threshold, by its own clock.
  * - Another machine's: never probed, never taken because it looks old (the
  *   clocks and the network between the two are unknown); only `--take-over`.
  * - `--take-over` takes any lease, journaled.
  * The machine id, not the host name, says "this machine", so a renamed host
  * neither locks its own repository forever nor lets another machine in.
+ *
+ * Where a heartbeat comes from another clock (the lease on a shared remote),
+ * its value is never compared with this clock: `judgeBySighting` counts only
+ * how long this machine has seen the lease unchanged.
  */
 import type { Lease, ProcessRef } from '../formats/lease.js';
+import type { Sighting } from '../formats/lease-sightings.js';
 import { CLOCK_TOLERANCE_MS } from '../limits.js';
 
-export type { Lease, ProcessRef };
+export type { Lease, ProcessRef, Sighting };
 
 export interface Caller {
   session: string;
@@ -32,12 +40,40 @@ export interface Caller {
   unnamed?: boolean;
 }
 
+/** What the caller's machine knows of the holder beyond the lease file. */
+export interface Observed {
+  /** The holder's conversation has ended on this machine (true), runs (false), or cannot be told (undefined). */
+  holderGone?: boolean;
+  /** What this machine noted of the lease before (`formats/lease-sightings.ts`). */
+  noted?: Sighting;
+}
+
+/** This machine's sighting of another session's lease. */
+export interface Seen {
+  /** The note to keep: the one read while the lease is unchanged, else a new one. */
+  sighting: Sighting;
+  /** The lease is seen as it is now for the first time: nothing is stale on a first sighting. */
+  first: boolean;
+  /** When the lease is judged stale if it is still unchanged then (ISO); absent when only a person takes it. */
+  staleAt?: string;
+}
+
 export type LeaseVerdict =
   | { kind: 'take'; lease: Lease; takenFrom?: { holder: Lease; reason: 'gone' | 'stale' | 'take-over' } }
   /** `as`: the caller is the holder's conversation under another name, and drives as that session. */
   | { kind: 'renew'; lease: Lease; as?: string }
   /** `aheadMs`: the holder's heartbeat is this far in the future (a clock ahead, or this one set back): its age cannot be judged. */
-  | { kind: 'held'; holder: Lease; ageMs: number; stale: boolean; otherMachine: boolean; aheadMs?: number };
+  | {
+      kind: 'held';
+      holder: Lease;
+      ageMs: number;
+      stale: boolean;
+      otherMachine: boolean;
+      aheadMs?: number;
+      seen: Seen;
+      /** Its heartbeat is older than the threshold while its conversation runs: stale only once this machine has seen it unchanged as long. */
+      oldWhileRunning?: true;
+    };
 
 export const holds = (lease: Lease, caller: Caller) => lease.session === caller.session && lease.machine === caller.machine;
 
@@ -67,13 +103,66 @@ export function heartbeatAge(lease: Lease, now: Date): number {
   return Number.isNaN(at) ? Number.POSITIVE_INFINITY : Math.max(0, now.getTime() - at);
 }
 
+/** The lease as a sighting names it: who holds it and which of its heartbeats this is. Every renewal changes it. */
+export function leaseMark(lease: Lease): string {
+  return `${lease.session} ${lease.machine} ${lease.taken_at} ${lease.heartbeat} #${lease.beat ?? 0}`;
+}
+
 /**
- * `holderGone`: whether the holder's conversation has provably ended on this
- * machine (its process is gone); undefined when that cannot be told.
+ * This machine's sighting of a lease now: the note it kept, while the lease
+ * is the one noted; else a first sighting, now. A note from this clock's
+ * future (this clock was set back since) starts the wait again.
  */
-export function judgeLease(current: Lease | undefined, caller: Caller, now: Date, staleMs: number, takeOver: boolean, holderGone?: boolean): LeaseVerdict {
+export function sight(mark: string, noted: Sighting | undefined, now: Date): Omit<Seen, 'staleAt'> {
+  if (noted && noted.mark === mark && Date.parse(noted.since) <= now.getTime() + CLOCK_TOLERANCE_MS) return { sighting: noted, first: false };
+  return { sighting: { mark, since: now.toISOString() }, first: true };
+}
+
+/**
+ * A lease whose heartbeat another clock wrote (a shared remote's): stale once
+ * this machine has seen it unchanged for `staleMs`, by this machine's clock
+ * alone; never on a first sighting. `staleMs` undefined: never (a person
+ * takes it over).
+ */
+export function judgeBySighting(mark: string, noted: Sighting | undefined, now: Date, staleMs: number | undefined): Seen & { stale: boolean } {
+  const seen = sight(mark, noted, now);
+  if (staleMs === undefined) return { ...seen, stale: false };
+  const at = Date.parse(seen.sighting.since) + staleMs;
+  return { ...seen, staleAt: new Date(at).toISOString(), stale: !seen.first && now.getTime() > at };
+}
+
+/**
+ * How another session's lease stands, seen from `machine` now: what
+ * `judgeLease` decides by and `status` shows. Another machine's lease is
+ * never stale (only a person takes it over); a heartbeat in the future
+ * neither (a person decides). On this machine, by its heartbeat's age (this
+ * machine's clock wrote it); but when the holder's conversation is seen
+ * running, an old heartbeat may be this clock having jumped since it was
+ * written, so this machine must also have seen that same heartbeat unchanged
+ * for `staleMs` (`oldWhileRunning` until then).
+ */
+export function leaseStanding(lease: Lease, machine: string, now: Date, staleMs: number, observed: Observed = {}) {
+  const otherMachine = lease.machine !== machine;
+  const seen: Seen = sight(leaseMark(lease), observed.noted, now);
+  const ageMs = heartbeatAge(lease, now);
+  const aheadMs = heartbeatAhead(lease, now);
+  const old = ageMs > staleMs;
+  let stale = false;
+  let oldWhileRunning = false;
+  if (!otherMachine && !aheadMs) {
+    const at = (Date.parse(lease.heartbeat) || Number.NEGATIVE_INFINITY) + staleMs;
+    const running = observed.holderGone === false;
+    const staleAt = running ? Math.max(at, Date.parse(seen.sighting.since) + staleMs) : at;
+    stale = running ? !seen.first && now.getTime() > staleAt : old;
+    oldWhileRunning = running && old && !stale;
+    if (Number.isFinite(staleAt)) seen.staleAt = new Date(staleAt).toISOString();
+  }
+  return { ageMs, aheadMs, otherMachine, stale, seen, oldWhileRunning };
+}
+
+export function judgeLease(current: Lease | undefined, caller: Caller, now: Date, staleMs: number, takeOver: boolean, observed: Observed = {}): LeaseVerdict {
   const at = now.toISOString();
-  const mine = (takenAt: string, session = caller.session): Lease => ({
+  const mine = (takenAt: string, session = caller.session, beat = 1): Lease => ({
     session,
     host: caller.host,
     machine: caller.machine,
@@ -81,22 +170,31 @@ export function judgeLease(current: Lease | undefined, caller: Caller, now: Date
     ...(caller.conversation ? { conversation: caller.conversation } : {}),
     taken_at: takenAt,
     heartbeat: at,
+    beat,
   });
   if (!current) return { kind: 'take', lease: mine(at) };
-  if (holds(current, caller)) return { kind: 'renew', lease: mine(current.taken_at) };
+  const next = (current.beat ?? 0) + 1;
+  if (holds(current, caller)) return { kind: 'renew', lease: mine(current.taken_at, caller.session, next) };
   if (sameConversation(current, caller)) {
     // The named one of the two names the session.
     const session = caller.unnamed ? current.session : caller.session;
-    return { kind: 'renew', lease: mine(current.taken_at, session), ...(session !== caller.session ? { as: session } : {}) };
+    return { kind: 'renew', lease: mine(current.taken_at, session, next), ...(session !== caller.session ? { as: session } : {}) };
   }
-  const ageMs = heartbeatAge(current, now);
-  const otherMachine = current.machine !== caller.machine;
-  const stale = !otherMachine && ageMs > staleMs;
   if (takeOver) return { kind: 'take', lease: mine(at), takenFrom: { holder: current, reason: 'take-over' } };
-  if (!otherMachine && holderGone === true) return { kind: 'take', lease: mine(at), takenFrom: { holder: current, reason: 'gone' } };
-  if (stale) return { kind: 'take', lease: mine(at), takenFrom: { holder: current, reason: 'stale' } };
-  const aheadMs = heartbeatAhead(current, now);
-  return { kind: 'held', holder: current, ageMs, stale, otherMachine, ...(aheadMs > 0 ? { aheadMs } : {}) };
+  const otherMachine = current.machine !== caller.machine;
+  if (!otherMachine && observed.holderGone === true) return { kind: 'take', lease: mine(at), takenFrom: { holder: current, reason: 'gone' } };
+  const standing = leaseStanding(current, caller.machine, now, staleMs, observed);
+  if (standing.stale) return { kind: 'take', lease: mine(at), takenFrom: { holder: current, reason: 'stale' } };
+  return {
+    kind: 'held',
+    holder: current,
+    ageMs: standing.ageMs,
+    stale: false,
+    otherMachine,
+    ...(standing.aheadMs > 0 ? { aheadMs: standing.aheadMs } : {}),
+    seen: standing.seen,
+    ...(standing.oldWhileRunning ? { oldWhileRunning: true as const } : {}),
+  };
 }
 
 export function formatAge(ms: number): string {

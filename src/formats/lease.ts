@@ -26,6 +26,13 @@ export interface Lease {
   conversation?: ProcessRef;
   taken_at: string;
   heartbeat: string;
+  /**
+   * The holder's own count of its heartbeats: 1 when it took the lease, one
+   * more at each renewal. A sighting names the lease by it as well as by the
+   * heartbeat (`engine/lease.ts`), so a renewal is seen as one even from a
+   * clock that repeats a time. Absent in leases older versions wrote (0).
+   */
+  beat?: number;
 }
 
 const EXPECTED = 'a JSON object with `session`, `host`, `machine`, `pid`, `taken_at` and `heartbeat`';
@@ -43,6 +50,7 @@ function isLease(value: unknown): value is Lease {
     typeof l.pid === 'number' &&
     typeof l.taken_at === 'string' &&
     typeof l.heartbeat === 'string' &&
+    (l.beat === undefined || (Number.isSafeInteger(l.beat) && (l.beat as number) >= 0)) &&
     (l.conversation === undefined || isProcess(l.conversation))
   );
 }

@@ -39,11 +39,6 @@ export interface RemoteLeaseState {
 
 export type LeaseChange = { ok: true; sha: string } | { ok: false; reason: string; sha?: string; holder?: RemoteLease };
 
-/** A lease whose heartbeat is older than `maxAgeMs` at `now` belongs to a session that stopped renewing it. */
-export function isLeaseStale(lease: RemoteLease, now: Date, maxAgeMs: number): boolean {
-  return now.getTime() - Date.parse(lease.heartbeat) > maxAgeMs;
-}
-
 /** `lease.json` as written by autopilot, or undefined for anything else. */
 export function parseLease(text: string): RemoteLease | undefined {
   let value: unknown;

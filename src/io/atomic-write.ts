@@ -10,22 +10,42 @@
 import { closeSync, constants, fsyncSync, openSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
-import { crashPoint } from './crash-point.js';
+import { crashPoint, diskFullError } from './crash-point.js';
 
 /** Temporary files carry this in their name, so an interrupted write's leftovers are recognisable (and git-ignored). */
 export const TEMP_MARK = '.autopilot-tmp-';
 
-export function writeFileAtomically(file: string, text: string, { fsync = true }: { fsync?: boolean } = {}): void {
+/**
+ * `diskFull` (the fault tests, `io/crash-point.ts`): half the text is written
+ * to the temporary file, then the write fails with ENOSPC, as a disk that
+ * fills mid-write fails it. A failed write removes its temporary file and
+ * throws, with the error's `path` the file it was meant for.
+ */
+export function writeFileAtomically(file: string, text: string, { fsync = true, diskFull = false }: { fsync?: boolean; diskFull?: boolean } = {}): void {
   const folder = dirname(file);
   const temp = join(folder, `${basename(file)}${TEMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}`);
-  const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+  let fd: number;
+  try {
+    fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+  } catch (error) {
+    const failed = error as NodeJS.ErrnoException;
+    if (failed.path === temp) failed.path = file;
+    throw error;
+  }
   try {
     const data = Buffer.from(text, 'utf8');
+    if (diskFull) {
+      writeSync(fd, data, 0, Math.floor(data.length / 2));
+      throw diskFullError(file);
+    }
     for (let offset = 0; offset < data.length;) offset += writeSync(fd, data, offset, data.length - offset);
     if (fsync) fsyncSync(fd);
   } catch (error) {
     closeSync(fd);
     unlinkSync(temp);
+    // Named by the file it was meant for, not by its temporary: that is the path a person can act on.
+    const failed = error as NodeJS.ErrnoException;
+    if (failed.path === undefined || failed.path === temp) failed.path = file;
     throw error;
   }
   closeSync(fd);
@@ -36,10 +56,12 @@ export function writeFileAtomically(file: string, text: string, { fsync = true }
 
 /**
  * Removes what interrupted writes of `file` left in its folder: our own
- * temporary files, and those of write-file-atomic (`<name>.<digits>`), which
- * earlier versions used.
+ * temporary files (and the old versions a commit keeps while it writes,
+ * `io/undo.ts`), and those of write-file-atomic (`<name>.<digits>`), which
+ * earlier versions used for autopilot's own files (`ours`: only our own, for
+ * a file of the user's such as `.gitignore`).
  */
-export function removeLeftovers(file: string): string[] {
+export function removeLeftovers(file: string, { ours = false }: { ours?: boolean } = {}): string[] {
   const name = basename(file);
   const removed: string[] = [];
   let names: string[];
@@ -51,7 +73,7 @@ export function removeLeftovers(file: string): string[] {
   for (const other of names) {
     if (!other.startsWith(`${name}.`)) continue;
     const rest = other.slice(name.length);
-    if (!rest.startsWith(TEMP_MARK) && !/^\.\d+$/.test(rest)) continue;
+    if (!rest.startsWith(TEMP_MARK) && (ours || !/^\.\d+$/.test(rest))) continue;
     try {
       unlinkSync(join(dirname(file), other));
       removed.push(other);

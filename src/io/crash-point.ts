@@ -27,12 +27,14 @@ export function crashPoint(point: CrashPoint): void {
 export const crashWanted = (point: CrashPoint) => wanted === point;
 
 /**
- * A full disk, placed: AUTOPILOT_ENOSPC_AT names the write that fails with
- * ENOSPC (`journal`: half the batch is written first, as a disk that fills
- * mid-write leaves it; `pointer`: the pointer's temporary file cannot be
- * written). Inert unless a test sets it.
+ * A full disk, placed: AUTOPILOT_ENOSPC_AT names the write of a commit that
+ * fails with ENOSPC, every write before it in the same commit done
+ * (`journal`: half the batch is written first, as a disk that fills
+ * mid-write leaves it; `pointer`, `lease`, `checkpoint`: half its temporary
+ * file; `file`: the last of the whole files the plan writes, such as what
+ * `init` sets up). Inert unless a test sets it.
  */
-export type DiskFullAt = 'journal' | 'pointer';
+export type DiskFullAt = 'journal' | 'pointer' | 'lease' | 'file' | 'checkpoint';
 const diskFull = process.env.AUTOPILOT_ENOSPC_AT;
 
 export const diskFullWanted = (at: DiskFullAt) => diskFull === at;

@@ -8,7 +8,7 @@
  * The whole file is read only by `check`, `log` without `-n` and an index
  * rebuild, in fixed-size chunks; every per-command read comes from the end.
  */
-import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, statSync, truncateSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import { newestFirstFilter, oldestFirstBatches } from '../engine/batches.js';
 import { InputError, type Problem } from '../errors.js';
 import { chainHash, judgeLine, parseJournalLine, type StampedEntry } from '../formats/journal-line.js';
@@ -27,8 +27,8 @@ import { crashPoint, crashWanted, diskFullError, diskFullWanted } from './crash-
  * crash cut short), the new lines start on a fresh line, so no event is ever
  * glued to a torn one. `O_NOFOLLOW`: a symlink planted as the journal is refused.
  * A write that fails (a full disk) cuts the file back to its length before
- * the batch, then throws. Returns that length, for the caller to undo the
- * batch if a later write of the same command fails.
+ * the batch, then throws (a later write of the same commit that fails undoes
+ * the batch too: `io/undo.ts`). Returns that length.
  */
 export function appendJournal(file: string, text: string): number {
   if (text === '') return statSync(file, { throwIfNoEntry: false })?.size ?? 0;
@@ -52,17 +52,14 @@ export function appendJournal(file: string, text: string): number {
       // A full disk (or any failed write) mid-batch: the journal is cut back to its length before it, so no line is left half-written.
       ftruncateSync(fd, size);
       fsyncSync(fd);
+      // A write on a descriptor names no path: this is the file that could not be written.
+      (error as NodeJS.ErrnoException).path ??= file;
       throw error;
     }
   } finally {
     closeSync(fd);
   }
   return size;
-}
-
-/** Cuts the journal back to `size`: a batch whose pointer could not be written is undone, so the record never runs ahead of a failed command. */
-export function truncateJournal(file: string, size: number): void {
-  truncateSync(file, size);
 }
 
 function byteAt(fd: number, position: number): number | undefined {

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { STATUSES } from '../formats/pointer/position.js';
 
 const stepNumber = z.union([z.number().int(), z.literal('done')]);
-const code = z.enum(['bad_input', 'refused', 'outside_repository', 'guard_off', 'held', 'git_failed', 'internal']);
+const code = z.enum(['bad_input', 'refused', 'outside_repository', 'guard_off', 'disk_full', 'held', 'git_failed', 'internal']);
 
 export const problemSchema = z.object({
   file: z.string().optional(),
@@ -84,6 +84,10 @@ export const statusAnswer = position.extend({
         stale: z.boolean(),
         gone: z.boolean(),
         ahead: z.string().optional(),
+        /** Since when this machine has seen the holder's heartbeat unchanged (by its own clock), where a step command here noted it. */
+        seen_since: z.string().optional(),
+        /** From when the next step command takes the lease over if it is still unchanged; absent when only a person takes it. */
+        stale_at: z.string().optional(),
       }),
       z.object({ problem: z.string() }),
       z.null(),

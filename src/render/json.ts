@@ -82,6 +82,8 @@ export function statusJson(view: View): StatusAnswer {
                 stale: lease.stale === true,
                 gone: lease.gone === true,
                 ...(lease.aheadMs ? { ahead: formatAge(lease.aheadMs) } : {}),
+                ...(lease.seen?.since ? { seen_since: lease.seen.since } : {}),
+                ...(lease.seen?.staleAt ? { stale_at: lease.seen.staleAt } : {}),
               }
             : lease.problem
               ? { problem: lease.problem }

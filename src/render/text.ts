@@ -1,7 +1,7 @@
 /** Text for a person or an agent reading every turn: short, and the next command always spelled out. */
 import type { LastAction } from '../formats/pointer/parse-pointer.js';
 import { evidenceFor, hasArtifacts, isSettled } from '../engine/evidence.js';
-import { formatProblem, GitFailed, HeldError, InputError, type Problem } from '../errors.js';
+import { formatProblem, GitFailed, HeldError, InputError, knownError, type Problem } from '../errors.js';
 import type { CheckResult } from '../app/check.js';
 import type { Seam } from '../app/log.js';
 import type { StampedEntry } from '../formats/journal-line.js';
@@ -182,8 +182,11 @@ export function statusText(view: View): string {
   if (lease?.holder) {
     const seen = lease.aheadMs
       ? `its heartbeat ${formatAge(lease.aheadMs)} in the future (a clock ahead, or this one set back: a person decides)`
-      : `last seen ${formatAge(lease.ageMs ?? 0)} ago`;
-    const who = `${line(lease.holder.session)} on ${line(lease.holder.host)}, ${seen}`;
+      : lease.otherMachine
+        ? `its last heartbeat ${line(lease.holder.heartbeat)} by its own clock`
+        : `last seen ${formatAge(lease.ageMs ?? 0)} ago`;
+    const quiet = !lease.mine && lease.seen?.since ? `, quiet since first seen at ${lease.seen.since} by this machine` : '';
+    const who = `${line(lease.holder.session)} on ${line(lease.holder.host)}, ${seen}${quiet}`;
     const note = lease.mine
       ? ' (this session)'
       : lease.gone
@@ -336,7 +339,8 @@ function recordedText(view: View): string {
   }
 }
 
-export function errorText(error: unknown): string {
+export function errorText(given: unknown): string {
+  const error = knownError(given);
   if (error instanceof InputError) return safe([error.problems.map(formatProblem).join('\n'), ...(error.hint ? [error.hint] : [])].join('\n'));
   if (error instanceof HeldError) return safe([`${error.file ? `${error.file}: ` : ''}${error.message}`, error.hint].join('\n'));
   if (error instanceof GitFailed) return safe([error.message, error.hint].join('\n'));

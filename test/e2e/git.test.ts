@@ -244,6 +244,7 @@ describe('the lease on a shared remote', () => {
     const old = spawnSync(process.execPath, [BIN, '-C', b, 'lease', '--remote', 'origin', '--json'], { encoding: 'utf8', env });
     expect(old.status, old.stdout).toBe(4);
     expect(JSON.parse(old.stdout).error.hint).toMatch(/never taken for its age/);
+    // B's refusals above noted the commit the ref names; it has been unchanged since, by B's own clock.
     write(b, '.autopilot/config.yml', 'lease:\n  remote_stale_after_minutes: 0.00001\n');
     const stale = spawnSync(process.execPath, [BIN, '-C', b, 'lease', '--remote', 'origin', '--json'], { encoding: 'utf8', env });
     expect(stale.status).toBe(0);

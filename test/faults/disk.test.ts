@@ -6,11 +6,11 @@
  * written). The full disk is injected at a named write (AUTOPILOT_ENOSPC_AT),
  * the read-only folder is real (another user, when the tests run as root).
  */
-import { chmodSync, chownSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { snapshot } from '../helpers/cli.js';
-import { cli, entries, freshDir, JOURNAL, POINTER } from '../helpers/faults.js';
+import { cli, entries, freshDir, JOURNAL, LEASE, POINTER, tempFiles } from '../helpers/faults.js';
 
 const NOBODY = 65534;
 const asRoot = process.getuid?.() === 0;
@@ -61,8 +61,8 @@ describe('a full disk', () => {
     const before = files(dir);
     const seqBefore = Number(entries(dir).at(-1)!.seq);
     const r = await cli(dir, ['substep', '2 — a long sub-step '.repeat(20), '--json'], { env: { AUTOPILOT_ENOSPC_AT: 'journal' } });
-    expect(r.code, r.stdout + r.stderr).not.toBe(0);
-    expect(r.stdout + r.stderr).toMatch(/ENOSPC|no space left/i);
+    expect(r.code, r.stdout + r.stderr).toBe(2);
+    expect(r.json?.error).toMatchObject({ code: 'disk_full', file: JOURNAL, received: 'ENOSPC' });
     expect(files(dir), 'nothing half-written: journal, pointer and lock as before').toEqual(before);
 
     const again = await cli(dir, ['substep', '2 — after the disk was freed', '--json']);
@@ -78,7 +78,9 @@ describe('a full disk', () => {
     const before = files(dir);
     const size = statSync(join(dir, JOURNAL)).size;
     const r = await cli(dir, ['fail', '--reason', 'tests red', '--json'], { env: { AUTOPILOT_ENOSPC_AT: 'pointer' } });
-    expect(r.code).not.toBe(0);
+    expect(r.code).toBe(2);
+    expect(r.json?.error).toMatchObject({ code: 'disk_full', file: POINTER });
+    expect(tempFiles(dir), 'no temporary file, no kept copy').toEqual([]);
     expect(statSync(join(dir, JOURNAL)).size).toBe(size);
     expect(files(dir)).toEqual(before);
     // The failure was not counted: retried, it is attempt 1.
@@ -86,6 +88,126 @@ describe('a full disk', () => {
     expect(retry.code, retry.stdout).toBe(0);
     expect(entries(dir).filter((e) => e.event === 'step_failed')).toHaveLength(1);
     expect((await cli(dir, ['status', '--json'])).json).toMatchObject({ retry_count: 1 });
+  });
+});
+
+/** Every folder under `dir`, recursively (relative paths): a write taken back removes the folders it made too. */
+function folders(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (rel: string) => {
+    for (const e of readdirSync(join(dir, rel), { withFileTypes: true })) {
+      if (!e.isDirectory()) continue;
+      const path = rel ? `${rel}/${e.name}` : e.name;
+      out.push(path);
+      walk(path);
+    }
+  };
+  walk('');
+  return out.sort();
+}
+
+describe('a full disk at the lease, the files init sets up, a checkpoint: all or nothing', () => {
+  const full = (at: string) => ({ env: { AUTOPILOT_ENOSPC_AT: at } });
+
+  it('at the lease, after the journal and the pointer: 5 of 5 step commands take both back (exit 2, disk_full naming lease.json, "nothing was changed"); the next command goes on from the same event', async () => {
+    const dir = freshDir();
+    expect((await cli(dir, ['next', '--json'])).code).toBe(0);
+    const before = files(dir);
+    const seqBefore = Number(entries(dir).at(-1)!.seq);
+    const commands = [
+      ['substep', '2 — Restrictions'],
+      ['fail', '--reason', 'tests red'],
+      ['next'],
+      ['--session', 'B', 'next', '--take-over'],
+      ['substep', '3 — Acceptance criteria'],
+    ];
+    const codes: (number | null)[] = [];
+    for (const args of commands) {
+      const r = await cli(dir, [...args, '--json'], full('lease'));
+      codes.push(r.code);
+      expect(r.json?.error, r.stdout + r.stderr).toMatchObject({
+        code: 'disk_full',
+        file: LEASE,
+        message: expect.stringContaining('the disk is full: this file could not be written; nothing was changed'),
+        received: 'ENOSPC',
+      });
+      expect(files(dir), `${args.join(' ')}: journal, pointer and lease as before`).toEqual(before);
+    }
+    expect(codes).toEqual([2, 2, 2, 2, 2]);
+    expect(tempFiles(dir)).toEqual([]);
+    const again = await cli(dir, ['substep', '2 — Restrictions', '--json']);
+    expect(again.code, again.stdout).toBe(0);
+    expect(entries(dir).at(-1)).toMatchObject({ seq: seqBefore + 1, event: 'substep' });
+    expect((await cli(dir, ['check', '--json'])).code).toBe(0);
+  });
+
+  it('at the lease, on the first command a repository sees: no journal, no pointer, no lease left behind', async () => {
+    const dir = freshDir();
+    const r = await cli(dir, ['next', '--json'], full('lease'));
+    expect(r.code).toBe(2);
+    expect(r.json?.error).toMatchObject({ code: 'disk_full', file: LEASE });
+    expect(files(dir)).toEqual({});
+    expect((await cli(dir, ['next', '--json'])).json).toMatchObject({ step: 1, outcome: 'work' });
+  });
+
+  it("at the last of the 12 files `init --flow --hooks` sets up: the 11 written before it, the journal and the pointer are taken back, a person's .gitignore and AGENTS.md kept as they were, the folders it made removed", async () => {
+    const dir = freshDir();
+    writeFileSync(join(dir, '.gitignore'), 'node_modules/\n');
+    writeFileSync(join(dir, 'AGENTS.md'), '# Agents\n\nOur own rules.\n');
+    mkdirSync(join(dir, '.claude'));
+    writeFileSync(join(dir, '.claude/settings.json'), '{ "permissions": { "allow": ["Bash(ls)"] } }\n');
+    const before = files(dir);
+    const foldersBefore = folders(dir);
+    const r = await cli(dir, ['init', '--flow', 'greenfield', '--hooks', '--json'], full('file'));
+    expect(r.code, r.stdout + r.stderr).toBe(2);
+    expect(r.json?.error).toMatchObject({ code: 'disk_full', message: expect.stringContaining('nothing was changed') });
+    expect(files(dir), 'every file as it was').toEqual(before);
+    // The lock's folder is made before anything is written, and stays (empty).
+    expect(folders(dir).filter((f) => !['_docs', '_docs/_autopilot'].includes(f))).toEqual(foldersBefore);
+    expect(tempFiles(dir)).toEqual([]);
+
+    const done = await cli(dir, ['init', '--flow', 'greenfield', '--hooks', '--json']);
+    expect(done.code, done.stdout).toBe(0);
+    const made = done.json?.created as string[];
+    // Every file init writes, and the pointer: what the failed run had written and took back.
+    expect(made.filter((f) => f !== POINTER)).toHaveLength(12);
+    expect(readFileSync(join(dir, '.gitignore'), 'utf8')).toMatch(/^node_modules\/\n/);
+  });
+
+  it('at the checkpoint a third failure takes: the journal and the pointer are put back; retried, the failure is counted once (3 of 3)', async () => {
+    const dir = freshDir();
+    for (let i = 1; i <= 2; i++) {
+      expect((await cli(dir, ['next', '--json'])).code).toBe(0);
+      expect((await cli(dir, ['fail', '--reason', `attempt ${i}`, '--json'])).code).toBe(0);
+    }
+    expect((await cli(dir, ['next', '--json'])).code).toBe(0);
+    const before = files(dir);
+    const r = await cli(dir, ['fail', '--reason', 'attempt 3', '--json'], full('checkpoint'));
+    expect(r.code).toBe(2);
+    expect(r.json?.error).toMatchObject({ code: 'disk_full', file: expect.stringMatching(/^_docs\/_autopilot\/checkpoints\//) });
+    expect(files(dir)).toEqual(before);
+    expect(existsSync(join(dir, '_docs/_autopilot/checkpoints'))).toBe(false);
+    const retry = await cli(dir, ['fail', '--reason', 'attempt 3', '--json']);
+    expect(retry.code, retry.stdout).toBe(3);
+    expect(entries(dir).filter((e) => e.event === 'step_failed')).toHaveLength(3);
+    expect((await cli(dir, ['status', '--json'])).json).toMatchObject({ status: 'failed', retry_count: 3 });
+  });
+
+  it('reads as a full disk on the command line: exit 2, "the disk is full" naming the file, what to do, no stack and no "internal error"', async () => {
+    const dir = freshDir();
+    expect((await cli(dir, ['next', '--json'])).code).toBe(0);
+    const r = await cli(dir, ['substep', '2 — Restrictions'], full('lease'));
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      [
+        `${LEASE}: the disk is full: this file could not be written; nothing was changed`,
+        '  expected: free space on the disk',
+        '  received: ENOSPC',
+        'Free some disk space, then run the command again.',
+        '',
+      ].join('\n'),
+    );
   });
 });
 

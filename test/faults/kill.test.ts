@@ -377,7 +377,11 @@ describe('temporaries of an interrupted write', () => {
     await inProcess(app, dir, ['next']);
     const killed = await cli(dir, ['substep', 'two', '--json'], { crashAt: 'after-pointer-temp' });
     expect(killed.signal).toBe('SIGKILL');
-    expect(tempFiles(dir)).toEqual([expect.stringMatching(/^_docs\/_autopilot_state\.md\.autopilot-tmp-/)]);
+    // The temporary file, and the old pointer the commit kept beside it to put back on a failure (`io/undo.ts`).
+    expect(tempFiles(dir).sort()).toEqual([
+      expect.stringMatching(/^_docs\/_autopilot_state\.md\.autopilot-tmp-\d/),
+      expect.stringMatching(/^_docs\/_autopilot_state\.md\.autopilot-tmp-kept-/),
+    ]);
     expect((await cli(dir, ['substep', 'two', '--json'])).code).toBe(0);
     expect(tempFiles(dir)).toEqual([]);
   });
@@ -391,7 +395,10 @@ describe('temporaries of an interrupted write', () => {
     await inProcess(app, dir, ['next']);
     const killed = await cli(dir, ['next', '--json'], { crashAt: 'after-pointer-temp' });
     expect(killed.signal).toBe('SIGKILL');
-    expect(tempFiles(dir)).toEqual([expect.stringMatching(/^_docs\/_autopilot\/lease\.json\.autopilot-tmp-/)]);
+    expect(tempFiles(dir).sort()).toEqual([
+      expect.stringMatching(/^_docs\/_autopilot\/lease\.json\.autopilot-tmp-\d/),
+      expect.stringMatching(/^_docs\/_autopilot\/lease\.json\.autopilot-tmp-kept-/),
+    ]);
     for (const args of [['next'], ['substep', 'two'], ['next']]) expect((await cli(dir, [...args, '--json'])).code).toBe(0);
     expect(tempFiles(dir)).toEqual([]);
   });

@@ -24,6 +24,10 @@ function editLease(dir: string, change: Record<string, unknown>): void {
   const lease = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
   writeFileSync(file, JSON.stringify({ ...lease, ...change }) + '\n');
 }
+/** This machine's notes of when it first saw another session's heartbeat: the one file a refused command may write (docs/sessions.md). */
+const NOTES = '_docs/_autopilot/cache/lease-sightings.json';
+const withoutNotes = (files: Record<string, string>) => Object.fromEntries(Object.entries(files).filter(([path]) => path !== NOTES));
+const minutes = (m: number) => ({ AUTOPILOT_CLOCK_OFFSET_MS: String(m * 60_000) });
 const leaseOf = (dir: string) => JSON.parse(readFileSync(join(dir, LEASE), 'utf8')) as Record<string, unknown>;
 const takeOvers = (dir: string) => entries(dir).filter((e) => e.event === 'lease_taken_over');
 const as = (session: string, ...args: string[]) => ['--session', session, ...args, '--json'];
@@ -42,12 +46,14 @@ describe('two sessions', () => {
     expect(errorOf(refused.json).code).toBe('held');
     expect(errorOf(refused.json).message).toMatch(/`A`/);
     expect(errorOf(refused.json).holder).toMatchObject({ session: 'A' });
-    expect(snapshot(dir), 'the refused command wrote nothing').toEqual(before);
-    // Every driving command is refused the same way.
+    expect(withoutNotes(snapshot(dir)), 'the refused command wrote nothing but its note of the heartbeat').toEqual(before);
+    expect(existsSync(join(dir, NOTES))).toBe(true);
+    // Every driving command is refused the same way; the heartbeat is noted already, so they write nothing at all.
+    const noted = snapshot(dir);
     for (const args of [['substep', 'mine now'], ['fail', '--reason', 'x'], ['done']]) {
       expect((await cli(dir, as('B', ...args))).code).toBe(4);
     }
-    expect(snapshot(dir)).toEqual(before);
+    expect(snapshot(dir)).toEqual(noted);
 
     const taken = await cli(dir, as('B', 'next', '--take-over'));
     expect(taken.code).toBe(0);
@@ -57,9 +63,11 @@ describe('two sessions', () => {
     expect((await cli(dir, as('A', 'next'))).code).toBe(4);
   });
 
-  it('a lease quiet for 11 minutes on this machine is stale: B takes it without --take-over (journaled, reason stale); status says so first', async () => {
+  it('a lease quiet for 11 minutes on this machine whose conversation cannot be seen is stale by its age: B takes it without --take-over (journaled, reason stale); status says so first', async () => {
     const dir = freshDir();
-    await cli(dir, as('A', 'next'));
+    // A client's shell command with no client above it records no conversation (docs/sessions.md, Codex's sandbox).
+    await cli(dir, as('A', 'next'), { env: { CODEX_THREAD_ID: 'thread-a' } });
+    expect(leaseOf(dir).conversation).toBeUndefined();
     editLease(dir, { heartbeat: minutesAgo(11) });
 
     const status = await cli(dir, as('B', 'status'));
@@ -71,6 +79,57 @@ describe('two sessions', () => {
     expect(next.code).toBe(0);
     expect(takeOvers(dir)).toEqual([expect.objectContaining({ session: 'B', from: 'A', reason: 'stale' })]);
     expect(leaseOf(dir)).toMatchObject({ session: 'B' });
+  });
+
+  it('a lease quiet for 11 minutes whose conversation still runs (a clock that jumped reads the same): 1 refusal on the first sighting, 1 at 9 minutes of this clock, then taken over at 11 (journaled, reason stale)', async () => {
+    const dir = freshDir();
+    // A's conversation is this test's process: it runs.
+    await cli(dir, as('A', 'next'));
+    expect(leaseOf(dir).conversation).toBeDefined();
+    editLease(dir, { heartbeat: minutesAgo(11) });
+    // status never writes, so it notes nothing: no step command here has seen this heartbeat yet.
+    const status = await cli(dir, as('B', 'status'));
+    expect(status.json?.lease).toMatchObject({ session: 'A', stale: false, mine: false, age: '11 min' });
+    expect(status.json?.lease).not.toHaveProperty('seen_since');
+
+    const first = await cli(dir, as('B', 'next'));
+    expect(first.code).toBe(4);
+    expect(errorOf(first.json).hint).toMatch(
+      /taken over as stale from \S+ if still unchanged \(its age alone may be a clock that jumped; first seen now by this machine\)/,
+    );
+    const holder = errorOf(first.json).holder!;
+    expect(Date.parse(holder.stale_at as string) - Date.parse(holder.seen_since as string)).toBe(10 * 60_000);
+    const seen = await cli(dir, as('B', 'status'));
+    expect(seen.json?.lease).toMatchObject({ seen_since: holder.seen_since, stale_at: holder.stale_at, stale: false });
+    expect((await cli(dir, ['--session', 'B', 'status'])).stdout).toMatch(
+      /Driver +A on .*last seen 11 min ago, quiet since first seen at \S+ by this machine\n/,
+    );
+
+    expect((await cli(dir, as('B', 'next'), { env: minutes(9) })).code).toBe(4);
+    expect(takeOvers(dir)).toEqual([]);
+    const taken = await cli(dir, as('B', 'next'), { env: minutes(11) });
+    expect(taken.code, taken.stdout).toBe(0);
+    expect(takeOvers(dir)).toEqual([expect.objectContaining({ session: 'B', from: 'A', reason: 'stale' })]);
+  });
+
+  it('11-minute-slow clock on this machine: 0 takeovers in 20 renewals (B tries after each); once A stops, B takes over only after seeing its last heartbeat unchanged for 10 minutes of its own clock', async () => {
+    const dir = freshDir();
+    const slow = { env: minutes(-11) };
+    expect((await cli(dir, as('A', 'next'), slow)).code).toBe(0);
+    const refusals: (number | null)[] = [];
+    for (let i = 0; i < 20; i++) {
+      expect((await cli(dir, as('A', 'substep', `${i} — working`), slow)).code).toBe(0);
+      refusals.push((await cli(dir, as('B', 'next'))).code);
+    }
+    expect(refusals).toEqual(Array<number>(20).fill(4));
+    expect(takeOvers(dir)).toHaveLength(0);
+    expect(leaseOf(dir)).toMatchObject({ session: 'A', beat: 21 });
+
+    // A stops. B saw its last heartbeat after A's last renewal: 10 minutes of B's clock from then.
+    expect((await cli(dir, as('B', 'next'), { env: minutes(9) })).code).toBe(4);
+    const taken = await cli(dir, as('B', 'next'), { env: minutes(11) });
+    expect(taken.code, taken.stdout).toBe(0);
+    expect(takeOvers(dir)).toEqual([expect.objectContaining({ session: 'B', from: 'A', reason: 'stale' })]);
   });
 
   it('a heartbeat a year in the future (a clock ahead, or this one set back) is reported, never read as "last seen 0 s ago": exit 4 for a person; --take-over takes it', async () => {
@@ -87,14 +146,15 @@ describe('two sessions', () => {
     expect(errorOf(refused.json).message).not.toMatch(/last seen 0 s ago/);
     expect(errorOf(refused.json).hint).toMatch(/--take-over/);
     expect(errorOf(refused.json).holder).toMatchObject({ ahead_seconds: expect.any(Number) });
-    expect(snapshot(dir)).toEqual(before);
+    expect(withoutNotes(snapshot(dir))).toEqual(before);
     expect((await cli(dir, as('B', 'next', '--take-over'))).code).toBe(0);
     expect(takeOvers(dir)).toEqual([expect.objectContaining({ session: 'B', from: 'A', reason: 'take-over' })]);
   });
 
   it('a lease quiet for 9 minutes is not stale (exit 4); AUTOPILOT_LEASE_STALE_MINUTES=5 makes it stale', async () => {
     const dir = freshDir();
-    await cli(dir, as('A', 'next'));
+    // Judged by its age alone: its conversation cannot be seen (above).
+    await cli(dir, as('A', 'next'), { env: { CODEX_THREAD_ID: 'thread-a' } });
     editLease(dir, { heartbeat: minutesAgo(9) });
     const status = await cli(dir, as('B', 'status'));
     expect(status.json?.lease).toMatchObject({ session: 'A', stale: false });
@@ -113,8 +173,15 @@ describe('two sessions', () => {
     const before = snapshot(dir);
     const refused = await cli(dir, as('B', 'next'));
     expect(refused.code).toBe(4);
-    expect(errorOf(refused.json).message).toMatch(/another machine/);
-    expect(snapshot(dir)).toEqual(before);
+    expect(errorOf(refused.json).message).toMatch(/another machine \(.*\), its last heartbeat \S+ by its own clock, first seen now by this machine/);
+    expect(withoutNotes(snapshot(dir))).toEqual(before);
+    // Seen unchanged for a day by this machine's clock: still only a person takes it.
+    const dayLater = await cli(dir, as('B', 'next'), { env: minutes(24 * 60) });
+    expect(dayLater.code).toBe(4);
+    expect(errorOf(dayLater.json).message).toMatch(/unchanged since this machine first saw it at /);
+    expect((await cli(dir, ['--session', 'B', 'status'], { env: minutes(24 * 60) })).stdout).toMatch(
+      /Driver +A on .*its last heartbeat \S+ by its own clock, quiet since first seen at \S+ by this machine\n/,
+    );
     // A day old, same answer.
     editLease(dir, { heartbeat: minutesAgo(24 * 60) });
     expect((await cli(dir, as('B', 'next'))).code).toBe(4);

@@ -11,16 +11,7 @@ import { holdRemoteLease } from '../../src/app/remote-lease.js';
 import { exitCodeOfError, HeldError } from '../../src/errors.js';
 import { GitCommandError, RemoteNotAnswering } from '../../src/git/errors.js';
 import { openRepo } from '../../src/io/repo.js';
-import {
-  isLeaseStale,
-  LEASE_REF,
-  parseLease,
-  readRemoteLease,
-  releaseRemoteLease,
-  takeRemoteLease,
-  type LeaseChange,
-  type RemoteLease,
-} from '../../src/git/remote-lease.js';
+import { LEASE_REF, parseLease, readRemoteLease, releaseRemoteLease, takeRemoteLease, type LeaseChange, type RemoteLease } from '../../src/git/remote-lease.js';
 import type { GitHandle } from '../../src/git/repository.js';
 import { commit, git, handleFor, newRepo, tempDir } from '../helpers/git.js';
 
@@ -82,8 +73,7 @@ describe('the remote lease', () => {
     const aliceSha = taken(await takeRemoteLease(a, 'origin', leaseOf('alice', T0), undefined));
 
     const seen = (await readRemoteLease(b, 'origin'))!;
-    expect(isLeaseStale(seen.lease!, new Date(T0 + 4 * MINUTE), 5 * MINUTE)).toBe(false);
-    expect(isLeaseStale(seen.lease!, new Date(T0 + 10 * MINUTE), 5 * MINUTE)).toBe(true);
+    expect(seen).toEqual({ sha: aliceSha, lease: leaseOf('alice', T0) });
     const bobSha = taken(await takeRemoteLease(b, 'origin', leaseOf('bob', T0 + 10 * MINUTE), seen.sha));
 
     const late = await takeRemoteLease(a, 'origin', leaseOf('alice', T0 + 11 * MINUTE, T0), aliceSha);
@@ -103,19 +93,43 @@ describe('the remote lease', () => {
     }
     expect(refused).toBeInstanceOf(HeldError);
     expect(exitCodeOfError(refused)).toBe(4);
-    expect((refused as HeldError).message).toMatch(/`alice` on alice-host, last seen 24 h ago/);
+    expect((refused as HeldError).message).toMatch(
+      /`alice` on alice-host, its last heartbeat 2026-03-01T10:00:00.000Z by its own clock; first seen now by this machine/,
+    );
     expect((refused as HeldError).hint).toMatch(/never taken for its age.*--take-over/);
     expect((await readRemoteLease(b, 'origin'))?.lease).toEqual(leaseOf('alice', T0));
 
-    // The fleet's setting: quiet for longer than 30 minutes, taken over unattended.
-    expect(await holdRemoteLease(repoB, 'origin', 'bob', new Date(T0 + 20 * MINUTE), 30 * MINUTE, false, 5000).catch((e: unknown) => e)).toBeInstanceOf(
-      HeldError,
-    );
-    expect(await holdRemoteLease(repoB, 'origin', 'bob', aDayLater, 30 * MINUTE, false, 5000)).toMatchObject({ taken: 'stale' });
+    // The fleet's setting: seen unchanged by this machine for longer than 30 minutes, taken over unattended.
+    const later = (minutes: number) => new Date(aDayLater.getTime() + minutes * MINUTE);
+    const early = await holdRemoteLease(repoB, 'origin', 'bob', later(20), 30 * MINUTE, false, 5000).catch((e: unknown) => e);
+    expect(early).toBeInstanceOf(HeldError);
+    expect((early as HeldError).message).toMatch(/unchanged since this machine first saw it at /);
+    expect((early as HeldError).hint).toMatch(new RegExp(`: from ${later(30).toISOString().replace(/\./g, '\\.')}\\. A person`));
+    expect(await holdRemoteLease(repoB, 'origin', 'bob', later(31), 30 * MINUTE, false, 5000)).toMatchObject({ taken: 'stale' });
     expect((await readRemoteLease(a, 'origin'))?.lease).toMatchObject({ session: 'bob' });
 
     // A person's --take-over, at any age, with the default.
     expect(await holdRemoteLease(openRepo({ dir: a.root }), 'origin', 'alice', aDayLater, undefined, true, 5000)).toMatchObject({ taken: 'take-over' });
+  });
+
+  it('a holder whose clock is 11 minutes slow: 0 takeovers in 10 renewals with `remote_stale_after_minutes: 10`; stopped, it is taken once this machine has seen it unchanged for 10 minutes', async () => {
+    const { a, b } = await twoMachines();
+    const repoB = openRepo({ dir: b.root });
+    let sha: string | undefined;
+    let takeovers = 0;
+    for (let i = 0; i < 10; i++) {
+      const t = T0 + i * 2 * MINUTE;
+      // Its heartbeat reads 11 minutes old the moment it is written.
+      sha = taken(await takeRemoteLease(a, 'origin', leaseOf('alice', t - 11 * MINUTE, T0 - 11 * MINUTE), sha));
+      const tried = await holdRemoteLease(repoB, 'origin', 'bob', new Date(t + MINUTE), 10 * MINUTE, false, 5000).catch((e: unknown) => e);
+      if (!(tried instanceof HeldError)) takeovers++;
+    }
+    expect(takeovers).toBe(0);
+    // alice stops renewing: bob's first sighting of the last commit was a minute after it was written.
+    const last = T0 + 18 * MINUTE;
+    const stillHeld = await holdRemoteLease(repoB, 'origin', 'bob', new Date(last + 10 * MINUTE), 10 * MINUTE, false, 5000).catch((e: unknown) => e);
+    expect(stillHeld).toBeInstanceOf(HeldError);
+    expect(await holdRemoteLease(repoB, 'origin', 'bob', new Date(last + 11 * MINUTE + 1), 10 * MINUTE, false, 5000)).toMatchObject({ taken: 'stale' });
   });
 
   it('is released only by the sha its holder holds, and can then be taken afresh', async () => {

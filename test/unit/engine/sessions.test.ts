@@ -66,14 +66,17 @@ describe('judgeLease: conversations', () => {
 
   it('another conversation of this machine: held while its process runs, taken at once when it is gone (reason gone)', () => {
     const other = caller({ session: 'conv-b', unnamed: false, conversation: { pid: 5151, start: '7' } });
-    expect(judgeLease(lease(), other, now, TEN_MIN, false, false)).toMatchObject({ kind: 'held', otherMachine: false });
-    expect(judgeLease(lease(), other, now, TEN_MIN, false, undefined)).toMatchObject({ kind: 'held' });
-    expect(judgeLease(lease(), other, now, TEN_MIN, false, true)).toMatchObject({ kind: 'take', takenFrom: { reason: 'gone', holder: { session: 'conv-a' } } });
+    expect(judgeLease(lease(), other, now, TEN_MIN, false, { holderGone: false })).toMatchObject({ kind: 'held', otherMachine: false });
+    expect(judgeLease(lease(), other, now, TEN_MIN, false, {})).toMatchObject({ kind: 'held' });
+    expect(judgeLease(lease(), other, now, TEN_MIN, false, { holderGone: true })).toMatchObject({
+      kind: 'take',
+      takenFrom: { reason: 'gone', holder: { session: 'conv-a' } },
+    });
   });
 
   it("another machine's lease is never taken because its conversation looks gone", () => {
     const there = caller({ session: 'conv-b', unnamed: false, machine: 'm2' });
-    expect(judgeLease(lease(), there, now, TEN_MIN, false, true)).toMatchObject({ kind: 'held', otherMachine: true });
+    expect(judgeLease(lease(), there, now, TEN_MIN, false, { holderGone: true })).toMatchObject({ kind: 'held', otherMachine: true });
   });
 });
 

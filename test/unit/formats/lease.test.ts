@@ -22,10 +22,11 @@ describe('parseLease', () => {
       pid: fc.integer({ min: 1, max: 2 ** 22 }),
       taken_at: fc.string(),
       heartbeat: fc.string(),
+      beat: fc.option(fc.nat(), { nil: undefined }),
     });
     fc.assert(
       fc.property(lease, (l) => {
-        expect(parseLease(serializeLease(l), FILE)).toEqual({ lease: l });
+        expect(parseLease(serializeLease(l), FILE)).toEqual({ lease: JSON.parse(JSON.stringify(l)) });
       }),
     );
   });
@@ -37,6 +38,8 @@ describe('parseLease', () => {
     ['null', 'null', 'not a lease'],
     ['no heartbeat', JSON.stringify({ ...LEASE, heartbeat: undefined }), 'not a lease'],
     ['a pid as text', JSON.stringify({ ...LEASE, pid: '42' }), 'not a lease'],
+    ['a heartbeat count below zero', JSON.stringify({ ...LEASE, beat: -1 }), 'not a lease'],
+    ['a heartbeat count as text', JSON.stringify({ ...LEASE, beat: '3' }), 'not a lease'],
   ])('%s: a problem naming the file', (_what, text, message) => {
     const parsed = parseLease(text, FILE);
     expect(parsed).toEqual({ problem: { file: FILE, message, expected: expect.stringContaining('`heartbeat`') as unknown, received: text.slice(0, 80) } });

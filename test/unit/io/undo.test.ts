@@ -1,0 +1,111 @@
+/**
+ * A commit taken back (`io/undo.ts`): what it created is removed, what it
+ * replaced or removed is put back byte for byte, the journal is cut back, the
+ * folders it made are removed; once the commit is whole, the old versions it
+ * kept are let go. And a full disk met anywhere reads as one (`knownError`).
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { errorJson, exitCodeOfError } from '../../../src/errors.js';
+import { writeFileAtomically } from '../../../src/io/atomic-write.js';
+import { diskFullError } from '../../../src/io/crash-point.js';
+import { appendJournal } from '../../../src/io/journal.js';
+import { Undo } from '../../../src/io/undo.js';
+import { errorText } from '../../../src/render/text.js';
+import { tempRepo } from '../../helpers/cli.js';
+
+describe('Undo', () => {
+  it('puts back 3 of 3 changes (a file replaced, a file created in a folder it made, a file removed) and the journal, newest first', () => {
+    const dir = tempRepo();
+    const journal = join(dir, 'journal.jsonl');
+    writeFileSync(journal, '{"seq":1}\n');
+    writeFileSync(join(dir, 'pointer.md'), 'old pointer\n');
+    writeFileSync(join(dir, 'lease.json'), '{"old":true}\n');
+    const undo = new Undo();
+    undo.journal(journal);
+    appendJournal(journal, '{"seq":2}\n');
+    undo.keep(join(dir, 'pointer.md'));
+    writeFileAtomically(join(dir, 'pointer.md'), 'new pointer\n');
+    undo.mkdir(join(dir, 'a/b'));
+    undo.keep(join(dir, 'a/b/new.md'));
+    writeFileAtomically(join(dir, 'a/b/new.md'), 'new\n');
+    undo.keep(join(dir, 'lease.json'));
+    unlinkSync(join(dir, 'lease.json'));
+
+    expect(undo.undo()).toEqual([]);
+    expect(readFileSync(journal, 'utf8')).toBe('{"seq":1}\n');
+    expect(readFileSync(join(dir, 'pointer.md'), 'utf8')).toBe('old pointer\n');
+    expect(readFileSync(join(dir, 'lease.json'), 'utf8')).toBe('{"old":true}\n');
+    expect(existsSync(join(dir, 'a'))).toBe(false);
+    expect(readdirSync(dir).sort()).toEqual(['journal.jsonl', 'lease.json', 'pointer.md']);
+  });
+
+  it('a journal the batch created is removed, not left empty', () => {
+    const dir = tempRepo();
+    const journal = join(dir, 'journal.jsonl');
+    const undo = new Undo();
+    undo.journal(journal);
+    appendJournal(journal, '{"seq":1}\n');
+    expect(undo.undo()).toEqual([]);
+    expect(existsSync(journal)).toBe(false);
+  });
+
+  it('a write that failed before its rename leaves the file as it was, and no kept link behind', () => {
+    const dir = tempRepo();
+    const file = join(dir, 'pointer.md');
+    writeFileSync(file, 'old\n');
+    const inode = statSync(file).ino;
+    const undo = new Undo();
+    undo.keep(file);
+    expect(() => writeFileAtomically(file, 'new\n', { diskFull: true })).toThrow(/ENOSPC/);
+    expect(undo.undo()).toEqual([]);
+    expect(readFileSync(file, 'utf8')).toBe('old\n');
+    expect(statSync(file).ino).toBe(inode);
+    expect(readdirSync(dir)).toEqual(['pointer.md']);
+  });
+
+  it('once the commit is whole, the old versions kept beside the files are let go', () => {
+    const dir = tempRepo();
+    writeFileSync(join(dir, 'pointer.md'), 'old\n');
+    const undo = new Undo();
+    undo.keep(join(dir, 'pointer.md'));
+    expect(readdirSync(dir)).toHaveLength(2);
+    writeFileAtomically(join(dir, 'pointer.md'), 'new\n');
+    undo.done();
+    expect(readdirSync(dir)).toEqual(['pointer.md']);
+    expect(readFileSync(join(dir, 'pointer.md'), 'utf8')).toBe('new\n');
+  });
+
+  it('a folder it made that holds something else by then stays', () => {
+    const dir = tempRepo();
+    const undo = new Undo();
+    undo.mkdir(join(dir, 'made'));
+    mkdirSync(join(dir, 'made/other'));
+    expect(undo.undo()).toEqual([]);
+    expect(existsSync(join(dir, 'made/other'))).toBe(true);
+  });
+});
+
+describe('a full disk outside a commit', () => {
+  it.skipIf(!existsSync('/dev/full'))(
+    'reads as a full disk (exit 2, disk_full), never as an internal error: a real ENOSPC (/dev/full), and one naming its file',
+    () => {
+      let caught: unknown;
+      try {
+        writeFileSync('/dev/full', 'x');
+      } catch (error) {
+        caught = error;
+      }
+      expect((caught as NodeJS.ErrnoException).code).toBe('ENOSPC');
+      expect(exitCodeOfError(caught)).toBe(2);
+      expect(errorJson(caught).error).toMatchObject({ code: 'disk_full', message: expect.stringContaining('the disk is full: a file could not be written') });
+      expect(errorText(caught)).not.toMatch(/internal error/);
+
+      const named = diskFullError('/repo/_docs/_autopilot/journal.cut-1.txt');
+      expect(exitCodeOfError(named)).toBe(2);
+      expect(errorJson(named).error).toMatchObject({ code: 'disk_full', file: '/repo/_docs/_autopilot/journal.cut-1.txt', received: 'ENOSPC' });
+      expect(errorText(named)).toMatch(/^\/repo\/_docs\/_autopilot\/journal\.cut-1\.txt: the disk is full: this file could not be written\n/);
+    },
+  );
+});
