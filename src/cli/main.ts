@@ -6,7 +6,7 @@
  */
 import { writeSync } from 'node:fs';
 import { clockOf, sessionOf, type Context } from '../app/context.js';
-import { readArguments, type Answer } from '../commands/command.js';
+import { GLOBAL_OPTIONS, readArguments, type Answer } from '../commands/command.js';
 import { COMMANDS } from '../commands/index.js';
 import { EXIT, errorJson, exitCodeOfError } from '../errors.js';
 import { runStatus } from '../app/status.js';
@@ -41,7 +41,7 @@ function contextOf(g: Globals): Context {
 /** `autopilot mcp`: the MCP front end over the same registry, loaded here only, so no other command pays for the SDK. */
 async function serveMcp(ctx: Context, given: string | undefined): Promise<Answer> {
   const { serveMcp } = await import('../mcp/server.js');
-  await serveMcp(ctx, given, { commands: COMMANDS, runStatus, sessionOf, statusText, errorText });
+  await serveMcp(ctx, given, { commands: COMMANDS, readArguments, globalOptions: GLOBAL_OPTIONS, runStatus, sessionOf, statusText, errorText });
   return { json: { closed: true }, text: '', exit: EXIT.ok };
 }
 

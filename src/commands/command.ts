@@ -152,4 +152,4 @@ export function readArguments(command: Pick<Command, 'arguments' | 'options'>, r
 }
 
 /** `takeOver` → `take_over`: an option's key on the MCP tool. */
-export const snakeCase = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+export { snakeCase } from './snake-case.js';

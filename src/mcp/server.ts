@@ -25,7 +25,7 @@ import type { runStatus } from '../app/status.js';
 import type { COMMANDS } from '../commands/index.js';
 import { EXIT, errorJson, InputError } from '../errors.js';
 import type { errorText, statusText } from '../render/text.js';
-import { jsonSchema, toolsOf } from './tools.js';
+import { jsonSchema, toolsOf, type ToolHost } from './tools.js';
 import { LineTransport } from './transport.js';
 import { MCP_LINE_MAX_BYTES } from '../limits.js';
 
@@ -34,8 +34,7 @@ import { MCP_LINE_MAX_BYTES } from '../limits.js';
  * bundle is loaded lazily, beside the CLI's, and would otherwise carry a
  * second copy of the whole engine (a sixth of the package).
  */
-export interface McpHost {
-  commands: typeof COMMANDS;
+export interface McpHost extends ToolHost {
   runStatus: typeof runStatus;
   sessionOf: typeof sessionOf;
   statusText: typeof statusText;
@@ -73,7 +72,7 @@ function clientSessionOf(meta: Record<string, unknown> | undefined): string | un
 export function createServer(ctx: Context, given: string | undefined, host: McpHost): Server {
   const { runStatus, sessionOf, statusText, errorText } = host;
   const server = new Server({ name: 'autopilot', version: VERSION }, { capabilities: { tools: {}, resources: {} } });
-  const tools = toolsOf(host.commands);
+  const tools = toolsOf(host);
   const list = tools.map((t) => ({
     name: t.name,
     description: t.description,

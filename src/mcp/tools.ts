@@ -9,7 +9,8 @@
  */
 import { z } from 'zod';
 import type { Context } from '../app/context.js';
-import { GLOBAL_OPTIONS, readArguments, snakeCase, type Answer, type ArgumentSpec, type OptionSpec } from '../commands/command.js';
+import type { Answer, ArgumentSpec, GLOBAL_OPTIONS, OptionSpec, readArguments } from '../commands/command.js';
+import { snakeCase } from '../commands/snake-case.js';
 import type { AnyCommand, COMMANDS } from '../commands/index.js';
 import { ANSWER_KEYS } from '../render/answer-keys.js';
 import type { AnswerName } from '../render/answers.js';
@@ -33,11 +34,18 @@ function optionSchema(option: OptionSpec): z.ZodType {
 
 const argumentSchema = (argument: ArgumentSpec): z.ZodType => (argument.choices ? z.enum(argument.choices as [string, ...string[]]) : z.string().min(1));
 
-function inputOf(command: AnyCommand): z.ZodObject {
+/** What the tools need of the command line's registry, handed over with it (`McpHost`): so the server's bundle carries no second copy. */
+export interface ToolHost {
+  commands: typeof COMMANDS;
+  readArguments: typeof readArguments;
+  globalOptions: typeof GLOBAL_OPTIONS;
+}
+
+function inputOf(command: AnyCommand, globalOptions: ToolHost['globalOptions']): z.ZodObject {
   const shape: Record<string, z.ZodType> = {};
   // `status` shows whether the lease is the caller's; the other readers do not care who asks.
   if (!command.readOnly || command.name === 'status')
-    for (const option of GLOBAL_OPTIONS) if (!option.notOnMcp) shape[snakeCase(option.key)] = optionSchema(option);
+    for (const option of globalOptions) if (!option.notOnMcp) shape[snakeCase(option.key)] = optionSchema(option);
   for (const argument of command.arguments ?? []) shape[snakeCase(argument.key)] = argumentSchema(argument);
   for (const option of command.options ?? []) if (!option.notOnMcp) shape[snakeCase(option.key)] = optionSchema(option);
   return z.object(shape);
@@ -59,22 +67,22 @@ export function jsonSchema(schema: z.ZodType): Record<string, unknown> {
   return strip(z.toJSONSchema(schema, { io: 'input' })) as Record<string, unknown>;
 }
 
-function toolOf(command: AnyCommand, tool: string, answer: AnswerName): Tool {
+function toolOf(command: AnyCommand, tool: string, answer: AnswerName, host: ToolHost): Tool {
   const keys = [...(command.arguments ?? []), ...(command.options ?? [])].map((spec) => spec.key);
   return {
     name: command.name,
     description: tool,
     readOnly: command.readOnly === true,
-    input: inputOf(command),
+    input: inputOf(command, host.globalOptions),
     outputSchema: { type: 'object', required: [...ANSWER_KEYS[answer]] },
     call: async (ctx, args) => {
       // The tool's snake_case keys back to the registry's keys; then the arguments are read as the command line reads them.
       const raw = Object.fromEntries(keys.map((key) => [key, args[snakeCase(key)]]));
-      return command.view(await command.run(ctx, readArguments(command, raw)));
+      return command.view(await command.run(ctx, host.readArguments(command, raw)));
     },
   };
 }
 
 /** The tools of the registry's commands (handed over by the command line: see `McpHost`). */
-export const toolsOf = (commands: typeof COMMANDS): Tool[] =>
-  commands.flatMap((command) => ('frontEnd' in command || !('tool' in command.mcp) ? [] : [toolOf(command, command.mcp.tool, command.mcp.answer)]));
+export const toolsOf = (host: ToolHost): Tool[] =>
+  host.commands.flatMap((command) => ('frontEnd' in command || !('tool' in command.mcp) ? [] : [toolOf(command, command.mcp.tool, command.mcp.answer, host)]));
