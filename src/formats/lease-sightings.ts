@@ -1,11 +1,12 @@
 /**
- * `_docs/_autopilot/cache/lease-sightings.json`: what each machine has seen
+ * A lease-sightings file (kept outside the repository, in the user's
+ * temporary folder: `io/lease-sightings.ts`): what each machine has seen
  * of other sessions' leases — the lease as it was (its `mark`) and when that
  * machine first saw it so, by its own clock. Staleness is judged from these
  * notes where two clocks meet (docs/sessions.md): a lease is quiet for as long
  * as one machine has seen it unchanged, measured on that machine's clock
- * alone. Notes are kept per observing machine, so two machines sharing the
- * folder never read each other's clock. Derived and git-ignored: a file that
+ * alone. Notes are kept per observing machine, so two machines sharing a
+ * folder never read each other's clock. Derived: a file that
  * is not one is read as no notes (a new first sighting, which only delays a
  * takeover). Pure: text → notes or a problem; notes → text; one note replaced.
  */

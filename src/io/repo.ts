@@ -21,8 +21,6 @@ export interface Repo {
   leaseFile: string;
   flowCacheFile: string;
   journalIndexFile: string;
-  /** What this machine has seen of other sessions' leases, and since when (`formats/lease-sightings.ts`). */
-  leaseSightingsFile: string;
   repoFlowsDir: string;
   repoSkillsDir: string;
 }
@@ -101,7 +99,6 @@ export function openRepo(options: RepoOptions = {}, cwd = process.cwd()): Repo {
     leaseFile: join(autopilotDir, 'lease.json'),
     flowCacheFile: join(autopilotDir, 'cache', 'flows.json'),
     journalIndexFile: join(autopilotDir, 'cache', 'journal-index.json'),
-    leaseSightingsFile: join(autopilotDir, 'cache', 'lease-sightings.json'),
     repoFlowsDir: join(root, '.autopilot', 'flows'),
     repoSkillsDir: join(root, '.autopilot', 'skills'),
   };

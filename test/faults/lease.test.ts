@@ -7,11 +7,12 @@
  * heartbeat, never by sleeping.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { snapshot } from '../helpers/cli.js';
+import { sightingsFile } from '../../src/io/lease-sightings.js';
 import { thisMachine } from '../../src/io/machine.js';
 import { builtFlow, cli, ctxOf, entries, freshDir, inProcess, LEASE, loadApp, LOCK, walkTo, writeStepFiles } from '../helpers/faults.js';
 
@@ -25,8 +26,8 @@ function editLease(dir: string, change: Record<string, unknown>): void {
   writeFileSync(file, JSON.stringify({ ...lease, ...change }) + '\n');
 }
 /** This machine's notes of when it first saw another session's heartbeat: the one file a refused command may write (docs/sessions.md). */
-const NOTES = '_docs/_autopilot/cache/lease-sightings.json';
-const withoutNotes = (files: Record<string, string>) => Object.fromEntries(Object.entries(files).filter(([path]) => path !== NOTES));
+/** This machine's notes of the heartbeats it saw: outside the repository (a refused command writes nothing there). */
+const notesOf = (dir: string) => sightingsFile(realpathSync(dir));
 const minutes = (m: number) => ({ AUTOPILOT_CLOCK_OFFSET_MS: String(m * 60_000) });
 const leaseOf = (dir: string) => JSON.parse(readFileSync(join(dir, LEASE), 'utf8')) as Record<string, unknown>;
 const takeOvers = (dir: string) => entries(dir).filter((e) => e.event === 'lease_taken_over');
@@ -46,8 +47,8 @@ describe('two sessions', () => {
     expect(errorOf(refused.json).code).toBe('held');
     expect(errorOf(refused.json).message).toMatch(/`A`/);
     expect(errorOf(refused.json).holder).toMatchObject({ session: 'A' });
-    expect(withoutNotes(snapshot(dir)), 'the refused command wrote nothing but its note of the heartbeat').toEqual(before);
-    expect(existsSync(join(dir, NOTES))).toBe(true);
+    expect(snapshot(dir), 'the refused command wrote nothing in the repository').toEqual(before);
+    expect(existsSync(notesOf(dir)), 'it noted the heartbeat outside it').toBe(true);
     // Every driving command is refused the same way; the heartbeat is noted already, so they write nothing at all.
     const noted = snapshot(dir);
     for (const args of [['substep', 'mine now'], ['fail', '--reason', 'x'], ['done']]) {
@@ -146,7 +147,7 @@ describe('two sessions', () => {
     expect(errorOf(refused.json).message).not.toMatch(/last seen 0 s ago/);
     expect(errorOf(refused.json).hint).toMatch(/--take-over/);
     expect(errorOf(refused.json).holder).toMatchObject({ ahead_seconds: expect.any(Number) });
-    expect(withoutNotes(snapshot(dir))).toEqual(before);
+    expect(snapshot(dir)).toEqual(before);
     expect((await cli(dir, as('B', 'next', '--take-over'))).code).toBe(0);
     expect(takeOvers(dir)).toEqual([expect.objectContaining({ session: 'B', from: 'A', reason: 'take-over' })]);
   });
@@ -174,7 +175,7 @@ describe('two sessions', () => {
     const refused = await cli(dir, as('B', 'next'));
     expect(refused.code).toBe(4);
     expect(errorOf(refused.json).message).toMatch(/another machine \(.*\), its last heartbeat \S+ by its own clock, first seen now by this machine/);
-    expect(withoutNotes(snapshot(dir))).toEqual(before);
+    expect(snapshot(dir)).toEqual(before);
     // Seen unchanged for a day by this machine's clock: still only a person takes it.
     const dayLater = await cli(dir, as('B', 'next'), { env: minutes(24 * 60) });
     expect(dayLater.code).toBe(4);

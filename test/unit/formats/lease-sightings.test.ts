@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { noteOf, parseSightings, serializeSightings, withSighting, type Sightings } from '../../../src/formats/lease-sightings.js';
 import { SIGHTINGS_MAX_MACHINES, SIGHTINGS_MAX_PLACES } from '../../../src/limits.js';
 
-const FILE = '_docs/_autopilot/cache/lease-sightings.json';
+const FILE = '/tmp/autopilot-0/lease-sightings/_repo.json';
 const note = (mark: string, since = '2026-11-26T10:00:00.000Z') => ({ mark, since });
 
 describe('lease sightings', () => {
