@@ -22,7 +22,6 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Context, sessionOf } from '../app/context.js';
 import type { runStatus } from '../app/status.js';
-import type { COMMANDS } from '../commands/index.js';
 import { EXIT, errorJson, InputError } from '../errors.js';
 import type { errorText, statusText } from '../render/text.js';
 import { jsonSchema, toolsOf, type ToolHost } from './tools.js';

@@ -7,7 +7,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { autopilot as cli, journal, read, snapshot, tempRepo, write, writeArtifacts, type NextJson } from '../helpers/cli.js';
+import { autopilot as cli, journal, read, snapshot, tempRepo, write, writeArtifacts, type NextJson, GREENFIELD_1_TO_7 } from '../helpers/cli.js';
 import { ROOT } from '../helpers/engine.js';
 
 /** The agent of one conversation, named as the installed /autopilot text names it. */
@@ -29,19 +29,7 @@ function beforeCheckpoints(dir: string): Listed[] {
 
 /** Greenfield's steps 1–9 on disk: the first `next` starts Deploy. */
 function upToDeploy(dir: string): void {
-  for (const rel of [
-    '00_problem/problem.md',
-    '00_problem/acceptance_criteria.md',
-    '01_solution/solution_draft_01.md',
-    '01_solution/solution.md',
-    '02_document/architecture.md',
-    '02_tasks/_index.md',
-    '03_implementation/implementation_report.md',
-    '03_implementation/test_report.md',
-    '03_implementation/security_audit.md',
-    '03_implementation/performance_report.md',
-  ])
-    write(dir, `_docs/${rel}`);
+  for (const rel of [...GREENFIELD_1_TO_7, '03_implementation/security_audit.md', '03_implementation/performance_report.md']) write(dir, `_docs/${rel}`);
 }
 
 /** A greenfield run whose first `next` started Deploy, from the files of steps 1–9. */

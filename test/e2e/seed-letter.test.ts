@@ -3,7 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { autopilot, journal, read, tempRepo, write, type NextJson } from '../helpers/cli.js';
+import { autopilot, journal, read, tempRepo, write, type NextJson, GREENFIELD_1_TO_7 } from '../helpers/cli.js';
 import { ROOT } from '../helpers/engine.js';
 import { thisMachine } from '../../src/io/machine.js';
 import { listCheckpoints, runCheckpoint } from '../../src/app/checkpoints.js';
@@ -14,17 +14,6 @@ const POINTER = '_docs/_autopilot_state.md';
 function seedPointer(dir: string, flow: string, step: number | 'done', name: string, status: string, subStep = '0', retry = 0): void {
   writeFileSync(join(dir, POINTER), `flow: ${flow}\nstep: ${step}\nname: ${name}\nstatus: ${status}\nsub_step: ${subStep}\nretry_count: ${retry}\n`);
 }
-
-const GREENFIELD_1_TO_7 = [
-  '00_problem/problem.md',
-  '00_problem/acceptance_criteria.md',
-  '01_solution/solution_draft_01.md',
-  '01_solution/solution.md',
-  '02_document/architecture.md',
-  '02_tasks/_index.md',
-  '03_implementation/implementation_report.md',
-  '03_implementation/test_report.md',
-];
 
 function greenfieldUpTo7(): string {
   const dir = tempRepo();

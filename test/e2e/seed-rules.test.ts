@@ -2,7 +2,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { autopilot, journal, read, tempRepo, write, type NextJson } from '../helpers/cli.js';
+import { autopilot, journal, read, tempRepo, write, type NextJson, GREENFIELD_1_TO_7 } from '../helpers/cli.js';
 import { ROOT } from '../helpers/engine.js';
 
 const POINTER = '_docs/_autopilot_state.md';
@@ -77,14 +77,7 @@ describe('the last action and its follow-through', () => {
     const dir = greenfield();
     autopilot(dir, 'next');
     // Someone wrote step 1 and step 2's files by hand: the work moved on without the engine.
-    for (const rel of [
-      '00_problem/problem.md',
-      '00_problem/acceptance_criteria.md',
-      '01_solution/solution_draft_01.md',
-      '01_solution/solution.md',
-      '02_document/architecture.md',
-    ])
-      write(dir, `_docs/${rel}`);
+    for (const rel of GREENFIELD_1_TO_7.slice(0, 5)) write(dir, `_docs/${rel}`);
     const status = autopilot(dir, 'status', '--json').json<{ notices?: string[] }>();
     expect(status.notices).toEqual([expect.stringContaining('expected step 1 (Problem) next')]);
     const next = autopilot(dir, 'next');

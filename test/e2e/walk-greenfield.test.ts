@@ -5,7 +5,7 @@
  * effect where the flow says.
  */
 import { describe, expect, it } from 'vitest';
-import { autopilot as cli, journal, read, tempRepo, write, writeArtifacts, type NextJson } from '../helpers/cli.js';
+import { autopilot as cli, journal, read, tempRepo, write, writeArtifacts, type NextJson, GREENFIELD_1_TO_7 } from '../helpers/cli.js';
 
 /** The agent of one conversation, named as the installed /autopilot text names it. */
 const autopilot = (dir: string, ...args: string[]) => cli(dir, '--session', 'conversation-1', ...args);
@@ -119,16 +119,7 @@ describe('greenfield, start to end, through the CLI', () => {
 
   it('counts a skipped optional step as settled on the next call (the journal is evidence)', () => {
     const dir = tempRepo();
-    for (const rel of [
-      '00_problem/problem.md',
-      '00_problem/acceptance_criteria.md',
-      '01_solution/solution_draft_01.md',
-      '01_solution/solution.md',
-      '02_document/architecture.md',
-      '02_tasks/_index.md',
-      '03_implementation/implementation_report.md',
-      '03_implementation/test_report.md',
-    ]) {
+    for (const rel of GREENFIELD_1_TO_7) {
       write(dir, `_docs/${rel}`);
     }
     expect(next(dir)).toMatchObject({ step: 8, source: 'folder' });
