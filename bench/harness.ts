@@ -148,7 +148,7 @@ export interface Target {
   text: string;
 }
 
-export const atMost = (ratio: number): Target => ({ on: 'ratio', op: '<=', limit: ratio, text: `≤ ${ratio.toFixed(1)}×` });
+export const atMost = (ratio: number): Target => ({ on: 'ratio', op: '<=', limit: ratio, text: `≤ ${String(ratio)}×` });
 export const under = (limit: number, unit: Unit): Target => ({ on: 'value', op: '<', limit, text: `< ${limit} ${unit === 'bytes' ? 'B' : unit}` });
 
 export interface Row {

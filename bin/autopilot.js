@@ -59,8 +59,9 @@ script.runInThisContext()(
 );
 
 if (!off && (cachedData === undefined || script.cachedDataRejected)) {
-  // Written once the command is done, so the functions it ran are in the cache too.
-  process.once('beforeExit', () => {
+  // Written once the command is done (the CLI ends with process.exit: 'exit', not 'beforeExit'), so the
+  // functions it ran are in the cache too.
+  process.once('exit', () => {
     const temp = `${cacheFile}.${process.pid}.tmp`;
     try {
       mkdirSync(folder, { recursive: true });

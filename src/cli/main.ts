@@ -86,6 +86,9 @@ export async function main(argv: string[]): Promise<number> {
  * gets the rest through the stream, which waits; a reader that went away
  * (`autopilot status | head -c 10`) ends the command quietly with its own exit code.
  */
+/** Some output went through a stream, which finishes after the command: the process must wait for it. */
+let streamed = false;
+
 function writeOut(fd: 1 | 2, text: string): void {
   const bytes = Buffer.from(text, 'utf8');
   let written = 0;
@@ -95,6 +98,7 @@ function writeOut(fd: 1 | 2, text: string): void {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EPIPE') return;
     if (code !== 'EAGAIN') throw error;
+    streamed = true;
     const stream = fd === 1 ? process.stdout : process.stderr;
     stream.on('error', (e: NodeJS.ErrnoException) => {
       if (e.code !== 'EPIPE') throw e;
@@ -106,6 +110,9 @@ function writeOut(fd: 1 | 2, text: string): void {
 main(process.argv).then(
   (code) => {
     process.exitCode = code;
+    // The answer is out and nothing else is owed (an MCP server has closed): end now, rather than give the
+    // event loop a turn in which V8 runs the young-generation collection it has scheduled (a few ms a call).
+    if (!streamed) process.exit(code);
   },
   (error: unknown) => {
     writeOut(2, `autopilot: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
