@@ -1,6 +1,9 @@
 /** `check`: every flow, every skill a flow names, the pointer against the journal, the journal, the guards; every problem, not the first. */
 import { checkRecord } from '../engine/record.js';
 import { InputError, type Problem } from '../errors.js';
+import { isDeepStrictEqual } from 'node:util';
+import { carryIndex, emptyJournalIndex, indexEvent } from '../formats/journal-index.js';
+import type { StampedEntry } from '../formats/journal-line.js';
 import { readJournalHead } from '../io/journal-head.js';
 import { readJournal } from '../io/journal.js';
 import { loadFlows } from '../io/load-flows.js';
@@ -94,7 +97,29 @@ export async function runCheck(ctx: Pick<Context, 'repo'>): Promise<CheckResult>
       message: `the progress commit of event ${last.seq} is owed: a kill or git stopped it after the state was written`,
       expected: 'every progress commit made (the next command that writes makes it, once)',
     });
+  const carried = carriedIndexProblem(repo.journalFile, displayPath(repo.journalFile, repo.root), journal.entries);
+  if (carried) problems.push(carried);
   for (const guard of guardProblems(repo)) problems.push({ message: guard });
   const gitOff = gitFallbackOff(repo);
   return { problems, flows: flows.map((f) => f.id), skills: skills.size, pointer, journalEvents: journal.entries.length, ...(gitOff ? { gitOff } : {}) };
+}
+
+/**
+ * The journal index the journal's end carries must be what its events say:
+ * every reader trusts the newest copy, and a hand edit of the last line's
+ * copy breaks no chain. `entries`: every event on record, in file order.
+ */
+export function carriedIndexProblem(journalFile: string, display: string, entries: readonly StampedEntry[]): Problem | undefined {
+  const carried = readJournalHead(journalFile).index;
+  if (!carried) return undefined;
+  const derived = emptyJournalIndex();
+  for (const e of entries) indexEvent(derived, e);
+  if (isDeepStrictEqual(carryIndex(carried.read()), carryIndex(derived))) return undefined;
+  return {
+    file: display,
+    message:
+      'the journal index a line near the end carries (`journal_index`) is not what the events before it say (a hand edit?); every command reads it as it is',
+    expected:
+      'the copy autopilot wrote: remove `journal_index` from the last lines that carry one, and the next command that writes derives it from every event',
+  };
 }

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { carryJournalIndex } from '../../../src/app/carry-index.js';
+import { carriedIndexProblem } from '../../../src/app/check.js';
 import { carryIndex, type JournalIndex } from '../../../src/formats/journal-index.js';
 import { chainHash, serializeEntries, type StampedEntry } from '../../../src/formats/journal-line.js';
 import { readJournalHead } from '../../../src/io/journal-head.js';
@@ -89,6 +90,8 @@ describe('the journal carries its index', () => {
           const head = readJournalHead(repo.journalFile);
           if (readJournal(repo.journalFile, 'j').entries.length === 0) continue;
           expect(fromEnd(repo.journalFile)).toEqual(derived(repo.journalFile));
+          // `check` folds the events it read whole, and finds nothing to say.
+          expect(carriedIndexProblem(repo.journalFile, 'j', readJournal(repo.journalFile, 'j').entries)).toBeUndefined();
           expect(head.index!.bytesAfter).toBeLessThan(JOURNAL_INDEX_CARRY_BYTES + 2 * 20_500);
           checks++;
         }
@@ -138,6 +141,14 @@ describe('the journal carries its index', () => {
     writeFileSync(repo.journalFile, edited);
     expect((fromEnd(repo.journalFile) as JournalIndex).steps['f|2']).toMatchObject({ w: 'skipped' });
     expect(fromEnd(repo.journalFile)).toEqual(derived(repo.journalFile));
+    // Edited into a shape autopilot writes but the events do not say (the waiver gone): every reader would trust it; check says so.
+    writeFileSync(repo.journalFile, `${text.slice(0, at)}"f|0":{"c":{}}${text.slice(at + facts.length)}`);
+    expect(fromEnd(repo.journalFile)).not.toEqual(derived(repo.journalFile));
+    expect(carriedIndexProblem(repo.journalFile, 'j', readJournal(repo.journalFile, 'j').entries)).toMatchObject({
+      file: 'j',
+      message: expect.stringContaining('is not what the events before it say') as unknown,
+    });
+    writeFileSync(repo.journalFile, edited);
     // One more batch: the edited line is no longer the last, and the chain names what it said before the edit.
     write(repo, { kind: 'force', step: 3, cycle: 1, pad: 0 });
     const lines = readFileSync(repo.journalFile, 'utf8').split('\n');
