@@ -36,7 +36,16 @@ vi.setConfig({ testTimeout: 120_000 });
 /** Without the Codex binary (the dev dependency, or its native package for this platform, not installed) there is nothing to run. */
 const codexMissing = !existsSync(CODEX) || spawnSync(CODEX, ['--version'], { encoding: 'utf8' }).status !== 0;
 
-const WORKSPACE_WRITE = 'sandbox_mode = "workspace-write"';
+/**
+ * The workspace-write sandbox, with /tmp and $TMPDIR not among its writable roots: Codex guards the `.git` of
+ * each writable root with a mount, and on /tmp it made an empty `/tmp/.git` that a killed Codex left behind
+ * (every repository under /tmp then looked like a work tree to the other tests). The test repositories are
+ * writable as the workspace itself.
+ */
+const WORKSPACE_WRITE = {
+  topLevel: 'sandbox_mode = "workspace-write"',
+  toml: ['[sandbox_workspace_write]', 'exclude_slash_tmp = true', 'exclude_tmpdir_env_var = true'].join('\n'),
+};
 const FULL_ACCESS = 'sandbox_mode = "danger-full-access"';
 const BIN = 'node_modules/.bin/autopilot';
 
@@ -259,7 +268,7 @@ describe.skipIf(codexMissing).concurrent('autopilot under codex exec (workspace-
   it('one session, and the AGENTS.md loop as written: a shell next ($CODEX_THREAD_ID), an MCP substep (_meta.threadId), shell substep, done, next, fail, next, status; every event the thread id; no npx', async () => {
     const repo = installed();
     const model = await scriptedModel();
-    const home = codexHome({ baseUrl: model.server.baseUrl, trusted: [repo], topLevel: WORKSPACE_WRITE });
+    const home = codexHome({ baseUrl: model.server.baseUrl, trusted: [repo], ...WORKSPACE_WRITE });
     /** A command spelled as AGENTS.md spells it, with `--step N` and `--json` as it says. */
     const written =
       (spelled: string, fill: Record<string, string>, rest: string): Play =>
@@ -342,7 +351,7 @@ describe.skipIf(codexMissing).concurrent('autopilot under codex exec (workspace-
   it('codex exec resume <thread id> goes on as the same session, no take-over; once it has ended, a new thread takes the lease at once through the MCP server (which saw its codex process go)', async () => {
     const repo = installed();
     const model = await scriptedModel();
-    const home = codexHome({ baseUrl: model.server.baseUrl, trusted: [repo], topLevel: WORKSPACE_WRITE });
+    const home = codexHome({ baseUrl: model.server.baseUrl, trusted: [repo], ...WORKSPACE_WRITE });
 
     model.play([cli('next --json'), FIND_TOOLS, tool('substep', { step: 1, text: '1 — Interview' }), { text: 'Paused.' }]);
     const first = await run(repo, home, 'Run /autopilot.');
@@ -392,7 +401,7 @@ describe.skipIf(codexMissing).concurrent('autopilot under codex exec (workspace-
   it.fails('without the hooks, a new thread goes on at once after a thread whose last call was a shell command', async () => {
     const repo = installed();
     const model = await scriptedModel();
-    const home = codexHome({ baseUrl: model.server.baseUrl, trusted: [repo], topLevel: WORKSPACE_WRITE });
+    const home = codexHome({ baseUrl: model.server.baseUrl, trusted: [repo], ...WORKSPACE_WRITE });
     model.play([cli('next --json'), cli('substep --step 1 --json "1 — Interview"'), { text: 'Paused.' }]);
     const thread = expectClean(await run(repo, home, 'Run /autopilot.'));
     model.play([cli('next --json'), { text: 'Going on.' }]);
@@ -404,7 +413,7 @@ describe.skipIf(codexMissing).concurrent('autopilot under codex exec (workspace-
   it('with the hooks trusted: SessionStart puts the status before the prompt, in words for Codex; SessionEnd releases the lease, so a new thread goes on with no take-over', async () => {
     const repo = installed();
     const model = await scriptedModel();
-    const home = codexHome({ baseUrl: model.server.baseUrl, trusted: [repo], topLevel: WORKSPACE_WRITE });
+    const home = codexHome({ baseUrl: model.server.baseUrl, trusted: [repo], ...WORKSPACE_WRITE });
     const hooks = await trustHooks(home, repo);
     expect(hooks.map((hook) => [hook.eventName, hook.timeoutSec])).toEqual([
       ['sessionStart', 10],
@@ -467,7 +476,7 @@ describe.skipIf(codexMissing).concurrent('autopilot under codex exec (workspace-
   it('a thread at work keeps the lease: a second thread is refused (exit 4, shell and MCP) and told to ask the person, and so is a person at a shell', async () => {
     const repo = installed();
     const model = await scriptedModel();
-    const home = codexHome({ baseUrl: model.server.baseUrl, trusted: [repo], topLevel: WORKSPACE_WRITE });
+    const home = codexHome({ baseUrl: model.server.baseUrl, trusted: [repo], ...WORKSPACE_WRITE });
     let reached!: () => void;
     const waiting = new Promise<void>((resolve) => (reached = resolve));
     let goOn!: () => void;
@@ -487,7 +496,7 @@ describe.skipIf(codexMissing).concurrent('autopilot under codex exec (workspace-
 
     // A second conversation while the first one's codex runs, through both doors.
     const second = await scriptedModel();
-    const secondHome = codexHome({ baseUrl: second.server.baseUrl, trusted: [repo], topLevel: WORKSPACE_WRITE });
+    const secondHome = codexHome({ baseUrl: second.server.baseUrl, trusted: [repo], ...WORKSPACE_WRITE });
     second.play([cli('next --json'), FIND_TOOLS, tool('next', {}), { text: 'Another session holds the repository; over to you.' }]);
     const refused = await run(repo, secondHome, 'Run /autopilot.');
     const other = person(repo, 'next', '--json');
@@ -530,7 +539,7 @@ describe.skipIf(codexMissing).concurrent('autopilot under codex exec (workspace-
   it('a killed thread is taken over at once by the MCP call of the next thread, journaled as gone (the MCP server recorded the codex process that died); its shell command cannot tell, and waits', async () => {
     const repo = installed();
     const model = await scriptedModel();
-    const home = codexHome({ baseUrl: model.server.baseUrl, trusted: [repo], topLevel: WORKSPACE_WRITE });
+    const home = codexHome({ baseUrl: model.server.baseUrl, trusted: [repo], ...WORKSPACE_WRITE });
     let reached!: () => void;
     const waiting = new Promise<void>((resolve) => (reached = resolve));
     model.play([
@@ -578,7 +587,7 @@ describe.skipIf(codexMissing).concurrent('autopilot under codex exec (workspace-
     const repo = installed();
     toTheDecision(repo);
     const model = await scriptedModel();
-    const home = codexHome({ baseUrl: model.server.baseUrl, trusted: [repo], topLevel: WORKSPACE_WRITE });
+    const home = codexHome({ baseUrl: model.server.baseUrl, trusted: [repo], ...WORKSPACE_WRITE });
     model.play([
       cli('next --json'),
       FIND_TOOLS,
@@ -626,7 +635,7 @@ describe.skipIf(codexMissing).concurrent('autopilot under codex exec (workspace-
     // A person's session holds the lease; its process (this test's) is alive.
     expect(person(repo, 'next', '--json', '--session', 'person').code).toBe(0);
     const model = await scriptedModel();
-    const home = codexHome({ baseUrl: model.server.baseUrl, trusted: [repo], topLevel: WORKSPACE_WRITE });
+    const home = codexHome({ baseUrl: model.server.baseUrl, trusted: [repo], ...WORKSPACE_WRITE });
     model.play([
       cli('next --json'),
       together(cli('next --json --take-over', 'take_over'), cli('done --step 1 --json --force', 'force'), cli('decide A; echo "exit $?"', 'probe')),
