@@ -79,6 +79,9 @@ export async function main(argv: string[]): Promise<number> {
   return answer.exit;
 }
 
+/** Some output went through a stream, which finishes after the command: the process must wait for it. */
+let streamed = false;
+
 /**
  * Writes an answer straight to its file descriptor: a command's one answer
  * does not need `process.stdout`, whose stream costs start-up to build. A
@@ -86,9 +89,6 @@ export async function main(argv: string[]): Promise<number> {
  * gets the rest through the stream, which waits; a reader that went away
  * (`autopilot status | head -c 10`) ends the command quietly with its own exit code.
  */
-/** Some output went through a stream, which finishes after the command: the process must wait for it. */
-let streamed = false;
-
 function writeOut(fd: 1 | 2, text: string): void {
   const bytes = Buffer.from(text, 'utf8');
   let written = 0;
