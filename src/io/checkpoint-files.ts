@@ -16,37 +16,27 @@ export const checkpointFile = (repo: Repo, id: string) => join(checkpointsDir(re
 export const archiveDir = (repo: Repo) => join(checkpointsDir(repo), 'archive');
 export const archivedFile = (repo: Repo, id: string) => join(archiveDir(repo), `${id}.json.gz`);
 
-/** The ids of the archived checkpoints, newest first. */
-export function archivedIds(repo: Repo): string[] {
+/** The checkpoint ids of the files in `folder` named `<id><extension>`, newest first; other files are left out. */
+function idsIn(folder: string, extension: string): string[] {
   let names: string[];
   try {
-    names = readdirSync(archiveDir(repo));
+    names = readdirSync(folder);
   } catch {
     return [];
   }
   return names
-    .filter((n) => n.endsWith('.json.gz'))
-    .map((n) => n.slice(0, -8))
+    .filter((n) => n.endsWith(extension))
+    .map((n) => n.slice(0, -extension.length))
     .filter((id) => parseCheckpointId(id) !== undefined)
     .sort()
     .reverse();
 }
 
+/** The ids of the archived checkpoints, newest first. */
+export const archivedIds = (repo: Repo): string[] => idsIn(archiveDir(repo), '.json.gz');
+
 /** The ids of the checkpoints on disk, newest first; files that are not checkpoints are left out. */
-export function checkpointIds(repo: Repo): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(checkpointsDir(repo));
-  } catch {
-    return [];
-  }
-  return names
-    .filter((n) => n.endsWith('.json'))
-    .map((n) => n.slice(0, -5))
-    .filter((id) => parseCheckpointId(id) !== undefined)
-    .sort()
-    .reverse();
-}
+export const checkpointIds = (repo: Repo): string[] => idsIn(checkpointsDir(repo), '.json');
 
 export function readCheckpoint(repo: Repo, id: string): Checkpoint {
   if (!parseCheckpointId(id)) {
