@@ -18,6 +18,7 @@ import { pointerAt, transact } from './transaction.js';
 import { FREE_TEXT_MAX_LENGTH } from '../limits.js';
 import { describeTarget } from '../engine/follow-through.js';
 import { reconcile } from '../engine/reconcile.js';
+import { isoTime } from '../timestamp.js';
 
 export interface CheckpointListing {
   id: string;
@@ -106,7 +107,7 @@ export async function runRestore(ctx: Context, id: string): Promise<{ id: string
     const lastAction = {
       action: `restore ${id}`,
       result: 'success' as const,
-      at: tx.ctx.now().toISOString(),
+      at: isoTime(tx.ctx.now()),
       next: describeTarget(position),
       ...(typeof position.step === 'number' ? { nextStep: position.step } : {}),
     };

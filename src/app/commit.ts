@@ -33,6 +33,7 @@ import { displayPath, gatePath, type Repo } from '../io/repo.js';
 import { Undo } from '../io/undo.js';
 import type { Position } from '../formats/pointer/position.js';
 import { serializePointer, type PointerExtras } from '../formats/pointer/serialize-pointer.js';
+import { isoTime } from '../timestamp.js';
 
 export interface Writer {
   session: string;
@@ -94,7 +95,7 @@ export function stampEntries(
   flowHash?: string,
   chain: ChainEnd = {},
 ): StampedEntry[] {
-  const at = writer.now().toISOString();
+  const at = isoTime(writer.now());
   const settles = entries.some((e) => e.event === 'journal_merged');
   let prev = chain.prev;
   return entries.map((e, i) => {
@@ -179,7 +180,7 @@ export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writ
       gatePath(repo, file);
       undo.mkdir(dirname(file));
       undo.keep(file);
-      writeFileAtomically(file, serializeCheckpoint({ id, at: now.toISOString(), note: plan.checkpoint.note, seq, pointer: pointerText }), {
+      writeFileAtomically(file, serializeCheckpoint({ id, at: isoTime(now), note: plan.checkpoint.note, seq, pointer: pointerText }), {
         diskFull: diskFullWanted('checkpoint'),
       });
       wrote(file);

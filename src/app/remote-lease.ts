@@ -19,6 +19,7 @@ import { thisMachine } from '../io/machine.js';
 import type { Repo } from '../io/repo.js';
 import { gitFallbackOff } from './git-source.js';
 import { seenText } from './lease-view.js';
+import { isoTime } from '../timestamp.js';
 
 export interface RemoteLeaseResult {
   remote: string;
@@ -72,7 +73,7 @@ async function holdIt(
     if (!judged.stale) throw held(remote, holder, undefined, staleMs, judged);
     stale = true;
   }
-  const lease = { session, host: me.host, machine: me.machine, taken_at: mine ? holder.taken_at : now.toISOString(), heartbeat: now.toISOString() };
+  const lease = { session, host: me.host, machine: me.machine, taken_at: mine ? holder.taken_at : isoTime(now), heartbeat: isoTime(now) };
   const change = await takeRemoteLease(opened.handle, remote, lease, current?.sha, { timeoutMs });
   if (!change.ok) throw held(remote, change.holder, change.reason);
   return { remote, sha: change.sha, taken: !current ? 'new' : mine ? 'renewed' : stale ? 'stale' : 'take-over' };

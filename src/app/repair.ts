@@ -14,6 +14,7 @@ import { writeFileAtomically } from '../io/atomic-write.js';
 import { displayPath } from '../io/repo.js';
 import type { Context } from './context.js';
 import { pointerAt, transact } from './transaction.js';
+import { isoTime } from '../timestamp.js';
 
 export interface RepairResult {
   /** The lines cut: their numbers in the journal as it was. */
@@ -57,7 +58,7 @@ export async function runRepair(ctx: Context): Promise<RepairResult> {
     });
     if (cut.length === 0) return { plan: { entries: [] }, answer: () => ({ cut: [] }) };
     const loaded = await tx.state();
-    const stamp = ctx.now().toISOString().replace(/[:.]/g, '-');
+    const stamp = isoTime(ctx.now()).replace(/[:.]/g, '-');
     const side = join(repo.autopilotDir, `journal.cut-${stamp}.txt`);
     // The cut bytes first, flushed: a crash after this and before the rewrite loses nothing.
     writeFileSync(side, cut.map((n) => `line ${n}: ${lines[n - 1]}\n`).join(''), { flag: 'wx' });

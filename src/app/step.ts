@@ -23,6 +23,7 @@ import { skillPosition } from './skill-position.js';
 import { pointerAt, transact, type Opened } from './transaction.js';
 import { validateEvent } from './validate-event.js';
 import { buildView, type View } from './view.js';
+import { isoTime } from '../timestamp.js';
 
 export interface StepRequest {
   event: Event;
@@ -78,7 +79,7 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
     const files: { path: string; text: string }[] = [];
     // A pointer that did not parse is kept, byte for byte, before it is rewritten.
     if (loaded.brokenPointer !== undefined && plan.pointer) {
-      const backup = repo.pointerFile.replace(/\.md$/, `.broken-${ctx.now().toISOString().replaceAll(':', '')}.md`);
+      const backup = repo.pointerFile.replace(/\.md$/, `.broken-${isoTime(ctx.now()).replaceAll(':', '')}.md`);
       files.push({ path: backup, text: loaded.brokenPointer });
       plan.notices.push(`the unreadable pointer was kept as ${displayPath(backup, repo.root)}`);
     }

@@ -5,6 +5,7 @@
  * `2026-04-22T180000.000Z-before-deploy`. Ids sort by time as text.
  */
 import { CHECKPOINT_LABEL_MAX_LENGTH } from '../limits.js';
+import { isoTime } from '../timestamp.js';
 
 const FALLBACK_LABEL = 'checkpoint';
 const ID = /^(\d{4})-(\d{2})-(\d{2})T(\d{2})(\d{2})(\d{2})\.(\d{3})Z-([a-z0-9]+(?:-[a-z0-9]+)*)$/;
@@ -30,7 +31,7 @@ export function safeLabel(text: string): string {
 export function checkpointId(at: Date, label: string): string {
   const year = at.getUTCFullYear();
   if (Number.isNaN(at.getTime()) || year < 0 || year > 9999) throw new RangeError(`checkpointId: ${String(at)} cannot name a checkpoint`);
-  return `${at.toISOString().replaceAll(':', '')}-${safeLabel(label)}`;
+  return `${isoTime(at).replaceAll(':', '')}-${safeLabel(label)}`;
 }
 
 /** The time and label of an id `checkpointId` made; undefined for any other text. */
@@ -42,6 +43,6 @@ export function parseCheckpointId(id: string): { at: Date; label: string } | und
   const iso = `${year}-${month}-${day}T${hour}:${minute}:${second}.${millis}Z`;
   const at = new Date(iso);
   // `Date` rolls 2026-02-30 over to March; an id naming a day that does not exist is not one of ours.
-  if (Number.isNaN(at.getTime()) || at.toISOString() !== iso) return undefined;
+  if (Number.isNaN(at.getTime()) || isoTime(at) !== iso) return undefined;
   return { at, label: label! };
 }

@@ -10,6 +10,7 @@ import type { Position } from '../formats/pointer/position.js';
 import type { LastAction } from '../formats/pointer/parse-pointer.js';
 import type { Step } from '../flow/model.js';
 import { formatAge } from './lease.js';
+import { isoTime } from '../timestamp.js';
 
 export function describeTarget(p: Position): string {
   if (p.step === 'done') return 'done';
@@ -38,7 +39,7 @@ export function lastActionOf(event: Event, acted: Step | undefined, outcome: Out
   return {
     action,
     result: resultOf(event, outcome),
-    at: now.toISOString(),
+    at: isoTime(now),
     next: describeTarget(after),
     ...(typeof after.step === 'number' ? { nextStep: after.step } : {}),
   };

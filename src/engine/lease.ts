@@ -27,6 +27,7 @@
 import type { Lease, ProcessRef } from '../formats/lease.js';
 import type { Sighting } from '../formats/lease-sightings.js';
 import { CLOCK_TOLERANCE_MS } from '../limits.js';
+import { isoTime } from '../timestamp.js';
 
 export type { Lease, ProcessRef, Sighting };
 
@@ -115,7 +116,7 @@ export function leaseMark(lease: Lease): string {
  */
 export function sight(mark: string, noted: Sighting | undefined, now: Date): Omit<Seen, 'staleAt'> {
   if (noted && noted.mark === mark && Date.parse(noted.since) <= now.getTime() + CLOCK_TOLERANCE_MS) return { sighting: noted, first: false };
-  return { sighting: { mark, since: now.toISOString() }, first: true };
+  return { sighting: { mark, since: isoTime(now) }, first: true };
 }
 
 /**
@@ -128,7 +129,7 @@ export function judgeBySighting(mark: string, noted: Sighting | undefined, now: 
   const seen = sight(mark, noted, now);
   if (staleMs === undefined) return { ...seen, stale: false };
   const at = Date.parse(seen.sighting.since) + staleMs;
-  return { ...seen, staleAt: new Date(at).toISOString(), stale: !seen.first && now.getTime() > at };
+  return { ...seen, staleAt: isoTime(at), stale: !seen.first && now.getTime() > at };
 }
 
 /**
@@ -155,13 +156,13 @@ export function leaseStanding(lease: Lease, machine: string, now: Date, staleMs:
     const staleAt = running ? Math.max(at, Date.parse(seen.sighting.since) + staleMs) : at;
     stale = running ? !seen.first && now.getTime() > staleAt : old;
     oldWhileRunning = running && old && !stale;
-    if (Number.isFinite(staleAt)) seen.staleAt = new Date(staleAt).toISOString();
+    if (Number.isFinite(staleAt)) seen.staleAt = isoTime(staleAt);
   }
   return { ageMs, aheadMs, otherMachine, stale, seen, oldWhileRunning };
 }
 
 export function judgeLease(current: Lease | undefined, caller: Caller, now: Date, staleMs: number, takeOver: boolean, observed: Observed = {}): LeaseVerdict {
-  const at = now.toISOString();
+  const at = isoTime(now);
   const mine = (takenAt: string, session = caller.session, beat = 1): Lease => ({
     session,
     host: caller.host,

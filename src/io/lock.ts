@@ -27,6 +27,7 @@ import { processInfo } from './conversation.js';
 import { processAlive, thisMachine } from './machine.js';
 import { LOCK_EMPTY_GRACE_MS, LOCK_RETRY_FIRST_MS, LOCK_RETRY_MAX_MS } from '../limits.js';
 import { displayPath } from './repo.js';
+import { isoTime } from '../timestamp.js';
 
 /** A lock this command broke on its way in: its holder was dead on this machine (`gone`), or a person took it over (`take-over`). */
 export interface BrokenLock extends LockHolder {
@@ -189,7 +190,7 @@ function writeWhole(file: string, text: string): void {
 function breakLock(file: string, seen: LockHolder | 'empty', now: number, root: string | undefined): LockHolder | 'empty' | undefined {
   const breaker = `${file}.break`;
   const { host, machine } = thisMachine();
-  const me: LockHolder = { pid: process.pid, host, machine, session: '', at: new Date(now).toISOString(), nonce: randomBytes(6).toString('hex') };
+  const me: LockHolder = { pid: process.pid, host, machine, session: '', at: isoTime(now), nonce: randomBytes(6).toString('hex') };
   if (!tryCreate(breaker, me)) {
     // Another breaker is at work, or died at work: its file is broken like a lock.
     const other = readHolder(breaker, root);
@@ -297,7 +298,7 @@ export async function acquireLock(file: string, session: string, waitMs: number,
       host,
       machine,
       session,
-      at: new Date(now).toISOString(),
+      at: isoTime(now),
       nonce: randomBytes(6).toString('hex'),
       ...(start ? { start } : {}),
     };

@@ -7,6 +7,7 @@
 import { readDetail, type StampedEntry } from '../formats/journal-line.js';
 import { loopStart, type Decision, type Flow, type Then } from '../flow/model.js';
 import type { Position } from '../formats/pointer/position.js';
+import { isoTime } from '../timestamp.js';
 
 export type StepState = 'done' | 'skipped' | 'in_progress' | 'failed' | 'not_started';
 
@@ -202,6 +203,6 @@ export function buildReport(input: ReportInput): ReportModel {
         }
       : {}),
     lastEvents,
-    generatedAt: input.now.toISOString(),
+    generatedAt: isoTime(input.now),
   };
 }
