@@ -177,10 +177,11 @@ export interface PointerOverride {
   folderEmpty?: boolean;
 }
 
-export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride): Loaded {
+/** `known`: the journal's end as the caller read it under the lock, with nothing written since (one read, not two). */
+export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride, known?: JournalHead): Loaded {
   let pointer = override ? override.pointer : readPointer(repo);
   gatePath(repo, repo.journalFile);
-  const read = readJournalHead(repo.journalFile);
+  const read = known ?? readJournalHead(repo.journalFile);
   // Rule 11: a merge not yet settled decides where the work stands, whatever the pointer file says (one side's text, or both).
   const fork: ForkSeen | undefined = read.fork ? { fork: read.fork, verdict: judgeFork(read.fork) } : undefined;
   const forkRecord = fork ? (fork.verdict.kind === 'agree' ? fork.verdict.record : fork.fork.base) : undefined;

@@ -23,7 +23,7 @@ import type { Position } from '../formats/pointer/position.js';
 import { isTouched } from '../engine/evidence.js';
 import { conflictSides, gitFallbackOff, positionFromGit } from './git-source.js';
 import { loadState, readPointerText, type Loaded } from './load-state.js';
-import { readJournalHead } from '../io/journal-head.js';
+import { readJournalHead, type JournalHead } from '../io/journal-head.js';
 import { describeTarget } from '../engine/follow-through.js';
 import { POINTER_MAX_BYTES } from '../limits.js';
 
@@ -33,10 +33,10 @@ const unreadablePointer = (repo: Repo, error: unknown) =>
   error.problems.some((p) => p.file === displayPath(repo.pointerFile, repo.root)) &&
   (statSync(repo.pointerFile, { throwIfNoEntry: false })?.size ?? 0) <= POINTER_MAX_BYTES;
 
-export async function readState(repo: Repo, flows: Flow[]): Promise<Loaded> {
+export async function readState(repo: Repo, flows: Flow[], known?: JournalHead): Promise<Loaded> {
   let loaded: Loaded;
   try {
-    loaded = loadState(repo, flows);
+    loaded = loadState(repo, flows, undefined, known);
   } catch (error) {
     if (!unreadablePointer(repo, error)) throw error;
     const text = readPointerText(repo) ?? '';

@@ -5,7 +5,7 @@
  * make the progress commit it asks for, and build the view.
  */
 import { DECISIVE } from '../engine/repeat.js';
-import { decideStep, aimAt, planStep, skillStateWanted, type StepInput } from '../engine/step-plan.js';
+import { decideStep, aimAt, isAimed, planStep, skillStateWanted, type StepInput } from '../engine/step-plan.js';
 import { exitCodeOf, type Event, type Transition } from '../engine/transitions.js';
 import { InputError } from '../errors.js';
 import { stepByNumber } from '../flow/model.js';
@@ -50,7 +50,8 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
     flows: 'cache' as const,
     ...(drives(event) ? { drives: { takeOver: request.takeOver === true } } : {}),
     prepare: async ({ repo, settings }: Opened) => ({
-      peeked: request.step === undefined ? peekPosition(repo) : undefined,
+      // The step the agent was handed, read before the lock: only a command aimed at one step needs it.
+      peeked: request.step === undefined && isAimed(event) ? peekPosition(repo) : undefined,
       // Refused before anything is written: a progress commit asked for where none can be made.
       git: request.commit || settings.commit ? await openForCommits(repo) : undefined,
       mode: settings.commit || ('work' as const),

@@ -29,7 +29,7 @@ import { holds, judgeLease, sameConversation, type LeaseVerdict } from '../engin
 import { DISK_FULL, diskFull, GitFailed, InputError } from '../errors.js';
 import { loopStart, type Flow } from '../flow/model.js';
 import { crashPoint } from '../io/crash-point.js';
-import { readJournalHead } from '../io/journal-head.js';
+import { readJournalHead, type JournalHead } from '../io/journal-head.js';
 import { readLease } from '../io/lease-file.js';
 import { LOCAL_LEASE_PLACE, noteSighting, readSighting } from '../io/lease-sightings.js';
 import { acquireLock, type Lock } from '../io/lock.js';
@@ -106,7 +106,9 @@ export async function transact<P = undefined, T = void>(
   try {
     const writer = { session: ctx.session, now: ctx.now };
     let loaded: Loaded | undefined;
-    const state = async () => (loaded ??= await readState(repo, flows));
+    // The journal's end as read under the lock for an owed commit: the state's read takes it while nothing was written since.
+    let head: JournalHead | undefined;
+    const state = async () => (loaded ??= await readState(repo, flows, head));
     // The locks broken on the way in are journaled with whatever the command writes, once the state is known.
     const brokenEntries = (at: Loaded) =>
       lock.broken.map((h) =>
@@ -132,12 +134,13 @@ export async function transact<P = undefined, T = void>(
 
     // A commit the last command owes comes first: the history then says what happened, in order.
     if (spec.flows !== 'none') {
-      const head = readJournalHead(repo.journalFile);
+      head = readJournalHead(repo.journalFile);
       const owed = owedOnRecord(head);
       if (owed) {
         const made = await settle(repo, owed);
         // A line of its own: the pointer stays as it is.
         commit(repo, lock, head.lastSeq, { entries: [entry('progress_commit_made', fromPointerRecord(owed.pointer!), made)] }, writer);
+        head = undefined;
       }
     }
 

@@ -95,9 +95,12 @@ export interface StepPlan {
 /** Commands that speak about one step; `next` always acts on the current one. */
 const AIMED = new Set<Event['type']>(['done', 'fail', 'skip', 'substep', 'decide', 'ack']);
 
+/** Whether a command is aimed at one step (`next` is not: it goes where the state says). */
+export const isAimed = (event: Event): boolean => AIMED.has(event.type);
+
 /** The step a command is for: `--step N`, else the step the agent was handed, else the current one. */
 export function aimAt(event: Event, step: number | undefined, peeked: Position | undefined, now: Position): Target | undefined {
-  if (!AIMED.has(event.type)) return undefined;
+  if (!isAimed(event)) return undefined;
   const base = peeked ?? now;
   const at = step ?? (typeof base.step === 'number' ? base.step : undefined);
   return at === undefined ? undefined : { flow: base.flow, cycle: base.cycle, step: at };
