@@ -13,7 +13,13 @@ export default tseslint.config(
   {
     // The published entry point is CommonJS (bin/package.json): its start-up never loads the ES module loader.
     files: ['bin/*.js'],
-    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', __dirname: 'readonly' } },
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', __dirname: 'readonly', Buffer: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    // A build stub that stands in for a CommonJS dependency (scripts/build.mjs) is CommonJS too.
+    files: ['scripts/stubs/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {

@@ -2,8 +2,9 @@
 /*
  * The published entry point: CommonJS, so a call never starts Node's ES module loader, and the
  * bundled CLI (dist/cli.cjs) run from V8's code cache, kept where Node keeps its compile cache
- * (never in the repository); a stale or broken cache is rejected and written again
- * (docs/architecture.md, "Start-up"; NODE_DISABLE_COMPILE_CACHE=1 turns it off).
+ * (never in the repository); a stale or broken cache is rejected and written again, and a
+ * command the cache has not seen run adds its functions (docs/architecture.md, "Start-up";
+ * NODE_DISABLE_COMPILE_CACHE=1 turns it off).
  */
 'use strict';
 const { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
@@ -20,7 +21,8 @@ const file = join(__dirname, '..', 'dist', 'cli.cjs');
 let source;
 let stat;
 try {
-  source = readFileSync(file, 'utf8');
+  // The build keeps the bundle ASCII: read as Latin-1, it becomes a one-byte string with no UTF-8 decoding.
+  source = readFileSync(file, 'latin1');
   stat = statSync(file);
 } catch {
   process.stderr.write('autopilot: dist/cli.cjs is missing; run `npm run build` in the autopilot folder first.\n');
@@ -28,14 +30,24 @@ try {
 }
 const url = pathToFileURL(file).href;
 
-// V8 checks a cache against the source's length only: the name carries what else tells one bundle from another.
+/*
+ * One cache file per install and Node version, so a rebuild or an upgrade replaces it instead of leaving
+ * another beside it. Its first line names the bundle it was made from (V8 itself checks only the source's
+ * length) and the commands it has seen run: V8 caches only the functions a run compiled, so a command the
+ * cache has not seen writes it again at exit, with its own functions added to those it was read with.
+ */
+const CACHE_MAGIC = 'autopilot-code-cache-1';
 const off = process.env.NODE_DISABLE_COMPILE_CACHE === '1';
 const folder = join(process.env.NODE_COMPILE_CACHE || join(tmpdir(), 'node-compile-cache'), 'autopilot');
-const cacheFile = join(folder, `cli-${process.version}-${process.arch}-${stat.size}-${Math.trunc(stat.mtimeMs)}.v8`);
-let cachedData;
+const cacheFile = join(folder, `cli-${installId(file)}-${process.version}-${process.arch}.v8`);
+const build = `${stat.size}-${Math.trunc(stat.mtimeMs)}`;
+let cached;
 if (!off) {
   try {
-    cachedData = readFileSync(cacheFile);
+    const bytes = readFileSync(cacheFile);
+    const end = bytes.indexOf(10);
+    const [magic, madeFrom, seen] = bytes.toString('latin1', 0, Math.max(end, 0)).split(' ');
+    if (end > 0 && magic === CACHE_MAGIC && madeFrom === build) cached = { seen: seen ? seen.split(',') : [], data: bytes.subarray(end + 1) };
   } catch {
     // No cache yet.
   }
@@ -45,27 +57,30 @@ if (!off) {
 // two things an ES module would: its URL, and import() for the lazy bundles.
 const script = new Script(`(function (require, module, exports, __filename, __dirname, __apUrl, __apImport) {${source}\n})`, {
   filename: file,
-  cachedData,
+  cachedData: cached?.data,
 });
-const exports_ = {};
+const bundle = { exports: {} };
 script.runInThisContext()(
   module_.createRequire(file),
-  { exports: exports_ },
-  exports_,
+  bundle,
+  bundle.exports,
   file,
   join(__dirname, '..', 'dist'),
   url,
   (spec) => import(new URL(spec, url).href),
 );
 
-if (!off && (cachedData === undefined || script.cachedDataRejected)) {
-  // Written once the command is done (the CLI ends with process.exit: 'exit', not 'beforeExit'), so the
-  // functions it ran are in the cache too.
+if (!off) {
+  // At exit (the CLI ends with process.exit: 'exit', not 'beforeExit'), once the command's functions are compiled.
   process.once('exit', () => {
+    const command = bundle.exports.commandRun;
+    const fresh = cached === undefined || script.cachedDataRejected;
+    if (!fresh && (command === undefined || cached.seen.includes(command))) return;
+    const seen = [...(fresh ? [] : cached.seen), ...(command === undefined ? [] : [command])];
     const temp = `${cacheFile}.${process.pid}.tmp`;
     try {
       mkdirSync(folder, { recursive: true });
-      writeFileSync(temp, script.createCachedData());
+      writeFileSync(temp, Buffer.concat([Buffer.from(`${CACHE_MAGIC} ${build} ${seen.join(',')}\n`, 'latin1'), script.createCachedData()]));
       renameSync(temp, cacheFile);
     } catch {
       // A read-only or full temporary folder, or no folder at all: the next call compiles again.
@@ -76,4 +91,11 @@ if (!off && (cachedData === undefined || script.cachedDataRejected)) {
       }
     }
   });
+}
+
+/** A short name for where this install lives (FNV-1a of the bundle's path): two installs keep two caches. */
+function installId(path) {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < path.length; i++) hash = Math.imul(hash ^ path.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(16).padStart(8, '0');
 }

@@ -45,6 +45,9 @@ async function serveMcp(ctx: Context, given: string | undefined): Promise<Answer
   return { json: { closed: true }, text: '', exit: EXIT.ok };
 }
 
+/** The command this process ran, read by the launcher: its one code cache grows by each command it has not yet seen run (bin/autopilot.js). */
+export let commandRun: string | undefined;
+
 export async function main(argv: string[]): Promise<number> {
   const json = argv.includes('--json');
   const out = (text: string) => text && writeOut(1, text.endsWith('\n') ? text : `${text}\n`);
@@ -66,9 +69,10 @@ export async function main(argv: string[]): Promise<number> {
   if (parsed.kind === 'error') return fail(EXIT.badInput, { error: { code: 'bad_input', message: parsed.message } }, `autopilot: ${parsed.message}`);
 
   let answer: Answer;
+  const { command } = parsed;
+  commandRun = command.name;
   try {
     const ctx = contextOf(parsed.globals as Globals);
-    const { command } = parsed;
     if ('frontEnd' in command) answer = await serveMcp(ctx, (parsed.globals as Globals).session);
     else answer = command.view(await command.run(ctx, readArguments(command, parsed.raw)));
   } catch (error) {

@@ -1,7 +1,8 @@
 /**
  * The CLI runs from V8's code cache (bin/autopilot.js): the cache lives in
- * Node's compile-cache folder, never in the repository, and a cache that is
- * broken, from another build or unwritable changes nothing but the time.
+ * Node's compile-cache folder, never in the repository, one file an install;
+ * it grows by each command it has not seen run, and a cache that is broken,
+ * from another build or unwritable changes nothing but the time.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,13 +24,16 @@ function cacheFolder(): string {
   return dir;
 }
 
-const status = (repo: string, cache: string) =>
-  spawnSync(process.execPath, [BIN, '-C', repo, 'status', '--json'], {
+const run = (repo: string, cache: string, command: string) =>
+  spawnSync(process.execPath, [BIN, '-C', repo, command, '--json'], {
     encoding: 'utf8',
     env: { ...process.env, AUTOPILOT_SESSION: '', NODE_COMPILE_CACHE: cache, NODE_DISABLE_COMPILE_CACHE: '' },
   });
+const status = (repo: string, cache: string) => run(repo, cache, 'status');
 
 const cacheFiles = (cache: string) => readdirSync(join(cache, 'autopilot')).filter((name) => name.endsWith('.v8'));
+/** The cache's first line: `autopilot-code-cache-1 <bundle size>-<bundle mtime> <commands seen>`. */
+const headerOf = (path: string) => readFileSync(path, 'latin1').split('\n', 1)[0]!.split(' ');
 
 describe('the code cache', () => {
   it('is written in the compile-cache folder, not the repository; a broken one, a foreign one and one that cannot be written give the same answer', () => {
@@ -39,24 +43,27 @@ describe('the code cache', () => {
     const first = status(repo, cache);
     expect(first.status, first.stderr).toBe(0);
     const [file] = cacheFiles(cache);
-    expect(file).toMatch(/^cli-v\d+\.\d+\.\d+-[a-z0-9]+-\d+-\d+\.v8$/);
+    expect(file).toMatch(/^cli-[0-9a-f]{8}-v\d+\.\d+\.\d+-[a-z0-9]+\.v8$/);
     expect(snapshot(repo)).toEqual(before);
-    const good = readFileSync(join(cache, 'autopilot', file!));
+    const path = join(cache, 'autopilot', file!);
+    const good = readFileSync(path);
     expect(good.length).toBeGreaterThan(1000);
 
-    // Broken: garbage of the same name; V8 rejects it, the call answers alike and writes a good one again.
-    writeFileSync(join(cache, 'autopilot', file!), 'not a code cache');
+    // Broken: garbage of the same name; it is not taken for a cache, the call answers alike and writes a good one again.
+    writeFileSync(path, 'not a code cache');
     const broken = status(repo, cache);
     expect(broken.status, broken.stderr).toBe(0);
     expect(broken.stdout).toBe(first.stdout);
     expect(broken.stderr).toBe('');
-    expect(readFileSync(join(cache, 'autopilot', file!)).length).toBeGreaterThan(1000);
+    expect(readFileSync(path).length).toBeGreaterThan(1000);
 
-    // Foreign: another build's cache under this name (a cache of a different script).
+    // Foreign: a cache of a different script under this build's header; V8 rejects it and the call writes its own.
     const other = spawnSync(process.execPath, ['-e', "process.stdout.write(new (require('node:vm').Script)('1+1').createCachedData())"]);
-    writeFileSync(join(cache, 'autopilot', file!), other.stdout);
+    const header = `${headerOf(path).join(' ')}\n`;
+    writeFileSync(path, Buffer.concat([Buffer.from(header), other.stdout]));
     const foreign = status(repo, cache);
     expect([foreign.status, foreign.stdout, foreign.stderr]).toEqual([0, first.stdout, '']);
+    expect(readFileSync(path).length).toBeGreaterThan(1000);
 
     // Unwritable: the cache path is a file (no folder can be made there, not even by root); the call compiles and answers.
     const blocked = join(cacheFolder(), 'a-file');
@@ -65,5 +72,35 @@ describe('the code cache', () => {
     expect([unwritable.status, unwritable.stdout, unwritable.stderr]).toEqual([0, first.stdout, '']);
     expect(readFileSync(blocked, 'utf8')).toBe('in the way');
     expect(snapshot(repo)).toEqual(before);
+  });
+
+  it('grows by each command it has not seen run, is left alone by one it has, and is replaced, not joined, by another build', () => {
+    const repo = exampleCopy();
+    const cache = cacheFolder();
+    expect(status(repo, cache).status).toBe(0);
+    const [file] = cacheFiles(cache);
+    const path = join(cache, 'autopilot', file!);
+    const [magic, build, seen] = headerOf(path);
+    expect([magic, seen]).toEqual(['autopilot-code-cache-1', 'status']);
+    const afterStatus = readFileSync(path);
+
+    // Seen: the same command again writes nothing.
+    expect(status(repo, cache).status).toBe(0);
+    expect(readFileSync(path).equals(afterStatus)).toBe(true);
+
+    // Not seen: `check` adds its functions to those `status` compiled; the file says both.
+    const checked = run(repo, cache, 'check');
+    expect(checked.status, checked.stderr).toBe(0);
+    expect(headerOf(path)).toEqual(['autopilot-code-cache-1', build, 'status,check']);
+    expect(readFileSync(path).length).toBeGreaterThan(afterStatus.length);
+    const afterCheck = readFileSync(path);
+    expect([run(repo, cache, 'check').status, status(repo, cache).status]).toEqual([0, 0]);
+    expect(readFileSync(path).equals(afterCheck)).toBe(true);
+
+    // Another build (an upgrade, a rebuild): its cache is written over, under the same name, with this build's commands only.
+    writeFileSync(path, Buffer.concat([Buffer.from('autopilot-code-cache-1 1-1 status,check,next\n'), afterCheck.subarray(afterCheck.indexOf(10) + 1)]));
+    expect(status(repo, cache).status).toBe(0);
+    expect(cacheFiles(cache)).toEqual([file]);
+    expect(headerOf(path)).toEqual(['autopilot-code-cache-1', build, 'status']);
   });
 });
