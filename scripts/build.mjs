@@ -55,7 +55,7 @@ const LAZY = {
   'src/app/codex-config.ts': 'codex-config',
 };
 const root = process.cwd();
-// Parts of the dependencies that autopilot never runs, replaced by stubs that say why (scripts/stubs/).
+// Parts of the dependencies that autopilot never runs (or runs only on demand), replaced by stubs that say why (scripts/stubs/).
 const stubs = {
   name: 'stubs',
   setup(b) {
@@ -65,8 +65,17 @@ const stubs = {
     b.onResolve({ filter: /^mdast-util-to-markdown$/ }, () => ({ path: resolve(root, 'scripts/stubs/mdast-util-to-markdown.js') }));
     b.onResolve({ filter: /^markdown-table$/ }, () => ({ path: resolve(root, 'scripts/stubs/markdown-table.js') }));
     b.onResolve({ filter: /^debug$/ }, () => ({ path: resolve(root, 'scripts/stubs/debug.js') }));
+    b.onResolve({ filter: /^picomatch$/ }, (args) =>
+      args.importer.endsWith('picomatch-on-first-use.cjs') ? undefined : { path: resolve(root, 'scripts/stubs/picomatch-on-first-use.cjs') },
+    );
     b.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
       /[\\/]zod[\\/]/.test(args.importer) ? { path: resolve(root, 'scripts/stubs/zod-locales.js') } : undefined,
+    );
+    b.onResolve({ filter: /^\.\/compile\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/]core[\\/]/.test(args.importer) ? { path: resolve(root, 'scripts/stubs/zod-compile.js') } : undefined,
+    );
+    b.onResolve({ filter: /^\.\/from-json-schema\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/]classic[\\/]/.test(args.importer) ? { path: resolve(root, 'scripts/stubs/zod-from-json-schema.js') } : undefined,
     );
   },
 };
