@@ -38,7 +38,10 @@ export interface ArgumentSpec {
   choices?: readonly string[];
 }
 
-/** What a command says: the JSON object (`--json`, the MCP structured content), the text for a person, the exit code. */
+/**
+ * What a command says: the JSON object (`--json`, the MCP structured content), the text for a person, the exit code.
+ * A view may build each form only when it is read (a getter): the command line prints one of them.
+ */
 export interface Answer {
   json: object;
   text: string;

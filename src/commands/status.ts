@@ -10,5 +10,14 @@ export const status = defineCommand({
   readOnly: true,
   mcp: { tool: 'Where the work stands. Never writes.', answer: 'status' },
   run: (ctx) => runStatus(ctx),
-  view: ({ view, exit }) => ({ json: statusJson(view), text: statusText(view), exit }),
+  // Each form is built when read: the command line prints one of them (on every turn of an agent), MCP both.
+  view: ({ view, exit }) => ({
+    get json() {
+      return statusJson(view);
+    },
+    get text() {
+      return statusText(view);
+    },
+    exit,
+  }),
 });

@@ -67,6 +67,15 @@ export function stepCommand<A extends StepArgs>(spec: {
         ...(args.takeOver ? { takeOver: true } : {}),
         ...(args.commit ? { commit: true } : {}),
       }),
-    view: ({ view, exit }) => ({ json: stepJson(view), text: outcomeText(view), exit }),
+    // Each form is built when read: the command line prints one of them, MCP both.
+    view: ({ view, exit }) => ({
+      get json() {
+        return stepJson(view);
+      },
+      get text() {
+        return outcomeText(view);
+      },
+      exit,
+    }),
   };
 }
