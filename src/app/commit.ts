@@ -116,7 +116,14 @@ export function stampEntries(
 
 export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writer: Writer): Written {
   if (!lock.held()) throw new Error('commit without the lock');
-  const targets = [repo.journalFile, repo.pointerFile, repo.leaseFile, repo.journalIndexFile, ...(plan.files ?? []).map((f) => f.path)];
+  // Every file the plan writes or tidies goes through the gate; the journal and its index only when written (not by a lease renewal, most `next` calls).
+  const writes = plan.entries.length > 0 || plan.pointer !== undefined || plan.lease !== undefined || (plan.files ?? []).length > 0;
+  const targets = [
+    ...(plan.entries.length > 0 ? [repo.journalFile] : []),
+    ...(writes ? [repo.pointerFile, repo.leaseFile] : []),
+    ...(plan.index?.stale ? [repo.journalIndexFile] : []),
+    ...(plan.files ?? []).map((f) => f.path),
+  ];
   for (const file of targets) gatePath(repo, file);
   const written: string[] = [];
   const wrote = (file: string) => written.push(displayPath(file, repo.root));
@@ -161,7 +168,9 @@ export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writ
       removeLease(repo.leaseFile);
     } else if (plan.lease) {
       undo.mkdir(repo.autopilotDir);
-      undo.keep(repo.leaseFile);
+      // A renewal that is the commit's one write needs no old version kept: its rename happened or it did not.
+      const alone = stamped.length === 0 && !plan.pointer && (plan.files ?? []).length === 0 && !plan.checkpoint;
+      if (!alone) undo.keep(repo.leaseFile);
       // Not fsynced: a lease lost to a power cut is only taken again.
       writeFileAtomically(repo.leaseFile, serializeLease(plan.lease), { fsync: false, diskFull: diskFullWanted('lease') });
     }

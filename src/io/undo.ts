@@ -11,7 +11,7 @@
  * refuse: that is said, never hidden.
  */
 import { randomBytes } from 'node:crypto';
-import { linkSync, lstatSync, mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, truncateSync, unlinkSync } from 'node:fs';
+import { linkSync, lstatSync, mkdirSync, readFileSync, renameSync, rmdirSync, statSync, truncateSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { TEMP_MARK, writeFileAtomically } from './atomic-write.js';
 
@@ -23,7 +23,14 @@ interface Step {
   done?: () => void;
 }
 
-const removeIfThere = (file: string) => rmSync(file, { force: true });
+/** unlink, not rmSync: rmSync loads Node's recursive remover on its first call, which every renewal of the lease paid. */
+function removeIfThere(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
 
 export class Undo {
   private readonly steps: Step[] = [];
