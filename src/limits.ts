@@ -265,6 +265,17 @@ export function tooLarge(file: string, what: string, size: number, limit: number
 export const LARGE_LISTING_BYTES = 256 * KB;
 export const LISTING_BUFFER_ENTRIES = 1024;
 
+/**
+ * Such a large folder's matching names are kept (`formats/listing-cache.ts`)
+ * when they are few, and only when the folder had been quiet this long before
+ * it was listed: a file system stamps a folder's changes with a coarse clock,
+ * so a change made in the same tick as the listing could leave its stamp as it
+ * was. A larger cache file is read as none.
+ */
+export const LISTING_CACHE_MAX_NAMES = 1000;
+export const LISTING_QUIET_MS = 2000;
+export const LISTING_CACHE_MAX_BYTES = 256 * KB;
+
 /** An evidence file at most this large is read to see that it holds more than whitespace; a larger one is content. */
 export const BLANK_EVIDENCE_MAX_BYTES = 64 * KB;
 

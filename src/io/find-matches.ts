@@ -9,6 +9,7 @@ import { join, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { InputError } from '../errors.js';
 import { BLANK_EVIDENCE_MAX_BYTES, LARGE_LISTING_BYTES, LISTING_BUFFER_ENTRIES } from '../limits.js';
+import { folderIdentity, keepNames, keptNames } from './listing-cache.js';
 import { displayPath } from './repo.js';
 
 const GLOB = /[*?[\]{}!]/;
@@ -91,17 +92,28 @@ function isFolder(path: string): boolean {
 }
 
 /**
- * The names in a folder that `keep` accepts, sorted. An absent folder holds
- * nothing; one that cannot be read is an error, never "no artifacts" (which
- * would move the pointer back). A folder whose listing is large (its size
- * says so) is read entry by entry and matched as the entries come: one pass,
- * not an array of 100,000 names; a small one in one call, which is cheaper
- * to start.
+ * The names in a folder that match a glob segment, sorted. An absent folder
+ * holds nothing; one that cannot be read is an error, never "no artifacts"
+ * (which would move the pointer back). A small folder is read in one call,
+ * which is cheaper to start. A folder whose listing is large (its size says
+ * so) is read entry by entry and matched as the entries come: one pass, not an
+ * array of 100,000 names; and its matching names are kept outside the
+ * repository (`io/listing-cache.ts`) for as long as the folder stays as it was,
+ * so the next command does not list it again.
  */
-function listMatching(path: string, keep: (name: string) => boolean): string[] {
+function listMatching(path: string, segment: string, glob: (name: string) => boolean): string[] {
   try {
-    const large = (statOf(path)?.size ?? 0) > LARGE_LISTING_BYTES;
-    return (large ? streamNames(path, keep) : readdirSync(path).filter(keep)).sort();
+    if ((statOf(path)?.size ?? 0) <= LARGE_LISTING_BYTES)
+      return readdirSync(path)
+        .filter((name) => glob(name))
+        .sort();
+    // Taken before the listing: a folder that changes while it is read never matches what was kept.
+    const folder = folderIdentity(path, Date.now());
+    const kept = folder && keptNames(path, folder.identity, segment);
+    if (kept) return kept;
+    const names = streamNames(path, glob).sort();
+    if (folder?.quiet) keepNames(path, folder.identity, segment, names);
+    return names;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return [];
@@ -188,7 +200,7 @@ export function findMatches(base: string, pattern: string, limit = 3, within?: C
       // A literal segment is one stat; only a glob is matched (called with the name only: picomatch reads
       // a second argument as "return an object", which is always truthy).
       const glob = GLOB.test(segment) ? matcherFor(segment) : undefined;
-      const names = glob ? listMatching(join(base, dir), (name) => glob(name) && !skip?.has(name)) : [segment];
+      const names = glob ? listMatching(join(base, dir), segment, glob).filter((name) => !skip?.has(name)) : [segment];
       for (const name of names) {
         const rel = dir ? `${dir}/${name}` : name;
         const abs = join(base, rel);
