@@ -116,14 +116,7 @@ export function stampEntries(
 
 export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writer: Writer): Written {
   if (!lock.held()) throw new Error('commit without the lock');
-  // Every file the plan writes or tidies goes through the gate; the journal and its index only when written (not by a lease renewal, most `next` calls).
-  const writes = plan.entries.length > 0 || plan.pointer !== undefined || plan.lease !== undefined || (plan.files ?? []).length > 0;
-  const targets = [
-    ...(plan.entries.length > 0 ? [repo.journalFile] : []),
-    ...(writes ? [repo.pointerFile, repo.leaseFile] : []),
-    ...(plan.index?.stale ? [repo.journalIndexFile] : []),
-    ...(plan.files ?? []).map((f) => f.path),
-  ];
+  const targets = [repo.journalFile, repo.pointerFile, repo.leaseFile, repo.journalIndexFile, ...(plan.files ?? []).map((f) => f.path)];
   for (const file of targets) gatePath(repo, file);
   const written: string[] = [];
   const wrote = (file: string) => written.push(displayPath(file, repo.root));
