@@ -63,6 +63,9 @@ function isEvidence(path: string, wantFolder: boolean, onEmpty?: () => void): bo
   return true;
 }
 
+/** One buffer for every file read by `isBlank` (a command reads a few dozen, one at a time). */
+let blankBuffer: Buffer | undefined;
+
 /** Whether a small file holds only whitespace; read until its first other byte, so a real file costs one short read. */
 function isBlank(path: string): boolean {
   let fd: number;
@@ -72,7 +75,7 @@ function isBlank(path: string): boolean {
     return false;
   }
   try {
-    const buffer = Buffer.alloc(4096);
+    const buffer = (blankBuffer ??= Buffer.alloc(4096));
     for (let offset = 0; ;) {
       const n = readSync(fd, buffer, 0, buffer.length, offset);
       if (n === 0) return true;

@@ -3,7 +3,7 @@
  * through: nothing autopilot reads or writes may lie outside the repository.
  */
 import { existsSync, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
-import { basename, delimiter, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { InputError } from '../errors.js';
 import { DOCS_PATH_MAX_LENGTH, DOCS_SEGMENT_MAX_LENGTH } from '../limits.js';
 
@@ -33,6 +33,9 @@ export interface RepoOptions {
 }
 
 export function isInside(root: string, target: string): boolean {
+  // A path under the root as autopilot builds them (joined to it, no `..`) is inside by its prefix alone:
+  // path.relative resolves both paths, and every command asks this of each file it reads or writes.
+  if (target === root || (target.startsWith(root.endsWith(sep) ? root : root + sep) && !target.includes(`${sep}..`))) return true;
   const rel = relative(root, target);
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }

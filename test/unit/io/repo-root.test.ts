@@ -1,9 +1,10 @@
-/** Where a repository's root is found: the walk up, and where it stops. Real folders. */
+/** Where a repository's root is found: the walk up, and where it stops (real folders); and what lies inside it. */
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, isAbsolute, join, relative } from 'node:path';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openRepo } from '../../../src/io/repo.js';
+import { isInside, openRepo } from '../../../src/io/repo.js';
 
 const made: string[] = [];
 afterEach(() => {
@@ -45,5 +46,25 @@ describe('the repository root', () => {
     expect(withCeiling(['/nowhere', outer].join(delimiter), () => openRepo({ dir: deep }).root)).toBe(deep);
     // A relative entry is ignored, as git ignores it.
     expect(withCeiling('inner', () => openRepo({ dir: deep }).root)).toBe(outer);
+  });
+});
+
+describe('isInside', () => {
+  /** What it answered before its shortcut: by path.relative alone. */
+  const byRelative = (root: string, target: string) => {
+    const rel = relative(root, target);
+    return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  };
+  const segment = fc.constantFrom('a', 'b', 'ab', '..', '.', '', '..a', 'a..', '_docs');
+  const path = fc.array(segment, { maxLength: 6 }).map((parts) => `/${parts.join('/')}`);
+
+  it('answers as path.relative does on 20,000 pairs of paths with `.`, `..`, empty and look-alike segments', () => {
+    fc.assert(
+      fc.property(path, path, fc.boolean(), (root, tail, nested) => {
+        const target = nested ? `${root}${tail}` : tail;
+        expect(isInside(root, target)).toBe(byRelative(root, target));
+      }),
+      { numRuns: 20_000 },
+    );
   });
 });
