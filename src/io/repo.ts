@@ -32,12 +32,20 @@ export interface RepoOptions {
   docs?: string;
 }
 
+/** An absolute POSIX path with no empty, `.` or `..` segment: two of them compare by their text. */
+const plain = (path: string) => sep === '/' && path.startsWith('/') && !/\/\.{0,2}(?=\/|$)/.test(path);
+
 export function isInside(root: string, target: string): boolean {
-  // A path under the root as autopilot builds them (joined to it, no `..`) is inside by its prefix alone:
-  // path.relative resolves both paths, and every command asks this of each file it reads or writes.
-  if (target === root || (target.startsWith(root.endsWith(sep) ? root : root + sep) && !target.includes(`${sep}..`))) return true;
+  // Most paths are told by their text: path.relative resolves both, and a command asks this of each file it
+  // reads, writes or names (a hundred-odd times). Two plain paths compare by their text; a path joined to the
+  // root with no `..` is inside it.
+  const prefix = root.endsWith(sep) ? root : root + sep;
+  if (target === root) return true;
+  if (plain(root) && plain(target)) return target.startsWith(prefix);
+  if (target.startsWith(prefix) && !target.includes(`${sep}..`)) return true;
   const rel = relative(root, target);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  // `..` or `../…` climbs out; a name that starts with two dots (`..notes.md`) does not.
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
 /**

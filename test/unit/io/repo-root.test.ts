@@ -50,21 +50,27 @@ describe('the repository root', () => {
 });
 
 describe('isInside', () => {
-  /** What it answered before its shortcut: by path.relative alone. */
+  /** By path.relative alone: a relative path that climbs (`..`, `../…`) or is absolute leaves the root. */
   const byRelative = (root: string, target: string) => {
     const rel = relative(root, target);
-    return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+    return rel === '' || (rel !== '..' && !rel.startsWith('../') && !isAbsolute(rel));
   };
   const segment = fc.constantFrom('a', 'b', 'ab', '..', '.', '', '..a', 'a..', '_docs');
   const path = fc.array(segment, { maxLength: 6 }).map((parts) => `/${parts.join('/')}`);
 
-  it('answers as path.relative does on 20,000 pairs of paths with `.`, `..`, empty and look-alike segments', () => {
+  it('takes a name that starts with two dots for a name, not a climb', () => {
+    expect(isInside('/repo', '/repo/..notes.md')).toBe(true);
+    expect(isInside('/repo', '/repo/../notes.md')).toBe(false);
+    expect(isInside('/repo', '/repo-other/notes.md')).toBe(false);
+  });
+
+  it('answers as path.relative does on 100,000 pairs of paths with `.`, `..`, empty and look-alike segments', () => {
     fc.assert(
       fc.property(path, path, fc.boolean(), (root, tail, nested) => {
         const target = nested ? `${root}${tail}` : tail;
         expect(isInside(root, target)).toBe(byRelative(root, target));
       }),
-      { numRuns: 20_000 },
+      { numRuns: 100_000 },
     );
   });
 });
