@@ -38,14 +38,24 @@ export interface ArgumentSpec {
   choices?: readonly string[];
 }
 
-/**
- * What a command says: the JSON object (`--json`, the MCP structured content), the text for a person, the exit code.
- * A view may build each form only when it is read (a getter): the command line prints one of them.
- */
+/** What a command says: the JSON object (`--json`, the MCP structured content), the text for a person, the exit code. */
 export interface Answer {
   json: object;
   text: string;
   exit: number;
+}
+
+/** An answer whose two forms are built when read: the command line prints one of them on every call, MCP both. */
+export function lazyAnswer(json: () => object, text: () => string, exit: number): Answer {
+  return {
+    get json() {
+      return json();
+    },
+    get text() {
+      return text();
+    },
+    exit,
+  };
 }
 
 export type McpExposure =

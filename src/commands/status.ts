@@ -2,7 +2,7 @@
 import { runStatus } from '../app/status.js';
 import { statusJson } from '../render/json.js';
 import { statusText } from '../render/text.js';
-import { defineCommand } from './command.js';
+import { defineCommand, lazyAnswer } from './command.js';
 
 export const status = defineCommand({
   name: 'status',
@@ -10,14 +10,10 @@ export const status = defineCommand({
   readOnly: true,
   mcp: { tool: 'Where the work stands. Never writes.', answer: 'status' },
   run: (ctx) => runStatus(ctx),
-  // Each form is built when read: the command line prints one of them (on every turn of an agent), MCP both.
-  view: ({ view, exit }) => ({
-    get json() {
-      return statusJson(view);
-    },
-    get text() {
-      return statusText(view);
-    },
-    exit,
-  }),
+  view: ({ view, exit }) =>
+    lazyAnswer(
+      () => statusJson(view),
+      () => statusText(view),
+      exit,
+    ),
 });

@@ -7,7 +7,7 @@ import { runStep, type StepResult } from '../app/step.js';
 import type { Event } from '../engine/transitions.js';
 import { stepJson } from '../render/json.js';
 import { outcomeText } from '../render/text.js';
-import type { ArgumentSpec, Command, OptionSpec } from './command.js';
+import { lazyAnswer, type ArgumentSpec, type Command, type OptionSpec } from './command.js';
 
 /** What every step command's arguments may carry. */
 export interface StepArgs {
@@ -67,15 +67,11 @@ export function stepCommand<A extends StepArgs>(spec: {
         ...(args.takeOver ? { takeOver: true } : {}),
         ...(args.commit ? { commit: true } : {}),
       }),
-    // Each form is built when read: the command line prints one of them, MCP both.
-    view: ({ view, exit }) => ({
-      get json() {
-        return stepJson(view);
-      },
-      get text() {
-        return outcomeText(view);
-      },
-      exit,
-    }),
+    view: ({ view, exit }) =>
+      lazyAnswer(
+        () => stepJson(view),
+        () => outcomeText(view),
+        exit,
+      ),
   };
 }

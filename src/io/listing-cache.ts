@@ -7,21 +7,14 @@
  * read is none, and one that cannot be written is let go: either way the folder
  * is listed again.
  */
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { namesOf, parseListings, serializeListings, withNames, type Listings } from '../formats/listing-cache.js';
 import { LISTING_CACHE_MAX_BYTES, LISTING_CACHE_MAX_NAMES, LISTING_QUIET_MS } from '../limits.js';
-import { removeLeftovers, writeFileAtomically } from './atomic-write.js';
-import { checkFile } from './read-bounded.js';
+import { readUserTemp, userTempFile, writeUserTemp } from './user-temp.js';
 
 /** `<tmp>/autopilot-<uid>/listings/<folder as a name>.json`; two folders that come out as one name take turns. */
-export function listingsFile(folder: string): string {
-  const name = resolve(folder)
-    .replace(/[^A-Za-z0-9._-]+/g, '_')
-    .slice(-150);
-  return join(tmpdir(), `autopilot-${process.getuid?.() ?? 'user'}`, 'listings', `${name}.json`);
-}
+export const listingsFile = (folder: string): string => userTempFile('listings', resolve(folder));
 
 /** The folder as it is now, to the nanosecond; and whether it had been quiet `LISTING_QUIET_MS` by `at`. */
 export function folderIdentity(folder: string, at: number): { identity: string; quiet: boolean } | undefined {
@@ -32,13 +25,9 @@ export function folderIdentity(folder: string, at: number): { identity: string; 
 }
 
 function readAll(file: string): Listings | undefined {
-  if (checkFile(file, file, 'listing cache', LISTING_CACHE_MAX_BYTES)) return undefined;
-  try {
-    const parsed = parseListings(readFileSync(file, 'utf8'), file);
-    return 'listings' in parsed ? parsed.listings : undefined;
-  } catch {
-    return undefined;
-  }
+  const text = readUserTemp(file, 'listing cache', LISTING_CACHE_MAX_BYTES);
+  const parsed = text === undefined ? undefined : parseListings(text, file);
+  return parsed && 'listings' in parsed ? parsed.listings : undefined;
 }
 
 /** The names of `folder` that match `segment`, as kept when the folder was as it is (`identity`). */
@@ -50,13 +39,5 @@ export function keptNames(folder: string, identity: string, segment: string): st
 export function keepNames(folder: string, identity: string, segment: string, names: string[]): boolean {
   if (names.length > LISTING_CACHE_MAX_NAMES) return false;
   const file = listingsFile(folder);
-  try {
-    mkdirSync(dirname(file), { recursive: true });
-    // Not fsynced: a cache lost to a power cut is only a listing made again.
-    writeFileAtomically(file, serializeListings(withNames(readAll(file), identity, segment, names)), { fsync: false });
-    removeLeftovers(file);
-    return true;
-  } catch {
-    return false;
-  }
+  return writeUserTemp(file, () => serializeListings(withNames(readAll(file), identity, segment, names)));
 }
