@@ -3,7 +3,8 @@
  * Node's own `util.parseArgs`: the program's options anywhere on the line,
  * then one command, its arguments and options. What commander did for the
  * CLI, in the part the CLI uses, without its weight on every start-up. The
- * help is built from the same specs.
+ * usual line is read by `quickParse`, held to parseArgs's reading by a test,
+ * so most calls never load parseArgs. The help is built from the same specs.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { GLOBAL_OPTIONS, type ArgumentSpec, type OptionSpec } from '../commands/command.js';
@@ -26,7 +27,8 @@ function specOf(option: OptionSpec): { long: string; short?: string; value: bool
   return { long, ...(short ? { short } : {}), value: option.type !== 'boolean' };
 }
 
-function parserOptions(options: readonly OptionSpec[]): { specs: NonNullable<Specs>; keys: Map<string, OptionSpec> } {
+/** The parser's options for a command's options (the test that holds quickParse to util.parseArgs uses them too). */
+export function parserOptions(options: readonly OptionSpec[]): { specs: NonNullable<Specs>; keys: Map<string, OptionSpec> } {
   const specs: NonNullable<Specs> = {};
   const keys = new Map<string, OptionSpec>();
   for (const option of options) {
@@ -55,6 +57,39 @@ function commandWord(args: readonly string[]): string | undefined {
   return undefined;
 }
 
+type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
+
+/**
+ * The line nearly every call is (`next --json`, `-C <dir> status`): options
+ * each in a word of their own, by long name or one letter, a value in the next
+ * word, no `--` and no `=`. Read here exactly as `util.parseArgs` reads it,
+ * because loading parseArgs costs about a millisecond on every call; any other
+ * line is left to it (undefined), errors included.
+ */
+export function quickParse(args: readonly string[], specs: NonNullable<Specs>): { values: Values; positionals: string[] } | undefined {
+  const values: Values = {};
+  const positionals: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i]!;
+    if (!word.startsWith('-')) {
+      positionals.push(word);
+      continue;
+    }
+    const name = word.startsWith('--') ? word.slice(2) : word.length === 2 ? Object.keys(specs).find((key) => specs[key]!.short === word[1]) : undefined;
+    const spec = name && Object.hasOwn(specs, name) ? specs[name] : undefined;
+    if (!name || !spec || spec.multiple || spec.default !== undefined) return undefined;
+    if (spec.type === 'boolean') {
+      values[name] = true;
+      continue;
+    }
+    const value = args[i + 1];
+    if (value === undefined || value.startsWith('-')) return undefined;
+    values[name] = value;
+    i++;
+  }
+  return { values, positionals };
+}
+
 export function parseCommandLine(args: readonly string[], commands: readonly (AnyCommand | FrontEnd)[], version: string): Parsed {
   const name = commandWord(args);
   if (name === undefined || name === 'help') {
@@ -69,9 +104,9 @@ export function parseCommandLine(args: readonly string[], commands: readonly (An
   }
   const own = 'frontEnd' in command ? [] : (command.options ?? []);
   const { specs, keys } = parserOptions([...GLOBAL_OPTIONS, ...own]);
-  let parsed: ReturnType<typeof parseArgs>;
+  let parsed: { values: Values; positionals: string[] };
   try {
-    parsed = parseArgs({ args: [...args], options: specs, allowPositionals: true, strict: true });
+    parsed = quickParse(args, specs) ?? parseArgs({ args: [...args], options: specs, allowPositionals: true, strict: true });
   } catch (error) {
     return { kind: 'error', message: (error as Error).message.replace(/\. To specify a positional argument.*$/s, '') };
   }
