@@ -12,17 +12,7 @@ import { BenchFailure } from './harness.js';
 import { carryIndex, emptyJournalIndex, indexEvent } from '../src/formats/journal-index.js';
 import { chainHash, type StampedEntry } from '../src/formats/journal-line.js';
 import { JOURNAL_INDEX_CARRY_BYTES } from '../src/limits.js';
-
-const ARTIFACTS = [
-  '00_problem/problem.md',
-  '00_problem/acceptance_criteria.md',
-  '01_solution/solution_draft_01.md',
-  '01_solution/solution.md',
-  '02_document/architecture.md',
-  '02_tasks/_index.md',
-  '03_implementation/implementation_report.md',
-  '03_implementation/test_report.md',
-];
+import { GREENFIELD_1_TO_7 } from '../test/helpers/greenfield.js';
 
 /** Walks a fresh repository to step 9 through the real CLI: a repeated round of Research, the boundary, a skipped Security Audit. */
 export function walkToStep9(cli: string, dir: string): void {
@@ -35,10 +25,10 @@ export function walkToStep9(cli: string, dir: string): void {
     writeFileSync(join(dir, '_docs', rel), `# ${rel}\n\nWritten for the bench.\n`);
   };
   run('init', '--flow', 'greenfield');
-  for (const rel of ARTIFACTS.slice(0, 2)) write(rel);
+  for (const rel of GREENFIELD_1_TO_7.slice(0, 2)) write(rel);
   run('next'); // step 1
   run('done');
-  write(ARTIFACTS[2]!);
+  write(GREENFIELD_1_TO_7[2]!);
   run('next'); // step 2
   run('done'); // decision
   run('decide', 'A'); // another round: needs a new draft
@@ -47,7 +37,7 @@ export function walkToStep9(cli: string, dir: string): void {
   run('done');
   run('decide', 'B');
   // Plan (two files), (UI Design passed over), Decompose (a boundary), Implement, Run Tests: each step's files as it is done.
-  for (const files of [ARTIFACTS.slice(3, 5), ARTIFACTS.slice(5, 6), ARTIFACTS.slice(6, 7), ARTIFACTS.slice(7, 8)]) {
+  for (const files of [GREENFIELD_1_TO_7.slice(3, 5), GREENFIELD_1_TO_7.slice(5, 6), GREENFIELD_1_TO_7.slice(6, 7), GREENFIELD_1_TO_7.slice(7, 8)]) {
     run('next');
     files.forEach(write);
     run('done');

@@ -72,19 +72,9 @@ export interface NextJson {
   error?: { message: string };
 }
 
-/** What an agent does with a step: write every file `next` asks for (globs filled in). */
-/** Greenfield's evidence for steps 1–7 (step 4, UI Design, is passed over), one file a pattern, in step order. */
-export const GREENFIELD_1_TO_7 = [
-  '00_problem/problem.md',
-  '00_problem/acceptance_criteria.md',
-  '01_solution/solution_draft_01.md',
-  '01_solution/solution.md',
-  '02_document/architecture.md',
-  '02_tasks/_index.md',
-  '03_implementation/implementation_report.md',
-  '03_implementation/test_report.md',
-];
+export { GREENFIELD_1_TO_7 } from './greenfield.js';
 
+/** What an agent does with a step: write every file `next` asks for (globs filled in). */
 export function writeArtifacts(dir: string, doneWhen: string[]): void {
   for (const pattern of doneWhen) write(dir, pattern.replace(/\*/g, '01'));
 }
