@@ -52,7 +52,7 @@ const LAZY = {
   'src/git/progress-message.ts': 'git-progress-message',
   'src/git/remote-lease.ts': 'git-remote-lease',
   'src/mcp/server.ts': 'mcp',
-  'src/app/codex-config.ts': 'codex-config',
+  'src/clients/codex-toml.ts': 'codex-toml',
 };
 const root = process.cwd();
 // Parts of the dependencies that autopilot never runs (or runs only on demand), replaced by stubs that say why (scripts/stubs/).

@@ -5,14 +5,12 @@
  * block a session: whatever fails is one short note, and exit 0.
  *
  * - SessionStart: the status as context for the model, the lease's holder
- *   when it is another session's; in Claude Code, for a new conversation,
- *   one `export AUTOPILOT_SESSION=<id>` line in `$CLAUDE_ENV_FILE`, which
- *   Claude Code runs before every shell command. Never on a resume (the line
- *   of the first start still holds) or a fork (Claude Code then hands the hook
- *   the parent's id, which would be wrong).
+ *   when it is another session's; and what the client that ran it does for
+ *   a new conversation (`clients/`: Claude Code's `$CLAUDE_ENV_FILE`).
  * - SessionEnd: the lease this conversation holds is released.
  */
-import { writeFileSync } from 'node:fs';
+import type { Client, HookFields } from '../clients/client.js';
+import { hookClient, hookFields } from '../clients/index.js';
 import { conversationProcess } from '../io/conversation.js';
 import { readLease } from '../io/lease-file.js';
 import { HOOK_STDIN_WAIT_MS } from '../limits.js';
@@ -22,14 +20,12 @@ import { runStatus } from './status.js';
 import { transact } from './transaction.js';
 import type { View } from './view.js';
 
-/** The client that ran the hook: its words differ (Codex has no environment file). */
-export type HookClient = 'claude' | 'codex' | 'unknown';
-
 export interface HookInput {
   id?: string;
   /** `startup` for a new conversation; `resume` for a resumed, continued or forked one. */
   source?: string;
-  client: HookClient;
+  /** The client that ran the hook (its words differ: Codex has no environment file), where it can be told. */
+  client?: Client;
 }
 
 /** stdin whole, or what came before the wait ran out (a hook never waits on a terminal). */
@@ -51,28 +47,16 @@ function readStdin(): Promise<string> {
 }
 
 /** The hook's input, as far as it can be read: a bad session id is no id. */
-export function hookInput(text: string, env: NodeJS.ProcessEnv): HookInput {
-  let input: { session_id?: unknown; source?: unknown; transcript_path?: unknown } = {};
-  try {
-    const value: unknown = JSON.parse(text);
-    if (typeof value === 'object' && value !== null) input = value;
-  } catch {
-    // Not JSON: no id.
-  }
+export function hookInput(text: string, env: NodeJS.ProcessEnv): HookInput & { fields: HookFields } {
+  const fields = hookFields(text);
   let id: string | undefined;
   try {
-    id = typeof input.session_id === 'string' ? sessionOf(input.session_id, {}).session : undefined;
+    id = fields.id === undefined ? undefined : sessionOf(fields.id, {}).session;
   } catch {
     id = undefined;
   }
-  // Claude Code gives its hooks $CLAUDE_PROJECT_DIR; Codex keeps its transcripts as `rollout-…` files.
-  const client: HookClient =
-    env.CLAUDE_PROJECT_DIR !== undefined || env.CLAUDE_ENV_FILE !== undefined
-      ? 'claude'
-      : typeof input.transcript_path === 'string' && input.transcript_path.includes('rollout-')
-        ? 'codex'
-        : 'unknown';
-  return { ...(id ? { id } : {}), ...(typeof input.source === 'string' ? { source: input.source } : {}), client };
+  const client = hookClient(fields, env);
+  return { ...(id ? { id } : {}), ...(fields.source !== undefined ? { source: fields.source } : {}), ...(client ? { client } : {}), fields };
 }
 
 export interface SessionStart {
@@ -84,19 +68,10 @@ export interface SessionStart {
 }
 
 export async function sessionStart(ctx: Context, env: NodeJS.ProcessEnv = process.env): Promise<SessionStart> {
-  const input = hookInput(await readStdin(), env);
+  const { fields, ...input } = hookInput(await readStdin(), env);
   const notes: string[] = input.id ? [] : ['autopilot: no usable session_id on stdin; commands name their own session.'];
-  if (input.client === 'claude' && input.id && input.source === 'startup') {
-    if (!env.CLAUDE_ENV_FILE) notes.push(`autopilot: $CLAUDE_ENV_FILE is not set; commands name this conversation with --session ${input.id}.`);
-    else {
-      try {
-        // The file is this hook's alone: written whole, it holds one line however often the hook runs.
-        writeFileSync(env.CLAUDE_ENV_FILE, `export AUTOPILOT_SESSION=${input.id}\n`);
-      } catch (error) {
-        notes.push(`autopilot: could not write $CLAUDE_ENV_FILE (${(error as NodeJS.ErrnoException).code ?? 'error'}).`);
-      }
-    }
-  }
+  // What the client does for a new conversation beyond the status (Claude Code: its environment file).
+  notes.push(...(input.client?.sessionStarted?.(input.id, fields, env) ?? []));
   let status: SessionStart['status'];
   try {
     const session = input.id ? { session: input.id, sessionFrom: 'client' as const } : {};
@@ -109,7 +84,7 @@ export async function sessionStart(ctx: Context, env: NodeJS.ProcessEnv = proces
 
 /** SessionEnd: this conversation's lease is released (no event: a lease changes no state), so the next one starts free. */
 export async function sessionEnd(ctx: Context, env: NodeJS.ProcessEnv = process.env): Promise<{ input: HookInput; released: boolean }> {
-  const input = hookInput(await readStdin(), env);
+  const { fields: _fields, ...input } = hookInput(await readStdin(), env);
   const conversation = conversationProcess('cli');
   const { result } = await transact(ctx, { flows: 'none' }, ({ repo }) => {
     const onDisk = readLease(repo.leaseFile);

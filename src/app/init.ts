@@ -1,7 +1,8 @@
 /**
- * `init`: folders, the git lines the journal and lease need, the `/autopilot`
- * command for agents, the MCP server in the agents' configs, with `--hooks`
- * Claude Code's SessionStart hook, and with `--flow` the first pointer. Safe to run again:
+ * `init`: folders, the git lines the journal and lease need, each agent
+ * client's files (`src/clients/`: the `/autopilot` command, AGENTS.md, the MCP
+ * server in its config, the rules that ask the person, with `--hooks` its
+ * SessionStart and SessionEnd hooks), and with `--flow` the first pointer. Safe to run again:
  * it adds what is missing and keeps what a person wrote. Every file goes
  * through the one transaction, so a link out of the repository is refused
  * before anything is written.
@@ -17,8 +18,10 @@ import { flowFileRef, pinnedCopy } from '../engine/pin.js';
 import { TEMP_MARK } from '../io/atomic-write.js';
 import { SETUP_FILE_MAX_BYTES } from '../limits.js';
 import { gatePath, type Repo } from '../io/repo.js';
-import { AGENTS_BEGIN, AGENTS_END, agentsSection, autopilotCommand, CLAUDE_MD_LINE, claudeCommand, TEXT_MARK } from './agent-instructions.js';
-import { launchOf, withClaudeSettings, withCodexHooks, withMcpServer, type Launch } from './agent-config.js';
+import { withLines } from '../clients/config-files.js';
+import { CLIENTS } from '../clients/index.js';
+import { launchOf } from '../clients/launch.js';
+import { packageRoot } from '../io/package-root.js';
 import type { Plan, Written } from './commit.js';
 import type { Context } from './context.js';
 import { readPointerText } from './load-state.js';
@@ -45,29 +48,6 @@ function read(repo: Repo, file: string): string | undefined {
   }
   return readFileSync(file, 'utf8');
 }
-
-/** The file with the lines it lacks appended, or undefined when it has them all. */
-function withLines(text: string | undefined, header: string, lines: string[]): string | undefined {
-  const have = new Set((text ?? '').split(/\r?\n/).map((l) => l.trim()));
-  const missing = lines.filter((l) => !have.has(l));
-  if (missing.length === 0) return undefined;
-  const body = text ?? '';
-  const prefix = body === '' ? '' : body.endsWith('\n') ? `${body}\n` : `${body}\n\n`;
-  return `${prefix}${header ? `${header}\n` : ''}${missing.join('\n')}\n`;
-}
-
-function withAgentsSection(text: string | undefined, launch: Launch): string | undefined {
-  const section = agentsSection(launch.bin);
-  if (text === undefined) return `# Agents\n\n${section}`;
-  const begin = text.indexOf(AGENTS_BEGIN);
-  const end = text.indexOf(AGENTS_END);
-  const updated =
-    begin >= 0 && end > begin ? text.slice(0, begin) + section.trimEnd() + text.slice(end + AGENTS_END.length) : `${text.trimEnd()}\n\n${section}`;
-  return updated === text ? undefined : updated;
-}
-
-/** A text autopilot wrote (it still says so) is refreshed; a person's own file is kept. */
-const ours = (text: string) => (t: string | undefined) => (t === undefined || (t.includes(TEXT_MARK) && t !== text) ? text : undefined);
 
 export async function runInit(ctx: Context, flowId: string | undefined, options: { hooks?: boolean } = {}): Promise<InitResult> {
   const spec = {
@@ -138,17 +118,8 @@ async function setupFiles(repo: Repo, options: { hooks?: boolean }): Promise<{ p
     ]),
   );
   add('.gitattributes', (t) => withLines(t, '# autopilot: keep both sides of the append-only journal on merge', [`${local}/journal.jsonl merge=union`]));
-  const launch = launchOf(repo.root);
-  add('.claude/commands/autopilot.md', ours(claudeCommand(launch.bin)));
-  add('.cursor/commands/autopilot.md', ours(autopilotCommand(launch.bin)));
-  add('AGENTS.md', (t) => withAgentsSection(t, launch));
-  add('CLAUDE.md', (t) => withLines(t, '', [CLAUDE_MD_LINE]));
-  for (const file of ['.mcp.json', '.cursor/mcp.json']) add(file, (t) => withMcpServer(t, file, launch));
-  add('.claude/settings.json', (t) => withClaudeSettings(t, '.claude/settings.json', launch, options.hooks === true));
-  // Codex: its TOML files load their parser only here.
-  const { codexRules, withCodexServer } = await import('./codex-config.js');
-  add('.codex/config.toml', (t) => withCodexServer(t, '.codex/config.toml', launch));
-  add('.codex/rules/autopilot.rules', (t) => (t === codexRules(launch) ? undefined : codexRules(launch)));
-  if (options.hooks) add('.codex/hooks.json', (t) => withCodexHooks(t, '.codex/hooks.json', launch));
+  // Each agent client's own files (`src/clients/`).
+  const launch = launchOf(repo.root, join(packageRoot(), 'bin', 'autopilot.js'));
+  for (const client of CLIENTS) for (const file of await client.files(launch, { hooks: options.hooks === true })) add(file.path, file.make);
   return setup;
 }

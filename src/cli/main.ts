@@ -6,6 +6,7 @@
  */
 import { writeSync } from 'node:fs';
 import { clockOf, sessionOf, type Context } from '../app/context.js';
+import { mcpSessionOf } from '../clients/index.js';
 import { GLOBAL_OPTIONS, readArguments, type Answer } from '../commands/command.js';
 import { COMMANDS } from '../commands/index.js';
 import { EXIT, errorJson, exitCodeOfError } from '../errors.js';
@@ -41,7 +42,7 @@ function contextOf(g: Globals): Context {
 /** `autopilot mcp`: the MCP front end over the same registry, loaded here only, so no other command pays for the SDK. */
 async function serveMcp(ctx: Context, given: string | undefined): Promise<Answer> {
   const { serveMcp } = await import('../mcp/server.js');
-  await serveMcp(ctx, given, { commands: COMMANDS, readArguments, globalOptions: GLOBAL_OPTIONS, runStatus, sessionOf, statusText, errorText });
+  await serveMcp(ctx, given, { commands: COMMANDS, readArguments, globalOptions: GLOBAL_OPTIONS, runStatus, sessionOf, mcpSessionOf, statusText, errorText });
   return { json: { closed: true }, text: '', exit: EXIT.ok };
 }
 

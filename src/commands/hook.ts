@@ -15,10 +15,7 @@ function startText(r: SessionStart): string {
   const other = lease?.holder && !lease.mine ? lease.holder : undefined;
   // A holder whose conversation has ended, or that has been quiet too long, is taken over by the next step command: no one to ask.
   const free = lease?.gone === true || lease?.stale === true;
-  const go =
-    input.client === 'codex'
-      ? 'Continue with the Autopilot section of AGENTS.md (`node_modules/.bin/autopilot next --json`).'
-      : 'Continue with /autopilot (`node_modules/.bin/autopilot next --json`).';
+  const go = `Continue with ${input.client?.instructions ?? '/autopilot'} (\`node_modules/.bin/autopilot next --json\`).`;
   const next = !other
     ? go
     : free

@@ -18,6 +18,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
+import { COMMAND_ENV } from '../clients/index.js';
 import type { ProcessRef } from '../engine/lease.js';
 import { CONVERSATION_MAX_DEPTH } from '../limits.js';
 
@@ -79,7 +80,7 @@ function psInfo(pid: number): ProcessInfo | 'gone' | undefined {
 }
 
 /** What a client puts in the environment of every shell command it runs: such a command has the client above it (docs/codex-facts.md). */
-const CLIENT_RUNS_ME = ['CODEX_THREAD_ID'] as const;
+const CLIENT_RUNS_ME = COMMAND_ENV;
 
 /**
  * Whether this process can tell that a process of this machine has ended.

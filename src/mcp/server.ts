@@ -21,6 +21,7 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Context, sessionOf } from '../app/context.js';
+import type { mcpSessionOf } from '../clients/index.js';
 import type { runStatus } from '../app/status.js';
 import { EXIT, errorJson, InputError } from '../errors.js';
 import type { errorText, statusText } from '../render/text.js';
@@ -36,6 +37,8 @@ import { MCP_LINE_MAX_BYTES } from '../limits.js';
 export interface McpHost extends ToolHost {
   runStatus: typeof runStatus;
   sessionOf: typeof sessionOf;
+  /** The conversation's id a client sends with a call, where it sends one (Codex: `_meta.threadId`; `clients/`). */
+  mcpSessionOf: typeof mcpSessionOf;
   statusText: typeof statusText;
   errorText: typeof errorText;
 }
@@ -56,12 +59,6 @@ const failure = (error: unknown, errorText: McpHost['errorText']): CallToolResul
   return { content: [{ type: 'text', text: `${String(json.error.code)}: ${errorText(error).split('\n', 1)[0]!}\n${JSON.stringify(json)}` }], isError: true };
 };
 
-/** The conversation's id a client sends with a call, where it sends one (Codex: `threadId`). */
-function clientSessionOf(meta: Record<string, unknown> | undefined): string | undefined {
-  const id = meta?.threadId ?? meta?.sessionId;
-  return typeof id === 'string' ? id : undefined;
-}
-
 /**
  * `ctx` names the repository; the session is each call's own (docs/sessions.md):
  * the tool's `session` argument, else the server's `--session`, else
@@ -69,7 +66,7 @@ function clientSessionOf(meta: Record<string, unknown> | undefined): string | un
  * client's id in the environment, else `local`.
  */
 export function createServer(ctx: Context, given: string | undefined, host: McpHost): Server {
-  const { runStatus, sessionOf, statusText, errorText } = host;
+  const { runStatus, sessionOf, mcpSessionOf, statusText, errorText } = host;
   const server = new Server({ name: 'autopilot', version: VERSION }, { capabilities: { tools: {}, resources: {} } });
   const tools = toolsOf(host);
   const list = tools.map((t) => ({
@@ -97,11 +94,7 @@ export function createServer(ctx: Context, given: string | undefined, host: McpH
       );
     }
     try {
-      const { session, from } = sessionOf(
-        typeof args.data.session === 'string' ? args.data.session : given,
-        process.env,
-        clientSessionOf(request.params._meta),
-      );
+      const { session, from } = sessionOf(typeof args.data.session === 'string' ? args.data.session : given, process.env, mcpSessionOf(request.params._meta));
       const r = await tool.call({ ...ctx, session, sessionFrom: from, role: 'server' }, args.data);
       const ok = r.exit === EXIT.ok || r.exit === EXIT.stoppedForPerson;
       const line = r.text.split('\n', 1)[0]!;

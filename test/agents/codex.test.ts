@@ -25,7 +25,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { agentsSection } from '../../src/app/agent-instructions.js';
+import { agentsSection } from '../../src/clients/instructions.js';
 import { CODEX, codexHome, runCodex, tempFolder, trustHooks, type CodexRun } from '../helpers/codex.js';
 import { ROOT } from '../helpers/engine.js';
 import { itemText, startResponsesServer, type InputItem, type ResponsesBody, type ResponsesServer, type Turn } from '../helpers/responses-server.js';

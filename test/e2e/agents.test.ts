@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { agentsSection, autopilotCommand, claudeCommand } from '../../src/app/agent-instructions.js';
+import { agentsSection, autopilotCommand, claudeCommand } from '../../src/clients/instructions.js';
 import { autopilot, read, tempRepo, write, type NextJson } from '../helpers/cli.js';
 import { ROOT } from '../helpers/engine.js';
 

@@ -8,7 +8,7 @@
  */
 import { parse, stringify } from 'smol-toml';
 import { InputError } from '../errors.js';
-import { AGENT_WRITE_TOOLS, PERSON_COMMANDS, PERSON_OPTIONS, type Launch } from './agent-config.js';
+import { AGENT_WRITE_TOOLS, PERSON_COMMANDS, PERSON_OPTIONS, type Launch } from './client.js';
 
 type Table = Record<string, unknown>;
 const isTable = (v: unknown): v is Table => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -5,13 +5,12 @@
  * Each under 2 KB (tested). The command line is called as the installed
  * binary, `node_modules/.bin/autopilot`, never through npx (a start of its own
  * on every call), and always spelled the same way, so the permission rules
- * `init` writes (`agent-config.ts`) recognise the commands only a person may
+ * `init` writes (`claude-code.ts`, `codex.ts`) recognise the commands only a person may
  * run. The texts tell the agent to ask the person for those, never to run
  * them (docs/sessions.md).
  */
 
-/** How every installed text calls the command line where autopilot is installed in the project. */
-export const AGENT_BIN = 'node_modules/.bin/autopilot';
+import { AGENT_BIN, type Launch } from './client.js';
 
 /** The loop, the stops and the exit codes: the same for every agent. */
 const LOOP = `1. \`next\`:
@@ -77,3 +76,14 @@ export const TEXT_MARK = "Drive this repository's autopilot workflow";
 
 /** Claude Code reads CLAUDE.md, not AGENTS.md: one line imports the section. */
 export const CLAUDE_MD_LINE = 'Autopilot: see the Autopilot section of @AGENTS.md (`/autopilot` runs it).';
+
+/** AGENTS.md with autopilot's section, put in place of an older one (between its marks) or appended; undefined when it says it already. */
+export function withAgentsSection(text: string | undefined, launch: Launch): string | undefined {
+  const section = agentsSection(launch.bin);
+  if (text === undefined) return `# Agents\n\n${section}`;
+  const begin = text.indexOf(AGENTS_BEGIN);
+  const end = text.indexOf(AGENTS_END);
+  const updated =
+    begin >= 0 && end > begin ? text.slice(0, begin) + section.trimEnd() + text.slice(end + AGENTS_END.length) : `${text.trimEnd()}\n\n${section}`;
+  return updated === text ? undefined : updated;
+}

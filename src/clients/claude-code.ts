@@ -1,0 +1,65 @@
+/**
+ * Claude Code (docs/sessions.md, docs/claude-code-facts.md). `init` sets up
+ * the `/autopilot` command, the line of `CLAUDE.md` that imports AGENTS.md's
+ * section, the MCP server in `.mcp.json`, and `.claude/settings.json`: the
+ * `permissions.ask` rules for what only a person decides, and with `--hooks`
+ * the SessionStart and SessionEnd hooks. Its hooks run with
+ * `$CLAUDE_PROJECT_DIR` set; at a new conversation's start the hook names the
+ * conversation in `$CLAUDE_ENV_FILE`, which Claude Code runs before every
+ * shell command.
+ */
+import { writeFileSync } from 'node:fs';
+import { PERSON_COMMANDS, PERSON_OPTIONS, type Client, type Launch } from './client.js';
+import { changed, objectAt, ours, parseObject, withHooks, withLines, withMcpServer } from './config-files.js';
+import { InputError } from '../errors.js';
+import { CLAUDE_MD_LINE, claudeCommand, TEXT_MARK } from './instructions.js';
+
+/** Claude Code's permission rules that make it ask the person before an agent runs a person's command, CLI or MCP. */
+export function askRules(): string[] {
+  return [
+    ...PERSON_COMMANDS.map((name) => `Bash(*autopilot* ${name}*)`),
+    ...PERSON_OPTIONS.map((flag) => `Bash(*autopilot* *${flag}*)`),
+    ...PERSON_COMMANDS.map((name) => `mcp__autopilot__${name}`),
+  ];
+}
+
+/** Claude Code's settings: the ask rules, and with `hooks` the SessionStart and SessionEnd hooks. */
+export function withClaudeSettings(text: string | undefined, file: string, launch: Launch, hooks: boolean): string | undefined {
+  const json = parseObject(text, file);
+  const permissions = objectAt(json, 'permissions', file, '"permissions": { "ask": [ … ] }');
+  const ask = permissions.ask === undefined ? [] : permissions.ask;
+  if (!Array.isArray(ask)) throw new InputError({ file, message: '`permissions.ask` is not a list', expected: '"ask": [ … ]' });
+  const rules = [...ask, ...askRules().filter((rule) => !ask.includes(rule))];
+  const withRules = { ...json, permissions: { ...permissions, ask: rules } };
+  return changed(text, hooks ? withHooks(withRules, file, launch.claudeHook) : withRules);
+}
+
+export const claudeCode: Client = {
+  id: 'claude-code',
+  name: 'Claude Code',
+  files: (launch, { hooks }) => [
+    { path: '.claude/commands/autopilot.md', make: ours(claudeCommand(launch.bin), TEXT_MARK) },
+    { path: 'CLAUDE.md', make: (t) => withLines(t, '', [CLAUDE_MD_LINE]) },
+    { path: '.mcp.json', make: (t) => withMcpServer(t, '.mcp.json', launch) },
+    { path: '.claude/settings.json', make: (t) => withClaudeSettings(t, '.claude/settings.json', launch, hooks) },
+  ],
+  // Versions that set it; 2.1.112 does not (the `/autopilot` text passes `--session ${CLAUDE_SESSION_ID}`).
+  sessionEnv: ['CLAUDE_CODE_SESSION_ID'],
+  commandEnv: [],
+  mcpMeta: [],
+  // Claude Code gives its hooks $CLAUDE_PROJECT_DIR (and SessionStart $CLAUDE_ENV_FILE).
+  ranHook: (_fields, env) => env.CLAUDE_PROJECT_DIR !== undefined || env.CLAUDE_ENV_FILE !== undefined,
+  sessionStarted(id, fields, env) {
+    // Never on a resume (the line of the first start still holds) or a fork (the hook is handed the parent's id, which would be wrong).
+    if (!id || fields.source !== 'startup') return [];
+    if (!env.CLAUDE_ENV_FILE) return [`autopilot: $CLAUDE_ENV_FILE is not set; commands name this conversation with --session ${id}.`];
+    try {
+      // The file is this hook's alone: written whole, it holds one line however often the hook runs.
+      writeFileSync(env.CLAUDE_ENV_FILE, `export AUTOPILOT_SESSION=${id}\n`);
+      return [];
+    } catch (error) {
+      return [`autopilot: could not write $CLAUDE_ENV_FILE (${(error as NodeJS.ErrnoException).code ?? 'error'}).`];
+    }
+  },
+  instructions: '/autopilot',
+};

@@ -1,0 +1,72 @@
+/**
+ * One agent client (Claude Code, Codex, Cursor) as autopilot meets it: the
+ * files `init` sets up for it, the ids it gives a conversation, and how its
+ * hooks are told apart. Each client is one file of this folder behind this
+ * interface, listed in `index.ts`; `init`, the session's name
+ * (`app/context.ts`), the conversation's process (`io/conversation.ts`), the
+ * MCP server and the hooks iterate that list (docs/sessions.md). Adding a
+ * client is one file and one line there.
+ *
+ * Below `app` and `io`: no state, no repository, only the client's own words.
+ */
+
+/** How every installed text calls the command line where autopilot is installed in the project. */
+export const AGENT_BIN = 'node_modules/.bin/autopilot';
+
+/** What only a person decides (rule 10): the commands, and the options of any command. Kept equal to the registry's `person` marks (tested). */
+export const PERSON_COMMANDS = ['decide', 'ack', 'repin', 'restore'] as const;
+export const PERSON_OPTIONS = ['--force', '--take-over'] as const;
+/** The MCP tools an agent runs that write (the rest only read, or are a person's). Kept equal to the registry (tested). */
+export const AGENT_WRITE_TOOLS = ['next', 'substep', 'done', 'fail', 'skip', 'breadcrumb', 'report', 'lease', 'checkpoint'] as const;
+
+/** How a client starts autopilot: its command line, its MCP server, its hooks (`launch.ts`). */
+export interface Launch {
+  /** The command line as texts and permission rules spell it, and as its words. */
+  bin: string;
+  words: string[];
+  /** The MCP server, started from whatever folder of the project the client runs in. */
+  mcp: { command: string; args: string[] };
+  /** A hook's command line (`hook session-start`), for Claude Code and for Codex. */
+  claudeHook: (event: string) => string;
+  codexHook: (event: string) => string;
+}
+
+/** One file `init` sets up: its path from the repository's root, and its new text from the old one (undefined: it already says what autopilot needs). */
+export interface SetupFile {
+  path: string;
+  make: (text: string | undefined) => string | undefined;
+}
+
+/** What a hook's JSON on stdin says, as far as it could be read: the raw id (the caller checks it as a session name), the start's source. */
+export interface HookFields {
+  id?: string;
+  /** `startup` for a new conversation; `resume` for a resumed, continued or forked one. */
+  source?: string;
+  /** The rest of the input, for a client that reads more. */
+  raw: Record<string, unknown>;
+}
+
+export interface Client {
+  /** autopilot's name for it: `claude-code`, `codex`, `cursor`. */
+  id: string;
+  /** Its name for a person. */
+  name: string;
+  /** Every file `init` sets up for it; `hooks`: `init --hooks`. May load a parser of its own (Codex's TOML). */
+  files(launch: Launch, options: { hooks: boolean }): SetupFile[] | Promise<SetupFile[]>;
+  /** The environment variables naming the conversation in every shell command it runs, in order. */
+  sessionEnv: readonly string[];
+  /**
+   * The environment variables it sets in every shell command it runs: such a
+   * command has the client above it, or runs in a sandbox that hides it
+   * (Codex's PID namespace on Linux, docs/sessions.md).
+   */
+  commandEnv: readonly string[];
+  /** The keys of an MCP call's `_meta` that name the conversation, in order. */
+  mcpMeta: readonly string[];
+  /** Whether it ran this hook, from the hook's input and environment. */
+  ranHook(fields: HookFields, env: NodeJS.ProcessEnv): boolean;
+  /** At SessionStart, what it does for the conversation beyond the status (Claude Code: the environment file); notes on what failed. `id`: checked. */
+  sessionStarted?(id: string | undefined, fields: HookFields, env: NodeJS.ProcessEnv): string[];
+  /** Where its agent reads how to drive autopilot, as the SessionStart context names it. */
+  instructions: string;
+}

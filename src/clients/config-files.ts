@@ -1,0 +1,82 @@
+/**
+ * The edits `init` makes to the clients' own files, shared by the clients:
+ * a JSON config parsed, autopilot's entries added, and written back whole
+ * (other servers, hooks, rules and keys stay as they were); lines appended to
+ * a text file that lacks them; a text autopilot wrote refreshed. Pure: text
+ * in, text out (undefined: the file already says it).
+ */
+import { InputError } from '../errors.js';
+import { HOOK_TIMEOUT_SECONDS } from '../limits.js';
+import type { Launch } from './client.js';
+
+export type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export function parseObject(text: string | undefined, file: string): Json {
+  if (text === undefined || text.trim() === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new InputError({ file, message: `not valid JSON, so init cannot add autopilot to it: ${(error as Error).message}`, expected: 'a JSON object' });
+  }
+  if (!isObject(value)) throw new InputError({ file, message: 'not a JSON object, so init cannot add autopilot to it', expected: 'a JSON object' });
+  return value;
+}
+
+export function objectAt(json: Json, key: string, file: string, expected: string): Json {
+  const value = json[key] === undefined ? {} : json[key];
+  if (!isObject(value)) throw new InputError({ file, message: `\`${key}\` is not an object`, expected });
+  return value;
+}
+
+const render = (json: Json) => `${JSON.stringify(json, null, 2)}\n`;
+/** The new text, or undefined when the file already says it. */
+export const changed = (text: string | undefined, json: Json) => (text !== undefined && text.trim() !== '' && sameJson(text, json) ? undefined : render(json));
+const sameJson = (text: string, json: Json) => JSON.stringify(JSON.parse(text)) === JSON.stringify(json);
+
+/** An MCP config (`.mcp.json`, `.cursor/mcp.json`) with autopilot's server. */
+export function withMcpServer(text: string | undefined, file: string, launch: Launch): string | undefined {
+  const json = parseObject(text, file);
+  const servers = objectAt(json, 'mcpServers', file, '"mcpServers": { … }');
+  const have = isObject(servers.autopilot) ? servers.autopilot : {};
+  return changed(text, { ...json, mcpServers: { ...servers, autopilot: { ...have, ...launch.mcp } } });
+}
+
+/** A hook group that runs autopilot's `hook <event>`, with this command line. */
+const hookGroup = (command: string, timeout: number) => ({ hooks: [{ type: 'command', command, timeout }] });
+const isOurs = (group: unknown, event: string) =>
+  isObject(group) && Array.isArray(group.hooks) && group.hooks.some((h) => isObject(h) && typeof h.command === 'string' && h.command.includes(`hook ${event}`));
+
+/** Hooks (Claude Code's format, which Codex reads too) with autopilot's SessionStart and SessionEnd, an older spelling of ours replaced. */
+export function withHooks(
+  json: Json,
+  file: string,
+  command: (event: string) => string,
+  timeouts: { sessionEnd: number } = { sessionEnd: HOOK_TIMEOUT_SECONDS },
+): Json {
+  const hooks = objectAt(json, 'hooks', file, '"hooks": { "SessionStart": [ … ] }');
+  const out: Json = { ...hooks };
+  for (const [event, name] of [
+    ['SessionStart', 'session-start'],
+    ['SessionEnd', 'session-end'],
+  ] as const) {
+    const groups = hooks[event] === undefined ? [] : hooks[event];
+    if (!Array.isArray(groups)) throw new InputError({ file, message: `\`hooks.${event}\` is not a list`, expected: `"${event}": [ … ]` });
+    out[event] = [...groups.filter((g) => !isOurs(g, name)), hookGroup(command(name), event === 'SessionEnd' ? timeouts.sessionEnd : HOOK_TIMEOUT_SECONDS)];
+  }
+  return { ...json, hooks: out };
+}
+
+/** The file with the lines it lacks appended, or undefined when it has them all. */
+export function withLines(text: string | undefined, header: string, lines: string[]): string | undefined {
+  const have = new Set((text ?? '').split(/\r?\n/).map((l) => l.trim()));
+  const missing = lines.filter((l) => !have.has(l));
+  if (missing.length === 0) return undefined;
+  const body = text ?? '';
+  const prefix = body === '' ? '' : body.endsWith('\n') ? `${body}\n` : `${body}\n\n`;
+  return `${prefix}${header ? `${header}\n` : ''}${missing.join('\n')}\n`;
+}
+
+/** A text autopilot wrote (it still says `mark`) is refreshed; a person's own file is kept. */
+export const ours = (text: string, mark: string) => (t: string | undefined) => (t === undefined || (t.includes(mark) && t !== text) ? text : undefined);

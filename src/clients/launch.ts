@@ -1,0 +1,32 @@
+/**
+ * How every client starts autopilot (docs/sessions.md, "Calling the command
+ * line"): the binary named directly, never through `npx` (a start of its own
+ * on every call, and a download where the package is missing): the installed
+ * `node_modules/.bin/autopilot`, found from any folder of the project, or
+ * `node` with the absolute path of the running `bin/autopilot.js` (a checkout
+ * used from elsewhere).
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { AGENT_BIN, type Launch } from './client.js';
+
+/** Finds the project's installed binary from any folder below it: the nearest `node_modules/.bin/autopilot` above. */
+const FIND_BIN = `d=$PWD; while [ ! -x "$d/${AGENT_BIN}" ] && [ "$d" != / ]; do d=$(dirname "$d"); done; exec "$d/${AGENT_BIN}"`;
+
+const quote = (word: string) => (/^[\w./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`);
+
+/** `root`: the repository; `script`: the running `bin/autopilot.js`, used where the project has no installed binary. */
+export function launchOf(root: string, script: string): Launch {
+  if (existsSync(join(root, AGENT_BIN))) {
+    return {
+      bin: AGENT_BIN,
+      words: [AGENT_BIN],
+      mcp: { command: 'sh', args: ['-c', `${FIND_BIN} mcp`] },
+      // Claude Code names the folder it started in, where it read these settings.
+      claudeHook: (event) => `"$CLAUDE_PROJECT_DIR"/${AGENT_BIN} hook ${event}`,
+      codexHook: (event) => `${FIND_BIN} hook ${event}`,
+    };
+  }
+  const line = (event: string) => ['node', script, 'hook', event].map(quote).join(' ');
+  return { bin: `node ${quote(script)}`, words: ['node', script], mcp: { command: 'node', args: [script, 'mcp'] }, claudeHook: line, codexHook: line };
+}
