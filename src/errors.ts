@@ -21,22 +21,32 @@ export const EXIT = {
   heldByAnotherSession: 4,
 } as const;
 
-export type ErrorCode =
-  /** Bad usage or bad input: exit 2. */
-  | 'bad_input'
-  /** A step command the rules refuse (missing evidence, not optional, the position moved): exit 2. */
-  | 'refused'
-  /** A path that leads out of the repository: exit 2. */
-  | 'outside_repository'
-  /** A guard (lock, lease, journal) cannot work here, so nothing runs unguarded: exit 2. */
-  | 'guard_off'
-  /** The disk (or the user's quota) is full: a file could not be written; exit 2, saying whether anything was changed. */
-  | 'disk_full'
-  /** Another session holds the repository, or the lock was not freed in time: exit 4. */
-  | 'held'
-  /** Git refused what a command asked of it (a progress commit): exit 1, with git's words. */
-  | 'git_failed'
-  | 'internal';
+/**
+ * Every error code an answer can carry (`error.code`; over MCP, the text a
+ * tool error starts with), and the exit code the command line gives it. The
+ * texts an agent reads hold a row for each (`clients/instructions.ts`, tested).
+ */
+export const ERROR_EXIT = {
+  /** Bad usage or bad input. */
+  bad_input: EXIT.badInput,
+  /** A step command the rules refuse (missing evidence, not optional, the position moved). */
+  refused: EXIT.badInput,
+  /** A path that leads out of the repository. */
+  outside_repository: EXIT.badInput,
+  /** A guard (lock, lease, journal) cannot work here, so nothing runs unguarded. */
+  guard_off: EXIT.badInput,
+  /** The disk (or the user's quota) is full: a file could not be written, saying whether anything was changed. */
+  disk_full: EXIT.badInput,
+  /** Another session holds the repository, or the lock was not freed in time. */
+  held: EXIT.heldByAnotherSession,
+  /** Git refused what a command asked of it (a progress commit), with git's words. */
+  git_failed: EXIT.internal,
+  internal: EXIT.internal,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_EXIT;
+
+export const ERROR_CODES = Object.keys(ERROR_EXIT) as ErrorCode[];
 
 /**
  * The CLI loads rare parts (the Markdown parser, git, the MCP server) from

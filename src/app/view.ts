@@ -2,7 +2,10 @@
  * What a command shows, gathered once and rendered twice: as JSON for an
  * agent, as a few lines of text for a person.
  */
-import type { Evidence } from '../engine/evidence.js';
+import { evidenceFor, type Evidence } from '../engine/evidence.js';
+import { nextFreeName } from '../engine/next-name.js';
+import { findMatches } from '../io/find-matches.js';
+import { EVIDENCE_MATCH_LIMIT } from '../limits.js';
 import type { Drift, Source } from '../engine/reconcile.js';
 import type { Outcome } from '../engine/transitions.js';
 import { InputError } from '../errors.js';
@@ -21,6 +24,10 @@ export interface WorkOrder {
   skillExists: boolean;
   /** Patterns to satisfy, as paths from the repository root (`_docs/...`). */
   doneWhen: string[];
+  /** Where a pattern names a numbered file not yet written this round: the next free name to write (`_docs/01_solution/solution_draft_03.md`). */
+  write: string[];
+  /** The files of `doneWhen` that exist already and count for this round: where a resumed step picks up. */
+  have: string[];
 }
 
 export interface View {
@@ -69,8 +76,8 @@ export interface View {
   fork?: { reasons: string[]; sides: Record<SideName, SideSummary>; decision: Decision };
 }
 
-/** The summary at a session boundary (docs/state-and-journal.md, "Session boundaries"): read from the decompose step's task table, or why it could not be. */
-export type BoundarySummary = { file: string; tasks: number; batches: number; points: number } | { file: string; problem: string };
+/** The summary at a session boundary (docs/state-and-journal.md, "Session boundaries"): read from the decompose step's task table, or why it could not be and what the agent fixes. */
+export type BoundarySummary = { file: string; tasks: number; batches: number; points: number } | { file: string; problem: string; fix: string };
 
 export function currentStep(view: Pick<View, 'flow' | 'position'>): Step | undefined {
   return typeof view.position.step === 'number' ? stepByNumber(view.flow, view.position.step) : undefined;
@@ -81,11 +88,36 @@ export function doneWhenPaths(repo: Repo, step: Step, cycle: number): string[] {
   return step.doneWhen.map((p) => `${repo.docsName}/${withCycle(p, cycle)}`);
 }
 
-/** Refuses (exit 2) a skill file the agent should not be handed: not a regular file, or over the size limit. */
-export function workOrder(repo: Repo, step: Step, cycle: number): WorkOrder {
+/**
+ * Refuses (exit 2) a skill file the agent should not be handed: not a regular
+ * file, or over the size limit. `evidence`: what the disk holds for the step,
+ * read with the state (its files that count for this round, and the names a
+ * numbered pattern has taken).
+ */
+export function workOrder(repo: Repo, step: Step, cycle: number, evidence: Evidence): WorkOrder {
   const skill = skillFile(repo, step.skill);
   if (skill.problem) throw new InputError(skill.problem);
-  return { skill: skillDisplayPath(repo, skill.path), skillExists: skill.exists, doneWhen: doneWhenPaths(repo, step, cycle) };
+  const ev = evidence.cycle === cycle ? evidenceFor(evidence, step.number) : undefined;
+  // Another cycle's evidence says nothing of this one's files: read them (a `next` that begins a cycle).
+  const patterns =
+    ev?.patterns ??
+    step.doneWhen.map((p) => ({
+      pattern: withCycle(p, cycle),
+      matches: findMatches(repo.docs, withCycle(p, cycle), EVIDENCE_MATCH_LIMIT, { root: repo.root, refused: () => undefined }),
+    }));
+  const baseline = new Set(ev?.roundBaseline ?? []);
+  const counts = (file: string) => !baseline.has(file);
+  const inDocs = (file: string) => `${repo.docsName}/${file}`;
+  return {
+    skill: skillDisplayPath(repo, skill.path),
+    skillExists: skill.exists,
+    doneWhen: doneWhenPaths(repo, step, cycle),
+    write: patterns.flatMap((p) => {
+      const name = p.matches.some(counts) ? undefined : nextFreeName(p.pattern, p.matches);
+      return name ? [inDocs(name)] : [];
+    }),
+    have: patterns.flatMap((p) => p.matches.filter(counts).map(inDocs)),
+  };
 }
 
 export function buildView(command: string, loaded: Loaded, position: Position, outcome?: Outcome, extra: Partial<View> = {}): View {
@@ -107,6 +139,6 @@ export function buildView(command: string, loaded: Loaded, position: Position, o
     ...extra,
   };
   const step = currentStep(view);
-  if (outcome?.kind === 'work' && step) view.work = workOrder(loaded.repo, step, position.cycle);
+  if (outcome?.kind === 'work' && step) view.work = workOrder(loaded.repo, step, position.cycle, loaded.evidence);
   return view;
 }

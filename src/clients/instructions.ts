@@ -10,28 +10,57 @@
  * them (docs/sessions.md).
  */
 
+import { ERROR_EXIT, EXIT, type ErrorCode } from '../errors.js';
 import { AGENT_BIN, type Launch } from './client.js';
 
+/**
+ * Every answer an agent can get, a row each: what happened, the command
+ * line's exit code, the MCP tool result (a tool error's text starts with its
+ * code), what the agent does. Every exit code and error code of
+ * `errors.ts` has its row (tested).
+ */
+export const OUTCOMES: readonly { what: string; exit: number; mcp: readonly ErrorCode[] | 'result'; does: string }[] = [
+  { what: 'work, recorded', exit: EXIT.ok, mcp: 'result', does: 'do it; `next` again' },
+  { what: '`outcome: complete`', exit: EXIT.ok, mcp: 'result', does: 'flow done: tell the person; stop' },
+  {
+    what: 'decision, boundary, failed step, fork',
+    exit: EXIT.stoppedForPerson,
+    mcp: 'result',
+    does: 'show `decision.question` (or `boundary`), options, recommendation, reason; stop, ask the person (first `boundary.summary.fix`)',
+  },
+  { what: 'refused: files missing', exit: ERROR_EXIT.refused, mcp: ['refused'], does: 'make what `missing` names' },
+  {
+    what: 'bad input',
+    exit: ERROR_EXIT.bad_input,
+    mcp: ['bad_input', 'outside_repository', 'guard_off', 'disk_full'],
+    does: 'fix what `error` names (file, line)',
+  },
+  { what: 'another session holds it', exit: ERROR_EXIT.held, mcp: ['held'], does: 'show `error.message`, `error.decision`; stop, ask the person' },
+  { what: 'git, internal error', exit: ERROR_EXIT.internal, mcp: ['git_failed', 'internal'], does: 'show it; stop' },
+];
+
+const table = [
+  '| what happened | exit | MCP | you |',
+  '|---|---|---|---|',
+  ...OUTCOMES.map((o) => `| ${o.what} | ${o.exit} | ${o.mcp === 'result' ? 'result' : o.mcp.map((c) => `\`${c}\``).join(' ')} | ${o.does} |`),
+].join('\n');
+
 /** The loop, the stops and the exit codes: the same for every agent. */
-const LOOP = `1. \`next\`:
-   - 0, \`action\` start/resume/retry: read the file in \`skill\`, do that step from
-     \`resume\` on; record progress with \`substep "<n — name>"\`; when the files in
-     \`done_when\` exist, \`done\`. Pass next's \`step\` as \`--step N\` to \`done\`, \`fail\`,
-     \`skip\`, \`substep\`; after a crash, repeat the same command.
-   - 3: stop for the person. Show \`decision.question\` (or \`boundary.decision\` with
-     \`boundary.summary\`), each option's letter and choice, and the recommendation with
-     its reason, then ask the person to answer it. Never choose yourself. A \`failed\`
-     outcome waits for a person too: show the reason and ask them.
-   - 2: fix what \`error\` names (file, line), or do what it says is missing.
-   - 4: another session holds the repository: show \`error.message\` and
-     \`error.decision\` to the person and stop; only they may take it over.
-   - 1: an internal error: stop and show it.
-2. An attempt failed: \`fail --reason "<why>"\`, then \`next\`.
-3. After \`done\` exits 0, \`next\` again. After a boundary answered A, stop: the
-   next step belongs to a new conversation.
+const LOOP = `1. \`next\` hands out a step: read \`skill\`, write the files of \`done_when\`
+   (\`write\`: a numbered file's next name; resumed: go on from sub-step \`resume\`,
+   keep the files in \`have\`), note progress: \`substep "<n — name>"\`, then
+   \`done\`. Pass next's \`step\` as \`--step N\` to the commands after it.
+   After a crash, repeat it. Failed: \`fail --reason "<why>"\`.
+2. Act on each answer by its exit code, or over MCP by its result or its error
+   (isError, the text starts with the code):
+
+${table}
+
+After a boundary answered A, stop: a new conversation goes on.
+autopilot commits its own files at each step: never \`git add\` or commit \`_docs/\`.
 
 Only a person answers a decision, acknowledges a failure, forces a step, restores
-a checkpoint, repins a flow or takes over from another session: ask them.`;
+a checkpoint, repins a flow or takes over a session's lease: ask them.`;
 
 /** The `/autopilot` command for Claude Code: the status inlined when it is expanded, the arguments, the conversation's id. */
 export const claudeCommand = (bin = AGENT_BIN) => `---
@@ -43,19 +72,19 @@ Where the work stands:
 
 The person said: $ARGUMENTS
 
-Drive this repository's autopilot workflow; the engine keeps the position, you
-do the work. Use the \`autopilot\` MCP tools with \`session: "\${CLAUDE_SESSION_ID}"\`,
+Drive this repository's autopilot workflow: it keeps the position, you do the
+work. Use the \`autopilot\` MCP tools with \`session: "\${CLAUDE_SESSION_ID}"\`,
 or run \`${bin} <command> --json --session \${CLAUDE_SESSION_ID}\` (one JSON
-object on stdout) and act on the exit code:
+object on stdout):
 
 ${LOOP}
 `;
 
 /** The same for Cursor's commands and any client without Claude Code's substitutions. */
-export const autopilotCommand = (bin = AGENT_BIN) => `Drive this repository's autopilot workflow; the engine keeps the position, you
-do the work. Use the \`autopilot\` MCP tools when you have them, or run
-\`${bin} <command> --json\` (one JSON object on stdout) and act on the exit
-code. \`${bin} status\` shows where the work stands.
+export const autopilotCommand = (bin = AGENT_BIN) => `Drive this repository's autopilot workflow: it keeps the position, you do the
+work. Use the \`autopilot\` MCP tools when you have them, or run
+\`${bin} <command> --json\` (one JSON object on stdout);
+\`${bin} status\` shows where the work stands.
 
 ${LOOP}
 `;

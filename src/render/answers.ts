@@ -7,10 +7,11 @@
  * CLI imports its types, which cost nothing): zod stays off start-up.
  */
 import { z } from 'zod';
+import { ERROR_CODES } from '../errors.js';
 import { STATUSES } from '../formats/pointer/position.js';
 
 const stepNumber = z.union([z.number().int(), z.literal('done')]);
-const code = z.enum(['bad_input', 'refused', 'outside_repository', 'guard_off', 'disk_full', 'held', 'git_failed', 'internal']);
+const code = z.enum(ERROR_CODES);
 
 export const problemSchema = z.object({
   file: z.string().optional(),
@@ -102,7 +103,8 @@ export const statusAnswer = position.extend({
 
 const summary = z.union([
   z.object({ file: z.string(), tasks: z.number().int(), batches: z.number().int(), points: z.number() }),
-  z.object({ file: z.string(), problem: z.string() }),
+  /** The task index cannot be read: why, and what the agent fixes in it (the file, the line, what it needs) before it runs `next` again. */
+  z.object({ file: z.string(), problem: z.string(), fix: z.string() }),
 ]);
 
 /** `next`, `done`, `fail`, `skip`, `decide`, `ack`, `substep`. */
@@ -111,6 +113,11 @@ export const stepAnswer = position.extend({
   action: z.enum(['start', 'resume', 'retry']).optional(),
   skill: z.string().optional(),
   done_when: z.array(z.string()).optional(),
+  /** Where a `done_when` pattern names a numbered file: the next free name to write (`_docs/01_solution/solution_draft_03.md`). */
+  write: z.array(z.string()).optional(),
+  /** The `done_when` files that exist already and count for this round: kept and built on when a step is resumed. */
+  have: z.array(z.string()).optional(),
+  /** The sub-step recorded (`substep`): where a resumed step picks up. */
   resume: z.string().optional(),
   decision: decision.optional(),
   boundary: z

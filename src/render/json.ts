@@ -115,6 +115,8 @@ export function stepJson(view: View): StepAnswer {
       if (view.work) {
         json.skill = view.work.skill;
         json.done_when = view.work.doneWhen;
+        if (view.work.write.length > 0) json.write = view.work.write;
+        if (view.work.have.length > 0) json.have = view.work.have;
       }
       if (position.subStep !== '0') json.resume = position.subStep;
       break;
@@ -137,6 +139,9 @@ export function stepJson(view: View): StepAnswer {
       json.decision = decisionJson(outcome!.decision);
       json.fork = forkJson(outcome!.reasons, outcome!.sides);
       json.message = "The journal holds two branches' work that disagree: a person keeps one side with `autopilot decide A` or `autopilot decide B`.";
+      break;
+    case 'complete':
+      json.message = `${view.flow.id} is done: no step is left. Tell the person the flow is complete, and run nothing more for it.`;
       break;
     case 'failed':
       json.message = `${failedTimes(position.retryCount).replace(/^f/, 'F')}: a person runs \`autopilot ack\`, then \`autopilot next\` tries again.`;

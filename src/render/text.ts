@@ -215,6 +215,10 @@ function workText(view: View, action: 'start' | 'resume' | 'retry'): string[] {
   if (work) {
     lines.push(`  Read:      ${work.skill}${work.skillExists ? '' : ' (missing!)'}`);
     lines.push(`  Done when: ${work.doneWhen.join(', ')}`);
+    if (work.write.length > 0) lines.push(`  Write:     ${work.write.map(line).join(', ')}`);
+    // A pattern may match many files: the text names a few (`--json` has them all).
+    if (work.have.length > 0)
+      lines.push(`  Have:      ${work.have.slice(0, 4).map(line).join(', ')}${work.have.length > 4 ? ` and ${work.have.length - 4} more` : ''}`);
   }
   lines.push('  Progress:  autopilot substep "<n — name>"', '  Finished:  autopilot done      Failed: autopilot fail --reason "<why>"');
   return lines;
@@ -257,6 +261,7 @@ export function outcomeText(view: View): string {
       break;
     case 'complete':
       lines.push(view.command === 'next' ? `✓ ${flow.id} is done: nothing left to do.` : `✓ Completed ${acted}. ${flow.id} is done.`);
+      lines.push('Tell the person the flow is complete; run nothing more for it.');
       break;
     case 'recorded':
       lines.push(recordedText(view));
@@ -323,7 +328,7 @@ function forkLines(reasons: string[], sides: Record<SideName, SideSummary>): str
 function summaryLines(view: View): string[] {
   const s = view.summary;
   if (!s) return [];
-  if ('problem' in s) return [`Summary: ${line(s.problem)} (${s.file})`];
+  if ('problem' in s) return [`Summary: ${line(s.problem)} (${s.file})`, `  The agent: ${line(s.fix)}`];
   return [`Summary: ${s.tasks} tasks in ${s.batches} batches, ${s.points} complexity points (${s.file})`];
 }
 

@@ -24,7 +24,8 @@ const TASK_COLUMN = 'task';
 // `Tasks` is not among them: the Batches table has a `Tasks` column and is not one row per task.
 const POINTS_COLUMNS = ['points', 'complexity', 'complexitypoints'];
 const BATCH_COLUMN = 'batch';
-const TABLE_EXAMPLE = '| Task | Name | Points | Batch | Depends on |, one row per task, e.g. | 03 | Parse config | 3 | 2 | 01 |';
+/** The task table an index holds, as its problems say it. */
+export const TABLE_EXAMPLE = '| Task | Name | Points | Batch | Depends on |, one row per task, e.g. | 03 | Parse config | 3 | 2 | 01 |';
 /** Whole or decimal points: `3`, `0.5`. */
 const POINTS = /^\d+(\.\d+)?$/;
 

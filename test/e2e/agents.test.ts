@@ -180,7 +180,7 @@ describe('init for agents', () => {
 
   it('the /autopilot text stays under 2 KB and covers the JSON stops, the exit codes, the MCP tools, and asking the person', () => {
     for (const text of [autopilotCommand(), claudeCommand(), agentsSection()]) expect(Buffer.byteLength(text)).toBeLessThan(2048);
-    for (const phrase of ['decision.question', 'recommendation', 'ask the person', '--step N', '- 1:', '- 4:', 'MCP tools', 'error.decision']) {
+    for (const phrase of ['decision.question', 'recommendation', 'ask the person', '--step N', '| 1 |', '| 4 |', 'MCP tools', 'error.decision']) {
       expect(autopilotCommand()).toContain(phrase);
     }
     for (const phrase of ['${CLAUDE_SESSION_ID}', '$ARGUMENTS', '!`node_modules/.bin/autopilot status']) expect(claudeCommand()).toContain(phrase);

@@ -102,7 +102,7 @@ describe('greenfield, start to end, through the CLI', () => {
     const deploy = work(dir, { step: 10, name: 'Deploy' });
     expect(deploy.code).toBe(0);
     expect(deploy.json).toMatchObject({ outcome: 'complete', step: 'done' });
-    expect(next(dir)).toMatchObject({ outcome: 'complete', step: 'done' });
+    expect(next(dir)).toMatchObject({ outcome: 'complete', step: 'done', message: expect.stringContaining('Tell the person the flow is complete') });
     expect(autopilot(dir, 'status', '--json').json<NextJson>()).toMatchObject({ step: 'done', drift: [] });
     expect(autopilot(dir, 'check').code).toBe(0);
 
