@@ -47,8 +47,8 @@ const table = [
 
 /** The loop, the stops and the exit codes: the same for every agent. */
 const LOOP = `1. \`next\` hands out a step: read \`skill\`, write the files of \`done_when\`
-   (\`write\`: a numbered file's next name; resumed: go on from sub-step \`resume\`,
-   keep the files in \`have\`), note progress: \`substep "<n — name>"\`, then
+   (\`write\`: a numbered file's next name; resumed: go on from sub-step \`resume\`
+   if any, keep the files in \`have\`), note progress: \`substep "<n — name>"\`, then
    \`done\`. Pass next's \`step\` as \`--step N\` to the commands after it.
    After a crash, repeat it. Failed: \`fail --reason "<why>"\`.
 2. Act on each answer by its exit code, or over MCP by its result or its error
@@ -60,7 +60,7 @@ After a boundary answered A, stop: a new conversation goes on.
 autopilot commits its own files at each step: never \`git add\` or commit \`_docs/\`.
 
 Only a person answers a decision, acknowledges a failure, forces a step, restores
-a checkpoint, repins a flow or takes over a session's lease: ask them.`;
+a checkpoint, repins a flow or takes over a lease: ask them.`;
 
 /** The `/autopilot` command for Claude Code: the status inlined when it is expanded, the arguments, the conversation's id. */
 export const claudeCommand = (bin = AGENT_BIN) => `---
