@@ -15,6 +15,7 @@ import { flowOfPointer, loadState, readPointer } from './load-state.js';
 import { flowChangeNotice } from './flows.js';
 import { guardProblems } from './status.js';
 import { gitFallbackOff } from './git-source.js';
+import { outdatedClientFiles } from './init.js';
 
 export interface CheckResult {
   problems: Problem[];
@@ -100,6 +101,8 @@ export async function runCheck(ctx: Pick<Context, 'repo'>): Promise<CheckResult>
   const carried = carriedIndexProblem(repo.journalFile, displayPath(repo.journalFile, repo.root), journal.entries);
   if (carried) problems.push(carried);
   for (const guard of guardProblems(repo)) problems.push({ message: guard });
+  // The agent clients' files (`src/clients/`): an older text tells the agent what this version no longer does.
+  problems.push(...(await outdatedClientFiles(repo)));
   const gitOff = gitFallbackOff(repo);
   return { problems, flows: flows.map((f) => f.id), skills: skills.size, pointer, journalEvents: journal.entries.length, ...(gitOff ? { gitOff } : {}) };
 }

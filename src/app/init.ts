@@ -11,7 +11,7 @@ import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { entry } from '../formats/journal-line.js';
 import { atStep } from '../engine/reconcile.js';
-import { InputError } from '../errors.js';
+import { InputError, type Problem } from '../errors.js';
 import { loopStart, type Flow } from '../flow/model.js';
 import { FLOW_ID_RULE, flowIdProblem } from '../flow/ids.js';
 import { flowFileRef, pinnedCopy } from '../engine/pin.js';
@@ -19,6 +19,7 @@ import { TEMP_MARK } from '../io/atomic-write.js';
 import { SETUP_FILE_MAX_BYTES } from '../limits.js';
 import { gatePath, type Repo } from '../io/repo.js';
 import { withLines } from '../clients/config-files.js';
+import type { SetupFile } from '../clients/client.js';
 import { CLIENTS } from '../clients/index.js';
 import { launchOf } from '../clients/launch.js';
 import { packageRoot } from '../io/package-root.js';
@@ -88,6 +89,37 @@ export async function runInit(ctx: Context, flowId: string | undefined, options:
   return result;
 }
 
+/**
+ * `check`: the clients' files an older `init` set up that this version's
+ * would change (an `/autopilot` text without the table of outcomes, a
+ * config missing a rule), a problem each. A file that is not there, or that
+ * never mentions autopilot, is no problem: not every project uses every
+ * client. Hooks are not judged (whether a person chose them is not known).
+ */
+export async function outdatedClientFiles(repo: Repo): Promise<Problem[]> {
+  const launch = launchOf(repo.root, join(packageRoot(), 'bin', 'autopilot.js'));
+  const problems: Problem[] = [];
+  for (const client of CLIENTS)
+    for (const file of client.files(launch, { hooks: false })) {
+      let text: string | undefined;
+      let outdated: boolean;
+      try {
+        text = read(repo, join(repo.root, file.path));
+        outdated = text !== undefined && text.includes('autopilot') && (await file.make(text)) !== undefined;
+      } catch {
+        // Too large, unreadable, not JSON or TOML, out of the repository: `init` says so itself when run.
+        continue;
+      }
+      if (outdated)
+        problems.push({
+          file: file.path,
+          message: `${client.name}'s file is not what this version's \`autopilot init\` writes (set up by an older version, or edited)`,
+          expected: 'run `autopilot init` again: it brings its own text and entries up to date and keeps what a person wrote',
+        });
+    }
+  return problems;
+}
+
 /** The flow `--flow` names, checked by the same id rule the loader applies to file names. */
 function chosenFlow(flows: Flow[], flowId: string): Flow {
   const badId = flowIdProblem(flowId);
@@ -106,9 +138,10 @@ function chosenFlow(flows: Flow[], flowId: string): Flow {
 async function setupFiles(repo: Repo, options: { hooks?: boolean }): Promise<{ path: string; text: string | undefined }[]> {
   const local = `/${repo.docsName}/_autopilot`;
   const setup: { path: string; text: string | undefined }[] = [];
-  const add = (path: string, make: (text: string | undefined) => string | undefined) =>
-    setup.push({ path: join(repo.root, path), text: make(read(repo, join(repo.root, path))) });
-  add('.gitignore', (t) =>
+  const add = async (path: string, make: SetupFile['make']) => {
+    setup.push({ path: join(repo.root, path), text: await make(read(repo, join(repo.root, path))) });
+  };
+  await add('.gitignore', (t) =>
     withLines(t, '# autopilot: files local to one machine', [
       `${local}/cache/`,
       `${local}/lease*`,
@@ -117,9 +150,9 @@ async function setupFiles(repo: Repo, options: { hooks?: boolean }): Promise<{ p
       `/${repo.docsName}/*${TEMP_MARK}*`,
     ]),
   );
-  add('.gitattributes', (t) => withLines(t, '# autopilot: keep both sides of the append-only journal on merge', [`${local}/journal.jsonl merge=union`]));
+  await add('.gitattributes', (t) => withLines(t, '# autopilot: keep both sides of the append-only journal on merge', [`${local}/journal.jsonl merge=union`]));
   // Each agent client's own files (`src/clients/`).
   const launch = launchOf(repo.root, join(packageRoot(), 'bin', 'autopilot.js'));
-  for (const client of CLIENTS) for (const file of await client.files(launch, { hooks: options.hooks === true })) add(file.path, file.make);
+  for (const client of CLIENTS) for (const file of client.files(launch, { hooks: options.hooks === true })) await add(file.path, file.make);
   return setup;
 }

@@ -34,7 +34,7 @@ export interface Launch {
 /** One file `init` sets up: its path from the repository's root, and its new text from the old one (undefined: it already says what autopilot needs). */
 export interface SetupFile {
   path: string;
-  make: (text: string | undefined) => string | undefined;
+  make: (text: string | undefined) => string | undefined | Promise<string | undefined>;
 }
 
 /** What a hook's JSON on stdin says, as far as it could be read: the raw id (the caller checks it as a session name), the start's source. */
@@ -51,8 +51,8 @@ export interface Client {
   id: string;
   /** Its name for a person. */
   name: string;
-  /** Every file `init` sets up for it; `hooks`: `init --hooks`. May load a parser of its own (Codex's TOML). */
-  files(launch: Launch, options: { hooks: boolean }): SetupFile[] | Promise<SetupFile[]>;
+  /** Every file `init` sets up for it; `hooks`: `init --hooks`. A file's `make` may load a parser of its own (Codex's TOML). */
+  files(launch: Launch, options: { hooks: boolean }): SetupFile[];
   /** The environment variables naming the conversation in every shell command it runs, in order. */
   sessionEnv: readonly string[];
   /**

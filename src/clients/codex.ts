@@ -5,11 +5,12 @@
  * and with `--hooks` `.codex/hooks.json` (Claude Code's format). Every shell
  * command it runs carries `$CODEX_THREAD_ID`, and every MCP call
  * `_meta.threadId`; its hooks are told by their transcript, a `rollout-…`
- * file. Its TOML files load their parser only in `init` (`codex-toml.ts`, a
- * bundle of its own).
+ * file. Its `config.toml` loads the TOML parser only where it is written or
+ * judged (`codex-toml.ts`, a bundle of its own); the exec policy is written
+ * here, with no parser.
  */
 import { CODEX_SESSION_END_TIMEOUT_SECONDS } from '../limits.js';
-import type { Client, Launch } from './client.js';
+import { AGENT_WRITE_TOOLS, PERSON_COMMANDS, PERSON_OPTIONS, type Client, type Launch } from './client.js';
 import { changed, parseObject, withHooks } from './config-files.js';
 import { withAgentsSection } from './instructions.js';
 
@@ -18,15 +19,55 @@ export function withCodexHooks(text: string | undefined, file: string, launch: L
   return changed(text, withHooks(parseObject(text, file), file, launch.codexHook, { sessionEnd: CODEX_SESSION_END_TIMEOUT_SECONDS }));
 }
 
+/**
+ * The words a person-only option may follow where an agent types it: a
+ * command's name, an option that takes no value, `--step` and its number
+ * (`done --step 3 --json --force`). Codex's exec policy matches a command's
+ * first words, each from a list, with no wildcard: after free text or
+ * another option's value (`substep "…" --force`, `--session s --take-over`)
+ * the option is not caught; the texts never spell it so (docs/sessions.md).
+ */
+const BEFORE_OPTION = [
+  ...AGENT_WRITE_TOOLS,
+  ...PERSON_COMMANDS,
+  'status',
+  '--json',
+  '--commit',
+  ...PERSON_OPTIONS,
+  '--step',
+  ...Array.from({ length: 99 }, (_, i) => String(i + 1)),
+];
+/** How many such words a person-only option is caught after. */
+const OPTION_DEPTH = 4;
+
+/** The exec policy: each person-only command, and each person-only option among the first words, asks first (in `codex exec`, which asks nobody, it is refused). */
+export function codexRules(launch: Launch): string {
+  const words = launch.words.map((w) => JSON.stringify(w));
+  const rule = (pattern: string[]) => `prefix_rule(pattern=[${[...words, ...pattern].join(', ')}], decision="prompt")`;
+  const rules = [
+    ...PERSON_COMMANDS.map((name) => rule([JSON.stringify(name)])),
+    ...PERSON_OPTIONS.flatMap((option) =>
+      Array.from({ length: OPTION_DEPTH + 1 }, (_, depth) => rule([...Array<string>(depth).fill('BEFORE'), JSON.stringify(option)])),
+    ),
+  ];
+  return [
+    '# autopilot: what only a person decides asks first. Written by `autopilot init`.',
+    '# BEFORE: the words a person-only option is caught after (a command, an option without a value, --step N).',
+    `BEFORE = [${BEFORE_OPTION.map((w) => JSON.stringify(w)).join(', ')}]`,
+    ...rules,
+    '',
+  ].join('\n');
+}
+
 export const codex: Client = {
   id: 'codex',
   name: 'Codex',
-  async files(launch, { hooks }) {
-    const { codexRules, withCodexServer } = await import('./codex-toml.js');
+  files(launch, { hooks }) {
     const rules = codexRules(launch);
     return [
       { path: 'AGENTS.md', make: (t) => withAgentsSection(t, launch) },
-      { path: '.codex/config.toml', make: (t) => withCodexServer(t, '.codex/config.toml', launch) },
+      // The TOML parser is loaded only for this file.
+      { path: '.codex/config.toml', make: async (t) => (await import('./codex-toml.js')).withCodexServer(t, '.codex/config.toml', launch) },
       { path: '.codex/rules/autopilot.rules', make: (t) => (t === rules ? undefined : rules) },
       ...(hooks ? [{ path: '.codex/hooks.json', make: (t: string | undefined) => withCodexHooks(t, '.codex/hooks.json', launch) }] : []),
     ];
