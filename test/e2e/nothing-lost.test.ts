@@ -297,6 +297,45 @@ describe('nothing lost: history at scale and `log`', () => {
   });
 });
 
+describe('nothing lost: `check` on 300,000 events in one batch', () => {
+  /** Appends `count` sub-step events as one command's batch (only the last carries the pointer); `chained`: each names the line before it. */
+  function appendBatch(dir: string, count: number, chained: boolean): void {
+    const { journal_index: _carried, pointer, prev: _prev, ...last } = journal(dir).at(-1)!;
+    const first = (last.seq as number) + 1;
+    const start = chainHash(read(dir, JOURNAL).trimEnd().split('\n').at(-1)!);
+    let prev = start;
+    const lines: string[] = new Array<string>(count);
+    for (let i = 0; i < count; i++) {
+      const line = JSON.stringify({ prev, ...last, seq: first + i, event: 'substep', sub_step: `s${i}`, ...(i === count - 1 ? { pointer } : {}) });
+      if (chained) prev = chainHash(line);
+      lines[i] = line;
+    }
+    writeFileSync(join(dir, JOURNAL), `${read(dir, JOURNAL)}${lines.join('\n')}\n`);
+  }
+
+  it('300,000 chained events: every one read, no problem, exit 0', () => {
+    const dir = greenfield();
+    autopilot(dir, 'next');
+    appendBatch(dir, 300_000, true);
+    const check = autopilot(dir, 'check');
+    expect(check.stderr).toBe('');
+    expect(check.code).toBe(0);
+    expect(check.stdout).toContain('300002 journal events: no problems');
+  });
+
+  it('300,000 events each naming the same line (a seam a line): 100 named, the rest counted in one problem, exit 2', () => {
+    const dir = greenfield();
+    autopilot(dir, 'next');
+    appendBatch(dir, 300_000, false);
+    const check = autopilot(dir, 'check', '--json');
+    expect(check.stderr).toBe('');
+    expect(check.code).toBe(2);
+    const problems = check.json<{ problems: { line: number; message: string }[] }>().problems;
+    expect(problems).toHaveLength(101);
+    expect(problems.at(-1)!.message).toMatch(/^299,899 more breaks in the chain or the numbering from here/);
+  });
+});
+
 describe('nothing lost: loud when a guard is off', () => {
   it('a read-only autopilot folder: status and check say so, and step commands refuse rather than run unguarded', () => {
     const dir = greenfield();
