@@ -430,13 +430,16 @@ describe('temporaries of an interrupted write', () => {
       const where = new Set<string>();
       for (let i = 0; i < INIT_KILLS; i++) {
         restore();
-        // Every other kill at a named write (the last one too, so the next command has something to find); the rest by a timer.
+        // Every other kill at the n-th of the files init rewrites (the last kill at the second, so the next command has something to find); the rest by a timer.
         const atWrite = i % 2 === 0 || i === INIT_KILLS - 1;
         const run = await cli(
           dir,
           ['init', '--hooks', '--json'],
           atWrite
-            ? { crashAt: 'after-pointer-temp', env: { AUTOPILOT_CRASH_NTH: String(1 + Math.floor(random() * 10)) } }
+            ? {
+                crashAt: 'after-pointer-temp',
+                env: { AUTOPILOT_CRASH_NTH: String(i === INIT_KILLS - 1 ? 2 : 1 + Math.floor(random() * Object.keys(theirs).length)) },
+              }
             : { killAfterMs: 60 + Math.floor(random() * 200) },
         );
         if (run.signal === 'SIGKILL') killed++;
