@@ -62,8 +62,15 @@ export async function runCheck(ctx: Pick<Context, 'repo'>): Promise<CheckResult>
       pointer = 'ok';
       // Rule 7: a pointer behind the journal, or edited by hand, is worth a word even when it reads (a fork is named below, and decides).
       const head = readJournalHead(repo.journalFile);
-      for (const d of head.fork ? [] : checkRecord(parsed, head.record, positionHash).drift) {
-        problems.push({ file: pointerFile, message: d.message, expected: 'the pointer autopilot last wrote (`autopilot next` brings it up to the journal)' });
+      const journalFile = displayPath(repo.journalFile, repo.root);
+      for (const d of head.fork ? [] : checkRecord(parsed, head.record, positionHash, journalFile).drift) {
+        // The journal lost what the pointer names: the problem is the journal's, and the pointer stands.
+        const lost = d.kind === 'journal-gone' || d.kind === 'journal-behind';
+        problems.push(
+          lost
+            ? { file: journalFile, message: d.message, expected: `every event up to ${parsed.record!.seq}, the one the pointer names` }
+            : { file: pointerFile, message: d.message, expected: 'the pointer autopilot last wrote (`autopilot next` brings it up to the journal)' },
+        );
       }
     }
   } catch (error) {

@@ -12,17 +12,17 @@
  * it wrote, for whatever acts on a change afterwards (a progress commit).
  */
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { checkpointId, parseCheckpointId } from '../engine/checkpoint-id.js';
 import { carryJournalIndex } from './carry-index.js';
 import { retain, retentionClock } from '../engine/retention.js';
 import { serializeCheckpoint } from '../formats/checkpoint.js';
 import { serializeJournalIndex } from '../formats/journal-index.js';
 import { serializeLease, type Lease } from '../formats/lease.js';
-import { archivedFile, checkpointFile, checkpointIds } from '../io/checkpoint-files.js';
+import { archiveDir, archivedFile, checkpointFile, checkpointIds, checkpointsDir } from '../io/checkpoint-files.js';
 import { DISK_FULL, diskFull, InputError } from '../errors.js';
 import { chainHash, serializeEntries, toPointerRecord, type JournalEntry, type StampedEntry } from '../formats/journal-line.js';
-import { removeLeftovers, writeFileAtomically } from '../io/atomic-write.js';
+import { removeLeftovers, sweepLeftovers, writeFileAtomically } from '../io/atomic-write.js';
 import { crashPoint, diskFullWanted } from '../io/crash-point.js';
 import type { LoadedIndex } from '../io/journal-index.js';
 import { appendJournal } from '../io/journal.js';
@@ -199,6 +199,8 @@ export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writ
   }
   // What an interrupted write left beside a file of the user's: only our own temporaries.
   for (const file of plan.files ?? []) removeLeftovers(file.path, { ours: true });
+  // And what a killed command left in any folder autopilot writes into, whichever files this one wrote.
+  if (written.length > 0 || plan.lease) sweepLeftovers(leftoverFolders(repo, plan.files ?? []));
   // Housekeeping after the commit is whole: old checkpoints archived, the derived index saved. Neither can undo it.
   const pruned = checkpoint ? prune(repo, checkpoint.at, checkpoint.id) : [];
   if (plan.index?.stale) {
@@ -212,6 +214,28 @@ export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writ
   }
   crashPoint('before-release');
   return { files: written, entries: stamped, ...(checkpoint ? { checkpoint: { id: checkpoint.id, pruned } } : {}) };
+}
+
+/**
+ * The folders the client files `init` sets up live in, relative to the root (`app/init.ts`;
+ * `test/unit/app/leftovers.test.ts` holds the list to what `init --hooks` writes).
+ */
+const SETUP_FOLDERS = ['.claude', '.claude/commands', '.cursor', '.cursor/commands', '.codex', '.codex/rules'];
+
+/** Every folder autopilot writes a file into: the root, the docs folder, its own folders, the client files' folders, and this commit's. */
+export function leftoverFolders(repo: Repo, files: readonly { path: string }[] = []): string[] {
+  return [
+    repo.root,
+    repo.docs,
+    dirname(repo.pointerFile),
+    repo.autopilotDir,
+    dirname(repo.journalIndexFile),
+    dirname(repo.flowCacheFile),
+    checkpointsDir(repo),
+    archiveDir(repo),
+    ...SETUP_FOLDERS.map((folder) => join(repo.root, folder)),
+    ...files.map((file) => dirname(file.path)),
+  ];
 }
 
 /** A commit taken back: a full disk says so (exit 2), naming the file and whether all was put back; anything else is thrown as it was. */

@@ -204,7 +204,7 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride,
     checkStep(repo, flow, pointer);
     pointer = withCycleFromHistory(pointer, flow, head, repo);
   }
-  const record = fork ? forkRecordVerdict(fork, head, filePointer) : checkRecord(pointer, head.record, positionHash);
+  const record = fork ? forkRecordVerdict(fork, head, filePointer) : checkRecord(pointer, head.record, positionHash, displayPath(repo.journalFile, repo.root));
   if (!pointer) flow = record.start ? pinnedOrCurrent(record.start.flow) : detectFlow(repo, flows);
   // The pointer file's own text (a person's sections) is kept when the fork's position is written over it.
   if (fork && filePointer && record.start) pointer = { ...filePointer, position: record.start, lastAction: undefined };
@@ -220,7 +220,8 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride,
   if (start && start.step !== 'done' && !stepByNumber(flow, start.step)) start = null;
   const chosen = flow;
   // A pointer the journal does not back (hand-written, in the seed's format, edited, or its journal lost) is the run's only record.
-  const claimed = pointer !== null && (!head.record || record.drift.some((d) => d.kind === 'hand-edit' || d.kind === 'journal-behind'));
+  const claimed =
+    pointer !== null && (!head.record || record.drift.some((d) => d.kind === 'hand-edit' || d.kind === 'journal-behind' || d.kind === 'journal-gone'));
   // Its name and number disagree: read by the name when that is a step of the flow — unless a person changed only the number.
   const byName = claimed && start && !(record.edited?.step && !record.edited.name) ? resolveByName(flow, start) : undefined;
   if (byName) start = byName.position;

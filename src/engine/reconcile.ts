@@ -19,6 +19,8 @@ export interface Drift {
     | 'rebuilt'
     | 'behind-journal'
     | 'journal-behind'
+    /** The pointer names an event and the journal holds none (emptied or deleted). */
+    | 'journal-gone'
     | 'hand-edit'
     | 'from-git'
     | 'merge-resolved'

@@ -9,7 +9,10 @@
  *   writes, a copy restored from git): brought up to the journal;
  * - its position no longer hashes to its marker (a person edited it, or a
  *   merge kept half of each side): respected, and reported as a hand edit;
- * - there is none: rebuilt from the journal's last record, else the folder.
+ * - there is none: rebuilt from the journal's last record, else the folder;
+ * - it names an event the journal does not reach (the journal emptied,
+ *   deleted, or an older copy restored): the pointer stands, and the loss is
+ *   said with how to get the record back (`journal-gone`, `journal-behind`).
  */
 import type { Position } from '../formats/pointer/position.js';
 import { fromPointerRecord, type PointerRecord } from '../formats/journal-line.js';
@@ -51,7 +54,20 @@ function differences(was: Position, now: Position): Record<string, { was: unknow
 
 const describe = (p: Position) => (p.step === 'done' ? `${p.flow} done` : `step ${p.step} (${p.name}), ${p.status}, retry ${p.retryCount}`);
 
-export function checkRecord(pointer: PointerSeen | null, journal: JournalRecord | undefined, hash: (p: Position) => string): RecordVerdict {
+/** How to get a lost record back: the last committed journal; the checkpoints keep the pointer's earlier positions, not the events. */
+export function journalRecovery(journalFile: string): string {
+  return `to recover the record, before any command writes: the last committed journal (\`git checkout HEAD -- ${journalFile}\`, or an older commit's: \`git log -- ${journalFile}\`); \`autopilot checkpoints\` lists the positions kept (the pointer, not the events)`;
+}
+
+/**
+ * `journalFile`: the journal's path as a person types it, named in what is said when it lost events.
+ */
+export function checkRecord(
+  pointer: PointerSeen | null,
+  journal: JournalRecord | undefined,
+  hash: (p: Position) => string,
+  journalFile = 'the journal',
+): RecordVerdict {
   if (!pointer) {
     if (!journal) return { start: null, drift: [] };
     const start = fromPointerRecord(journal.pointer);
@@ -62,6 +78,19 @@ export function checkRecord(pointer: PointerSeen | null, journal: JournalRecord 
   }
 
   const { position, record } = pointer;
+  // The marker names an event and the journal has none: the record of the run is gone, however the pointer reads.
+  if (record && record.seq > 0 && !journal) {
+    return {
+      start: position,
+      drift: [
+        {
+          kind: 'journal-gone',
+          step: position.step,
+          message: `the pointer reflects journal event ${record.seq}, but ${journalFile} holds no event (emptied or deleted?): the record of the run is gone; the pointer stands, and the next event is numbered ${record.seq + 1}; ${journalRecovery(journalFile)}`,
+        },
+      ],
+    };
+  }
   const fromJournal = journal ? fromPointerRecord(journal.pointer) : undefined;
   if (!record || record.hash !== hash(position)) {
     // A hand edit is respected; the folder still judges it, as any pointer.
@@ -89,7 +118,7 @@ export function checkRecord(pointer: PointerSeen | null, journal: JournalRecord 
         {
           kind: 'journal-behind',
           step: position.step,
-          message: `the pointer reflects journal event ${record.seq}, but the journal's last record is event ${journal.seq}: the journal lost events (an older copy restored?); the pointer stands`,
+          message: `the pointer reflects journal event ${record.seq}, but the last record in ${journalFile} is event ${journal.seq}: the journal lost events (cut, or an older copy restored?); the pointer stands; ${journalRecovery(journalFile)}`,
         },
       ],
     };

@@ -7,7 +7,7 @@
  * write-file-atomic did this before, but it resolves a symlink at the target
  * and writes where the link points: here a link must be replaced, not followed.
  */
-import { closeSync, constants, fsyncSync, openSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fsyncSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { crashPoint, diskFullError } from './crash-point.js';
@@ -79,6 +79,63 @@ export function removeLeftovers(file: string, { ours = false }: { ours?: boolean
       removed.push(other);
     } catch {
       // Another writer's temporary file, gone already.
+    }
+  }
+  return removed;
+}
+
+/** The process a leftover's name says wrote it: `<name>.autopilot-tmp-<pid>-<hex>`, or `<name>.autopilot-tmp-kept-<pid>-<hex>` (`io/undo.ts`). */
+export function leftoverPid(name: string): number | undefined {
+  const at = name.indexOf(TEMP_MARK);
+  if (at < 0) return undefined;
+  const match = /^(?:kept-)?(\d{1,10})-[0-9a-f]+$/.exec(name.slice(at + TEMP_MARK.length));
+  return match ? Number(match[1]) : undefined;
+}
+
+/** Whether a process of this machine is running (EPERM: it is, under another user). */
+export function processAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes, in each folder, what a write of a process that is gone left: a
+ * temporary file, or the old version a commit kept while it wrote. A kill can
+ * leave them beside any file autopilot writes (`.gitignore` at the root, when
+ * `init` is killed), and no later write of that file may come; the writer's
+ * pid is in the name, so the next command that writes finds them all, and a
+ * live writer's (a command of this machine writing outside the lock, such as
+ * the flow cache) are left alone, unless a day old (its pid reused since), as
+ * git's temporary indexes are (docs/git.md). A folder that is not there is
+ * skipped.
+ */
+const LEFTOVER_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+export function sweepLeftovers(folders: Iterable<string>, alive: (pid: number) => boolean = processAlive): string[] {
+  const removed: string[] = [];
+  for (const folder of new Set(folders)) {
+    let names: string[];
+    try {
+      names = readdirSync(folder);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const pid = leftoverPid(name);
+      if (pid === undefined) continue;
+      // A live process of that pid is the writer still at work, unless the file is a day old (the pid reused since).
+      if (alive(pid) && !(Date.now() - (statSync(join(folder, name), { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > LEFTOVER_MAX_AGE_MS)) continue;
+      try {
+        unlinkSync(join(folder, name));
+        removed.push(join(folder, name));
+      } catch {
+        // Removed by another command already, or not ours to remove (a folder of that name).
+      }
     }
   }
   return removed;

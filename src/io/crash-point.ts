@@ -18,9 +18,11 @@ export type CrashPoint =
 
 const wanted = process.env.AUTOPILOT_CRASH_AT;
 const stopAt = process.env.AUTOPILOT_STOP_AT;
+/** AUTOPILOT_CRASH_NTH: the kill comes the n-th time the moment is reached (the third file `init` writes), not the first. */
+let untilCrash = Number(process.env.AUTOPILOT_CRASH_NTH) || 1;
 
 export function crashPoint(point: CrashPoint): void {
-  if (wanted === point) process.kill(process.pid, 'SIGKILL');
+  if (wanted === point && --untilCrash <= 0) process.kill(process.pid, 'SIGKILL');
   if (stopAt === point) process.kill(process.pid, 'SIGSTOP');
 }
 

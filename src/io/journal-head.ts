@@ -111,6 +111,8 @@ function seamBetween(newer: Line, older: Line): string | undefined {
 export function readJournalHead(file: string): JournalHead {
   const lines: Line[] = [];
   const seams: Seam[] = [];
+  // The seams whose fork point is not found yet, by the hash they name.
+  const looking = new Map<string, Seam[]>();
   const settled = new Set<string>();
   let lastSeq = 0;
   let record: JournalHead['record'];
@@ -163,10 +165,19 @@ export function readJournalHead(file: string): JournalHead {
           const seam: Seam = { at: i - 1, hash, names, settled: settled.has(hash) };
           seams.push(seam);
           if (!seam.settled) open ??= seam;
+          if (names !== '') (looking.get(names) ?? looking.set(names, []).get(names)!).push(seam);
         }
       }
       // Fork points: the nearest line, going back, whose hash a seam names (lines are hashed only while one is looked for).
-      for (const s of seams) if (s.forkAt === undefined && s.names !== '' && s.at < i && s.names === hashOf(line)) s.forkAt = i;
+      // By hash, not seam by seam: a window of 100,000 seams costs a look-up a line, not 100,000.
+      if (looking.size > 0) {
+        const hash = hashOf(line);
+        const found = hash === undefined ? undefined : looking.get(hash);
+        if (found) {
+          for (const s of found) s.forkAt = i;
+          looking.delete(hash!);
+        }
+      }
 
       if (!recordDone && read < JOURNAL_HEAD_WINDOW_BYTES) return false;
       if (read < JOURNAL_CHAIN_WINDOW_BYTES) return false;

@@ -236,31 +236,45 @@ export function readJournal(file: string, display: string, options: { chain?: bo
   cut(batches.pending());
   if (!options.chain) return { entries, problems };
 
+  // Each seam's settler: the first later `journal_merged` (or `journal_repaired`) naming its hash. By hash, so a
+  // journal of seams and merges costs their sum, not their product.
+  const settlers = new Map<string, number[]>();
+  for (const m of merged) for (const hash of m.seams) (settlers.get(hash) ?? settlers.set(hash, []).get(hash)!).push(m.line);
   for (const seam of seams) {
     const hash = hashOf.get(seam.line);
-    const settler = merged.find((m) => m.line > seam.line && hash !== undefined && m.seams.includes(hash));
-    if (settler) seam.settledAt = settler.line;
+    const settler = hash === undefined ? undefined : settlers.get(hash)?.find((line) => line > seam.line);
+    if (settler !== undefined) seam.settledAt = settler;
   }
   // The fork points, in a second pass only when there are seams: the last line before each seam whose hash it names.
-  const named = new Set(seams.filter((seam) => seam.names !== '').map((seam) => seam.names));
-  if (named.size > 0) {
+  const naming = new Map<string, Seam[]>();
+  for (const seam of seams) if (seam.names !== '') (naming.get(seam.names) ?? naming.set(seam.names, []).get(seam.names)!).push(seam);
+  if (naming.size > 0) {
     scanLines(file, (line, lineNo) => {
       if (line.trim() === '' || Buffer.byteLength(line) > JOURNAL_LINE_MAX_BYTES) return;
-      const hash = chainHash(line);
-      if (!named.has(hash)) return;
-      for (const seam of seams) if (seam.names === hash && lineNo < seam.line) seam.forkLine = lineNo;
+      const named = naming.get(chainHash(line));
+      if (named) for (const seam of named) if (lineNo < seam.line) seam.forkLine = lineNo;
     });
   }
-  problems.push(...chainProblems(display, entries, lineOf, seams));
+  // A loop, not push(...): a journal of 300,000 seams would overflow the call stack as arguments.
+  for (const p of chainProblems(display, entries, lineOf, seams)) problems.push(p);
   return { entries, problems, seams };
 }
 
 /** The chain's problems: seams no `journal_merged` settles, and sequence numbers that repeat or go back where no seam explains them. */
 function chainProblems(display: string, entries: StampedEntry[], lineOf: Map<StampedEntry, number>, seams: Seam[]): Problem[] {
   const problems: Problem[] = [];
+  // The first few are named one by one, as unreadable lines are; the rest counted in one problem, however many.
+  let more = 0;
+  let firstMore: number | undefined;
+  const named = (line: number) => {
+    if (problems.length < JOURNAL_PROBLEM_LINES_MAX) return true;
+    more++;
+    firstMore ??= line;
+    return false;
+  };
   const atSeam = new Set(seams.map((s) => s.line));
   seams.forEach((seam, i) => {
-    if (seam.settledAt !== undefined) return;
+    if (seam.settledAt !== undefined || !named(seam.line)) return;
     const end = seams[i + 1]?.line;
     const lines = (from: number, to: number) => (from === to ? `line ${from}` : `lines ${from}–${to}`);
     const sideB = end ? lines(seam.line, end - 1) : `line ${seam.line} on`;
@@ -287,7 +301,7 @@ function chainProblems(display: string, entries: StampedEntry[], lineOf: Map<Sta
   for (const e of entries) {
     if (typeof e.seq !== 'number') continue;
     const line = lineOf.get(e)!;
-    if (last && e.seq <= (last.seq as number) && !atSeam.has(line)) {
+    if (last && e.seq <= (last.seq as number) && !atSeam.has(line) && named(line)) {
       problems.push({
         file: display,
         line,
@@ -298,6 +312,13 @@ function chainProblems(display: string, entries: StampedEntry[], lineOf: Map<Sta
     }
     last = e;
   }
+  if (firstMore !== undefined)
+    problems.push({
+      file: display,
+      line: firstMore,
+      message: `${more.toLocaleString('en')} more breaks in the chain or the numbering from here (only the first ${JOURNAL_PROBLEM_LINES_MAX} are named one by one)`,
+      expected: 'the journal as autopilot appended it (restore it from git: `git log -p -- _docs/_autopilot/journal.jsonl`)',
+    });
   return problems;
 }
 

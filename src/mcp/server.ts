@@ -4,15 +4,15 @@
  * command and answers once. Claude Code and Codex hand the model a result's
  * structured content and drop its text (docs/claude-code-facts.md,
  * docs/codex-facts.md), so an answer is the CLI's `--json` object as
- * structured content, with its text's first line for clients that show
- * text. A refusal is a tool error, which Claude Code hands over as text
+ * structured content, with the answer in a few lines of text for clients
+ * that show text (`answer-text.ts`). A refusal is a tool error, which Claude Code hands over as text
  * alone: its text is the whole answer (the code, the line, the JSON) and it
  * carries no structured content to say it twice.
  * Loaded only by `autopilot mcp`, so no other command pays for the SDK.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { z } from 'zod';
 import {
-  CallToolRequestSchema,
   ErrorCode,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
@@ -27,6 +27,7 @@ import { EXIT, errorJson, InputError } from '../errors.js';
 import type { errorText, statusText } from '../render/text.js';
 import { jsonSchema, toolsOf, type ToolHost } from './tools.js';
 import { LineTransport } from './transport.js';
+import { answerText } from './answer-text.js';
 import { MCP_LINE_MAX_BYTES } from '../limits.js';
 
 /**
@@ -60,6 +61,24 @@ const failure = (error: unknown, errorText: McpHost['errorText']): CallToolResul
 };
 
 /**
+ * `tools/call` as this server reads it: `arguments` may be any JSON, so that
+ * arguments that are not an object (`null`, a list) are the tool's `bad_input`
+ * like any other bad argument, not the SDK's -32603 with a raw schema dump.
+ */
+const CallSchema = z.object({
+  method: z.literal('tools/call'),
+  params: z.looseObject({ name: z.string(), arguments: z.unknown().optional(), _meta: z.record(z.string(), z.unknown()).optional() }),
+});
+
+/**
+ * The SDK's `Server` checks a `tools/call` against its own schema before any
+ * handler runs (an `arguments: null` never reaches one); its base class
+ * registers a handler with the schema it is given, and no more.
+ */
+type Register = (this: Server, schema: typeof CallSchema, handler: (request: z.infer<typeof CallSchema>) => Promise<CallToolResult>) => void;
+const registerBare = (Object.getPrototypeOf(Server.prototype) as { setRequestHandler: Register }).setRequestHandler;
+
+/**
  * `ctx` names the repository; the session is each call's own (docs/sessions.md):
  * the tool's `session` argument, else the server's `--session`, else
  * `$AUTOPILOT_SESSION`, else the id the client sent with the call, else the
@@ -78,17 +97,30 @@ export function createServer(ctx: Context, given: string | undefined, host: McpH
   }));
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: list }));
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+  registerBare.call(server, CallSchema, async (request): Promise<CallToolResult> => {
     const tool = tools.find((t) => t.name === request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `no tool ${request.params.name}`);
-    const args = tool.input.safeParse(request.params.arguments ?? {});
+    const raw = request.params.arguments;
+    const expected = JSON.stringify(list.find((t) => t.name === tool.name)?.inputSchema);
+    // No `arguments` is no arguments; anything but an object where the arguments go (`null` too) is bad input, even for a tool that takes none.
+    if (raw !== undefined && (raw === null || typeof raw !== 'object' || Array.isArray(raw))) {
+      return failure(
+        new InputError({
+          message: `${tool.name}: arguments: expected an object of the tool's arguments (\`{}\`, or no \`arguments\`, for none), received ${raw === null ? 'null' : Array.isArray(raw) ? 'a list' : typeof raw}`,
+          expected,
+          received: JSON.stringify(raw),
+        }),
+        errorText,
+      );
+    }
+    const args = tool.input.safeParse(raw ?? {});
     if (!args.success) {
       const issue = args.error.issues[0];
       return failure(
         new InputError({
           message: `${tool.name}: ${issue?.path.join('.') || 'arguments'}: ${issue?.message ?? 'invalid'}`,
-          expected: JSON.stringify(list.find((t) => t.name === tool.name)?.inputSchema),
-          received: JSON.stringify(request.params.arguments ?? {}),
+          expected,
+          received: JSON.stringify(raw ?? {}),
         }),
         errorText,
       );
@@ -97,8 +129,8 @@ export function createServer(ctx: Context, given: string | undefined, host: McpH
       const { session, from } = sessionOf(typeof args.data.session === 'string' ? args.data.session : given, process.env, mcpSessionOf(request.params._meta));
       const r = await tool.call({ ...ctx, session, sessionFrom: from, role: 'server' }, args.data);
       const ok = r.exit === EXIT.ok || r.exit === EXIT.stoppedForPerson;
+      if (ok) return { content: [{ type: 'text', text: answerText(r.json, r.text) }], structuredContent: r.json as Record<string, unknown> };
       const line = r.text.split('\n', 1)[0]!;
-      if (ok) return { content: [{ type: 'text', text: line }], structuredContent: r.json as Record<string, unknown> };
       const code = (r.json as { error?: { code?: string } }).error?.code ?? (r.json as { outcome?: string }).outcome ?? `exit ${r.exit}`;
       return { content: [{ type: 'text', text: `${code}: ${line}\n${JSON.stringify(r.json)}` }], isError: true };
     } catch (error) {

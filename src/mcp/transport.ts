@@ -4,18 +4,18 @@
  *
  * - A line longer than `maxLineBytes` is not buffered: its bytes are dropped
  *   as they come, up to its end, and answered with an Invalid Request error
- *   (with the request's id when the line's start names one), so the client's
+ *   with the request's id wherever the line names it (the SDK's clients put
+ *   it last; `top-level-id.ts` reads it as the bytes pass), so the client's
  *   call returns. The SDK's transport closes the server on a 10 MB message.
  * - A line that is not JSON is answered with a JSON-RPC Parse error (-32700,
  *   id null); JSON that is not a JSON-RPC message, with Invalid Request.
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { TopLevelIdScanner } from './top-level-id.js';
 
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
-/** How much of an oversized line is kept to find its id. */
-const ID_WINDOW = 4096;
 
 export class LineTransport implements Transport {
   onclose?: () => void;
@@ -23,8 +23,8 @@ export class LineTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   private chunks: Buffer[] = [];
   private size = 0;
-  /** Skipping the rest of an oversized line: its first bytes, and how long it has run. */
-  private skipping: { head: Buffer; bytes: number } | undefined;
+  /** Skipping the rest of an oversized line: its id as read so far, and how long it has run. */
+  private skipping: { id: TopLevelIdScanner; bytes: number } | undefined;
   private readonly onData = (chunk: Buffer) => this.take(chunk);
   private readonly onError = (error: Error) => this.onerror?.(error);
   /** A client that went away (EPIPE) has no one to tell; anything else is the SDK's to hear. */
@@ -66,11 +66,12 @@ export class LineTransport implements Transport {
       rest = end === -1 ? Buffer.alloc(0) : rest.subarray(end + 1);
       if (this.skipping) {
         this.skipping.bytes += part.length;
-        if (this.skipping.head.length < ID_WINDOW)
-          this.skipping.head = Buffer.concat([this.skipping.head, part.subarray(0, ID_WINDOW - this.skipping.head.length)]);
+        this.skipping.id.feed(part);
       } else if (this.size + part.length > this.maxLineBytes) {
-        const head = Buffer.concat([...this.chunks, part]).subarray(0, ID_WINDOW);
-        this.skipping = { head, bytes: this.size + part.length };
+        const id = new TopLevelIdScanner();
+        for (const held of this.chunks) id.feed(held);
+        id.feed(part);
+        this.skipping = { id, bytes: this.size + part.length };
         this.chunks = [];
         this.size = 0;
       } else {
@@ -79,13 +80,9 @@ export class LineTransport implements Transport {
       }
       if (end === -1) break;
       if (this.skipping) {
-        const { head, bytes } = this.skipping;
+        const { id, bytes } = this.skipping;
         this.skipping = undefined;
-        this.refuse(
-          idIn(head.toString('utf8')),
-          INVALID_REQUEST,
-          `the message is too large: ${bytes} bytes, at most ${this.maxLineBytes} a line; it was not read`,
-        );
+        this.refuse(id.id, INVALID_REQUEST, `the message is too large: ${bytes} bytes, at most ${this.maxLineBytes} a line; it was not read`);
         continue;
       }
       const line = Buffer.concat(this.chunks).toString('utf8').replace(/\r$/, '');
@@ -114,16 +111,5 @@ export class LineTransport implements Transport {
 
   private refuse(id: string | number | null, code: number, message: string): void {
     void this.send({ jsonrpc: '2.0', id, error: { code, message } } as unknown as JSONRPCMessage);
-  }
-}
-
-/** The id a JSON-RPC request's first bytes name, if they do. */
-function idIn(head: string): string | number | null {
-  const match = /"id"\s*:\s*("(?:[^"\\]|\\.){0,200}"|-?\d{1,15})/.exec(head);
-  if (!match) return null;
-  try {
-    return JSON.parse(match[1]!) as string | number;
-  } catch {
-    return null;
   }
 }

@@ -100,7 +100,14 @@ function where(position: Position, flow: Flow): string {
 function driftLines(view: View): string[] {
   const suffix = view.repaired ? 'repaired and journaled' : 'not repaired: `status` never writes; `autopilot next` repairs it';
   // A fork waiting for a person is neither repaired nor journaled: it is said as it is, with its question.
-  const said = (d: View['drift'][number]) => (d.kind === 'journal-fork' && view.fork ? `! ${line(d.message)}` : `! ${line(d.message)} (${suffix})`);
+  // Lost events are not repaired by anyone but a person: the message says how; a writing command journals the loss and goes on.
+  const lost = view.repaired
+    ? 'journaled; the events before stay lost unless recovered'
+    : 'not repaired: `status` never writes; the next command that writes journals the loss and goes on';
+  const said = (d: View['drift'][number]) =>
+    d.kind === 'journal-fork' && view.fork
+      ? `! ${line(d.message)}`
+      : `! ${line(d.message)} (${d.kind === 'journal-gone' || d.kind === 'journal-behind' ? lost : suffix})`;
   return [...view.drift.map(said), ...(view.notices ?? []).map((n) => `! ${line(n)}`)];
 }
 

@@ -17,7 +17,7 @@ interface Reply {
 }
 
 describe('autopilot mcp, fed what no client should send', () => {
-  it('answers 3 of 3 bad lines with a JSON-RPC error (too large -32600 with its id, not JSON -32700, not JSON-RPC -32600), then serves the next call', async () => {
+  it('answers 6 of 6 bad lines with a JSON-RPC error (too large -32600 with its id first, last or in the middle, not JSON -32700, not JSON-RPC -32600), then serves the next call', async () => {
     const dir = tempRepo();
     expect(autopilot(dir, 'init', '--flow', 'greenfield').code).toBe(0);
     const child = spawn(process.execPath, [join(ROOT, 'bin', 'autopilot.js'), '-C', dir, 'mcp'], {
@@ -60,6 +60,24 @@ describe('autopilot mcp, fed what no client should send', () => {
     child.stdin.write('\n');
     const tooLarge = await waitFor(7);
     expect(tooLarge.error).toMatchObject({ code: -32600, message: expect.stringMatching(/too large: \d+ bytes/) });
+
+    // The SDK's key order: the id last, behind 10.5 MB of arguments that spell `"id":` themselves; a string id too.
+    for (const [id, at] of [
+      [11, 'last'],
+      ['call-12', 'last'],
+      [13, 'middle'],
+    ] as const) {
+      const args = { text: `{"id": 99, "x": "${'y'.repeat(10_500_000)}"}` };
+      const message =
+        at === 'last'
+          ? { method: 'tools/call', params: { name: 'substep', arguments: args }, jsonrpc: '2.0', id }
+          : { method: 'tools/call', id, params: { name: 'substep', arguments: args }, jsonrpc: '2.0' };
+      const line = JSON.stringify(message);
+      for (let i = 0; i < line.length; i += 65_536) child.stdin.write(line.slice(i, i + 65_536));
+      child.stdin.write('\n');
+      expect((await waitFor(id)).error, `id ${id} (${at})`).toMatchObject({ code: -32600, message: expect.stringMatching(/too large/) });
+    }
+    expect(replies.filter((r) => r.id === 99 || r.id === null)).toEqual([]);
 
     child.stdin.write('{"jsonrpc":"2.0","id":8,"method":\n');
     const notJson = await waitFor(null);

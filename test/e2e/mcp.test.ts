@@ -43,12 +43,15 @@ async function call(client: Client, name: string, args: Record<string, unknown> 
   const r = await client.callTool({ name, arguments: args });
   const content = r.content as { type: string; text: string }[];
   const text = content[0]!.text;
-  // Said once: an answer is its structured content, beside one line of text; a tool error is its text alone:
-  // the code and a line, then the CLI's JSON on a line of its own.
+  // Said once: an answer is its structured content, beside the answer in a few lines of text (never the terminal's
+  // box); a tool error is its text alone: the code and a line, then the CLI's JSON on a line of its own.
   if (r.isError) {
     expect(r.structuredContent).toBeUndefined();
     expect(text.split('\n')).toHaveLength(2);
-  } else expect(text).not.toContain('\n');
+  } else {
+    expect(text.split('\n').length).toBeLessThanOrEqual(12);
+    expect(text).not.toContain('═');
+  }
   const json = (r.structuredContent ?? JSON.parse(text.slice(text.lastIndexOf('\n') + 1))) as Answer['json'];
   return { json, isError: r.isError === true, text };
 }
@@ -91,7 +94,11 @@ describe('autopilot mcp', () => {
     const work = async (step: number, name: string) => {
       const n = await call(client, 'next');
       expect(n.json).toMatchObject({ step, name, outcome: 'work' });
-      expect(n.text).toContain(name);
+      // The text: where the work stands, the skill, what finishes the step.
+      const lines = n.text.split('\n');
+      expect(lines[0]).toMatch(new RegExp(`^Step ${step} of 10 · ${name} \\(greenfield\\): \\w+ · work \\((start|resume)\\)$`));
+      expect(lines).toContain(`Read: ${n.json.skill!}`);
+      expect(lines).toContain(`Done when: ${n.json.done_when!.join(', ')}`);
       writeArtifacts(dir, n.json.done_when!);
       return call(client, 'done', { step });
     };
@@ -110,6 +117,21 @@ describe('autopilot mcp', () => {
     const research = await work(2, 'Research');
     expect(research.isError).toBe(false);
     expect(research.json.decision).toMatchObject({ id: 'research-round', recommendation: { option: 'B' } });
+    // A client that shows only text reads the question, both options, the recommendation and who answers.
+    expect(research.text.split('\n')).toEqual([
+      '✓ Completed step 2 Research.',
+      'Step 2 of 10 · Research (greenfield): completed · decision',
+      'Question: Research is done — another round, or on to Plan?',
+      '  A) Another research round, aimed at the questions the drafts left open',
+      '  B) Go on to Plan with the drafts as they are',
+      'Recommended: B — a second round pays only when a draft names an open question that would change the plan.',
+      'Answer: a person answers: autopilot decide <A|B>',
+    ]);
+    const again = await call(client, 'next');
+    expect(again.text.split('\n').slice(0, 2)).toEqual([
+      'Step 2 of 10 · Research (greenfield): completed · decision',
+      'Question: Research is done — another round, or on to Plan?',
+    ]);
     expect((await call(client, 'decide', { option: 'B' })).json).toMatchObject({ outcome: 'advanced', step: 3 });
 
     // 3 Plan (4 passed over), 5 Decompose: the boundary, answered B.
@@ -126,6 +148,8 @@ describe('autopilot mcp', () => {
       expect((await call(client, 'next')).json).toMatchObject({ action: 'retry' });
     }
     const third = await call(client, 'fail', { reason: 'still red', step: 7 });
+    expect(third.text.split('\n')[0]).toMatch(/^(✓ .*|Step 7 of 10 · Run Tests \(greenfield\): failed · failed)$/);
+    expect(third.text).toContain('Step 7 of 10 · Run Tests (greenfield): failed · failed');
     expect(third).toMatchObject({ isError: false, json: { outcome: 'failed', status: 'failed', retry_count: 3 } });
     expect((await call(client, 'next')).json.outcome).toBe('failed');
     expect((await call(client, 'ack')).json).toMatchObject({ status: 'not_started', retry_count: 0 });
@@ -149,6 +173,35 @@ describe('autopilot mcp', () => {
     // The status summary as a resource.
     const resource = await client.readResource({ uri: 'autopilot://status' });
     expect((resource.contents[0] as { text: string }).text).toContain('Run Tests');
+  });
+
+  it('`arguments` null, a list or a string: bad_input naming what came, for 3 of 3 tools (one that takes none); a 10.5 MB call refused with its id; absent is no arguments', async () => {
+    const dir = tempRepo();
+    write(dir, '_docs/00_problem/problem.md');
+    const client = await connect(dir);
+    for (const [name, args, received] of [
+      ['status', null, 'received null'],
+      ['next', [], 'received a list'],
+      ['substep', 'text', 'received string'],
+    ] as const) {
+      const r = await client.callTool({ name, arguments: args as never });
+      expect(r.isError, name).toBe(true);
+      const text = (r.content as { text: string }[])[0]!.text;
+      expect(text.split('\n')[0]).toBe(
+        `bad_input: ${name}: arguments: expected an object of the tool's arguments (\`{}\`, or no \`arguments\`, for none), ${received}`,
+      );
+      expect(JSON.parse(text.split('\n')[1]!)).toMatchObject({ error: { code: 'bad_input' } });
+    }
+    // A call too large to read, sent by the SDK's client (its id last in the line): refused at once with that id, not left to time out.
+    const started = Date.now();
+    await expect(client.callTool({ name: 'substep', arguments: { text: 'x'.repeat(10_500_000) } }, undefined, { timeout: 60_000 })).rejects.toMatchObject({
+      code: -32600,
+      message: expect.stringMatching(/too large/),
+    });
+    expect(Date.now() - started).toBeLessThan(30_000);
+    // Nothing was recorded by the refused calls; a call with no `arguments` runs.
+    const plain = await client.callTool({ name: 'next' });
+    expect(plain.structuredContent).toMatchObject({ step: 1, outcome: 'work', sub_step: '0' });
   });
 
   it('another session holding the repository is a tool error with code held', async () => {

@@ -90,6 +90,58 @@ describe('nothing lost: the journal is the record', () => {
     expect(autopilot(dir, 'check').code).toBe(0);
   });
 
+  describe('the journal lost under a pointer that names event 5: loud in `check` (exit 2, naming the file and the way back) and in `status`', () => {
+    /** init, next and three sub-steps: the pointer names event 5. */
+    function atEvent5(): string {
+      const dir = greenfield();
+      autopilot(dir, 'next');
+      for (const sub of ['1 — Interview', '2 — Restrictions', '3 — Acceptance criteria']) expect(autopilot(dir, 'substep', sub).code).toBe(0);
+      expect(read(dir, POINTER)).toContain('· event 5 ·');
+      return dir;
+    }
+    const cases: [string, (dir: string) => void, string][] = [
+      ['emptied', (dir) => writeFileSync(join(dir, JOURNAL), ''), 'holds no event'],
+      ['deleted', (dir) => rmSync(join(dir, JOURNAL)), 'holds no event'],
+      ['cut to 3 of 5 events', (dir) => writeFileSync(join(dir, JOURNAL), read(dir, JOURNAL).split('\n').slice(0, 3).join('\n') + '\n'), 'is event 3'],
+    ];
+    for (const [how, lose, says] of cases) {
+      it(`${how}: check and status say the record is lost, and the next command journals the loss and numbers on from 6`, () => {
+        const dir = atEvent5();
+        lose(dir);
+        const check = autopilot(dir, 'check');
+        expect(check.code).toBe(2);
+        expect(check.stdout).toContain(`${JOURNAL}: the pointer reflects journal event 5`);
+        expect(check.stdout).toContain(says);
+        expect(check.stdout).toContain(`git checkout HEAD -- ${JOURNAL}`);
+        expect(check.stdout).toContain('1 problem(s)');
+        const json = autopilot(dir, 'check', '--json').json<{ problems: { file: string; message: string }[] }>();
+        expect(json.problems).toEqual([expect.objectContaining({ file: JOURNAL, message: expect.stringContaining(says) })]);
+
+        const text = autopilot(dir, 'status');
+        expect(text.code).toBe(0);
+        expect(text.stdout).not.toContain('Problems  none');
+        expect(text.stdout).toMatch(/Problems\n {2}! the pointer reflects journal event 5/);
+        const seen = status(dir);
+        expect(seen).toMatchObject({ step: 1, status: 'in_progress', sub_step: '3 — Acceptance criteria' });
+        expect(seen.drift).toEqual([
+          { kind: how === 'cut to 3 of 5 events' ? 'journal-behind' : 'journal-gone', step: 1, message: expect.stringContaining(says) },
+        ]);
+
+        // The run goes on where the pointer stands; the loss is on record and the numbers never repeat.
+        expect(autopilot(dir, 'next').code).toBe(0);
+        expect(events(dir, 'position_repaired').at(-1)!.drift).toEqual([expect.stringContaining(says)]);
+        expect(
+          Math.min(
+            ...journal(dir)
+              .map((e) => e.seq as number)
+              .filter((seq) => seq > 3),
+          ),
+        ).toBe(6);
+        expect(status(dir)).toMatchObject({ sub_step: '3 — Acceptance criteria', drift: [] });
+      });
+    }
+  });
+
   it('a torn last journal line is skipped by every reader, and the next event starts on a line of its own', () => {
     const dir = greenfield();
     autopilot(dir, 'next');
@@ -242,6 +294,45 @@ describe('nothing lost: history at scale and `log`', () => {
     expect(index.steps['greenfield|8']).toMatchObject({ w: 'skipped' });
     rmSync(join(dir, '_docs/_autopilot/cache'), { recursive: true });
     expect(status(dir)).toMatchObject({ step: 9, drift: [] });
+  });
+});
+
+describe('nothing lost: `check` on 300,000 events in one batch', () => {
+  /** Appends `count` sub-step events as one command's batch (only the last carries the pointer); `chained`: each names the line before it. */
+  function appendBatch(dir: string, count: number, chained: boolean): void {
+    const { journal_index: _carried, pointer, prev: _prev, ...last } = journal(dir).at(-1)!;
+    const first = (last.seq as number) + 1;
+    const start = chainHash(read(dir, JOURNAL).trimEnd().split('\n').at(-1)!);
+    let prev = start;
+    const lines: string[] = new Array<string>(count);
+    for (let i = 0; i < count; i++) {
+      const line = JSON.stringify({ prev, ...last, seq: first + i, event: 'substep', sub_step: `s${i}`, ...(i === count - 1 ? { pointer } : {}) });
+      if (chained) prev = chainHash(line);
+      lines[i] = line;
+    }
+    writeFileSync(join(dir, JOURNAL), `${read(dir, JOURNAL)}${lines.join('\n')}\n`);
+  }
+
+  it('300,000 chained events: every one read, no problem, exit 0', () => {
+    const dir = greenfield();
+    autopilot(dir, 'next');
+    appendBatch(dir, 300_000, true);
+    const check = autopilot(dir, 'check');
+    expect(check.stderr).toBe('');
+    expect(check.code).toBe(0);
+    expect(check.stdout).toContain('300002 journal events: no problems');
+  });
+
+  it('300,000 events each naming the same line (a seam a line): 100 named, the rest counted in one problem, exit 2', () => {
+    const dir = greenfield();
+    autopilot(dir, 'next');
+    appendBatch(dir, 300_000, false);
+    const check = autopilot(dir, 'check', '--json');
+    expect(check.stderr).toBe('');
+    expect(check.code).toBe(2);
+    const problems = check.json<{ problems: { line: number; message: string }[] }>().problems;
+    expect(problems).toHaveLength(101);
+    expect(problems.at(-1)!.message).toMatch(/^299,899 more breaks in the chain or the numbering from here/);
   });
 });
 

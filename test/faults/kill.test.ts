@@ -26,7 +26,7 @@
  *
  * FAULT_TRIALS raises the number of trials; FAULT_SEED repeats a run.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -400,4 +400,60 @@ describe('temporaries of an interrupted write', () => {
     for (const args of [['next'], ['substep', 'two'], ['next']]) expect((await cli(dir, [...args, '--json'])).code).toBe(0);
     expect(tempFiles(dir)).toEqual([]);
   });
+
+  const INIT_KILLS = 25;
+  it(
+    `${INIT_KILLS} kills of \`init --hooks\` (at the n-th file's write, or by a timer), then one \`next\`: 0 leftovers in any folder`,
+    { timeout: 120_000 },
+    async () => {
+      const dir = freshDir();
+      // A person's own files, which init adds its lines to: each rewrite keeps the old version beside it until the commit is whole.
+      const theirs: Record<string, string> = {
+        '.gitignore': 'node_modules/\n',
+        'AGENTS.md': '# Agents\n\nRun the tests before a commit.\n',
+        'CLAUDE.md': '# Notes\n',
+        '.mcp.json': '{ "mcpServers": {} }\n',
+        '.claude/settings.json': '{}\n',
+        '.codex/config.toml': '# mine\n',
+      };
+      const restore = () => {
+        for (const [file, text] of Object.entries(theirs)) {
+          mkdirSync(dirname(join(dir, file)), { recursive: true });
+          writeFileSync(join(dir, file), text);
+        }
+      };
+      restore();
+      expect((await cli(dir, ['init', '--flow', 'greenfield', '--json'])).code).toBe(0);
+      const random = rng(seedFromEnv());
+      let killed = 0;
+      let most = 0;
+      const where = new Set<string>();
+      for (let i = 0; i < INIT_KILLS; i++) {
+        restore();
+        // Every other kill at the n-th of the files init rewrites (the last kill at the second, so the next command has something to find); the rest by a timer.
+        const atWrite = i % 2 === 0 || i === INIT_KILLS - 1;
+        const run = await cli(
+          dir,
+          ['init', '--hooks', '--json'],
+          atWrite
+            ? {
+                crashAt: 'after-pointer-temp',
+                env: { AUTOPILOT_CRASH_NTH: String(i === INIT_KILLS - 1 ? 2 : 1 + Math.floor(random() * Object.keys(theirs).length)) },
+              }
+            : { killAfterMs: 60 + Math.floor(random() * 200) },
+        );
+        if (run.signal === 'SIGKILL') killed++;
+        const left = tempFiles(dir);
+        most = Math.max(most, left.length);
+        for (const f of left) where.add(dirname(f));
+      }
+      // The kills left copies behind, in the root and in the client folders; then one command finds every one.
+      expect(killed).toBeGreaterThanOrEqual(INIT_KILLS / 2);
+      expect(tempFiles(dir).length).toBeGreaterThan(0);
+      expect(where.has('.')).toBe(true);
+      console.log(`init --hooks: ${killed} of ${INIT_KILLS} killed, up to ${most} leftovers at once, in ${[...where].sort().join(', ')}`);
+      expect((await cli(dir, ['next', '--json'])).code).toBe(0);
+      expect(tempFiles(dir)).toEqual([]);
+    },
+  );
 });

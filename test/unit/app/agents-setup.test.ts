@@ -6,7 +6,7 @@
  * command applies for agents: a refused command writes nothing, and
  * whitespace is not evidence.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parse } from 'smol-toml';
@@ -16,6 +16,8 @@ import { AGENT_WRITE_TOOLS, PERSON_COMMANDS, PERSON_OPTIONS } from '../../../src
 import { askRules } from '../../../src/clients/claude-code.js';
 import type { Context } from '../../../src/app/context.js';
 import { runInit } from '../../../src/app/init.js';
+import { leftoverFolders } from '../../../src/app/commit.js';
+import { openRepo } from '../../../src/io/repo.js';
 import { runStep } from '../../../src/app/step.js';
 import { COMMANDS } from '../../../src/commands/index.js';
 import { ROOT } from '../../helpers/engine.js';
@@ -94,6 +96,14 @@ describe('init for agents', () => {
     expect(codex.hooks.SessionStart![0]!.hooks[0]!.command).toMatch(/^d=\$PWD; while .*exec "\$d\/node_modules\/\.bin\/autopilot" hook session-start$/);
     // Codex cuts a SessionEnd hook to 3 s and warns in every run about a longer timeout; Claude Code's hooks keep 10 s.
     expect([codex.hooks.SessionStart![0]!.hooks[0]!.timeout, codex.hooks.SessionEnd![0]!.hooks[0]!.timeout]).toEqual([10, 3]);
+  });
+
+  it('writes only into folders the next command sweeps for what a kill left (every file of init --hooks, with a flow)', async () => {
+    const dir = installed();
+    const r = await runInit(ctx(dir), 'greenfield', { hooks: true });
+    const folders = new Set(leftoverFolders(openRepo({ dir })));
+    expect(r.created.length).toBeGreaterThan(10);
+    for (const file of r.created) expect(folders.has(dirname(join(realpathSync(dir), file))), file).toBe(true);
   });
 
   it('runs twice to the same files; replaces its own older hook spelling and text; keeps what a person wrote', async () => {

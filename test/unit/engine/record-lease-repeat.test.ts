@@ -51,6 +51,19 @@ describe('checkRecord: the journal is the record', () => {
     expect(verdict.start).toEqual(at());
     expect(verdict.drift[0]!.kind).toBe('journal-behind');
   });
+
+  it('says the record is gone when the pointer names event 5 and the journal holds none, edited or not, naming the file and the way back', () => {
+    for (const pointer of [written(at(), 5), { position: at({ retryCount: 1 }), record: { seq: 5, hash: positionHash(at()) } }]) {
+      const verdict = checkRecord(pointer, undefined, positionHash, 'docs/_autopilot/journal.jsonl');
+      expect(verdict.start).toEqual(pointer.position);
+      expect(verdict.drift).toHaveLength(1);
+      expect(verdict.drift[0]).toMatchObject({ kind: 'journal-gone', step: 3 });
+      expect(verdict.drift[0]!.message).toContain('event 5');
+      expect(verdict.drift[0]!.message).toContain('git checkout HEAD -- docs/_autopilot/journal.jsonl');
+    }
+    // A pointer with no marker (hand-written, the seed's format) names no event: nothing was lost.
+    expect(checkRecord({ position: at() }, undefined, positionHash)).toEqual({ start: at(), drift: [] });
+  });
 });
 
 describe('judgeLease: one driving session', () => {

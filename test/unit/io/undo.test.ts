@@ -3,12 +3,14 @@
  * replaced or removed is put back byte for byte, the journal is cut back, the
  * folders it made are removed; once the commit is whole, the old versions it
  * kept are let go. And a full disk met anywhere reads as one (`knownError`).
+ * What a killed writer left, in any folder, is swept by the next write.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { errorJson, exitCodeOfError } from '../../../src/errors.js';
-import { writeFileAtomically } from '../../../src/io/atomic-write.js';
+import { leftoverPid, sweepLeftovers, writeFileAtomically } from '../../../src/io/atomic-write.js';
 import { diskFullError } from '../../../src/io/crash-point.js';
 import { appendJournal } from '../../../src/io/journal.js';
 import { Undo } from '../../../src/io/undo.js';
@@ -108,4 +110,48 @@ describe('a full disk outside a commit', () => {
       expect(errorText(named)).toMatch(/^\/repo\/_docs\/_autopilot\/journal\.cut-1\.txt: the disk is full: this file could not be written\n/);
     },
   );
+});
+
+describe('sweepLeftovers: what a killed writer left, in every folder autopilot writes into', () => {
+  it('reads the writer from the name, temporary or kept copy; nothing else is one', () => {
+    expect(leftoverPid('.gitignore.autopilot-tmp-kept-4242-0a1b2c3d')).toBe(4242);
+    expect(leftoverPid('_autopilot_state.md.autopilot-tmp-17-ff00ff00')).toBe(17);
+    for (const name of ['.gitignore', 'notes.autopilot-tmp-', 'x.autopilot-tmp-kept-abc-00', '_autopilot_state.md.4242', 'x.autopilot-tmp-12'])
+      expect(leftoverPid(name), name).toBeUndefined();
+  });
+
+  it('removes 5 of 5 leftovers (4 of a process that is gone, in 3 folders, 1 a day old), and keeps a live writer’s and every other file', () => {
+    const dir = tempRepo();
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid!;
+    const live = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 20000)']);
+    try {
+      mkdirSync(join(dir, '_docs/_autopilot'), { recursive: true });
+      mkdirSync(join(dir, '.claude'));
+      const files = {
+        [`.gitignore.autopilot-tmp-kept-${gone}-0a1b2c3d`]: true,
+        [`.gitignore.autopilot-tmp-${gone}-0a1b2c3e`]: true,
+        [`_docs/_autopilot/lease.json.autopilot-tmp-${gone}-00000001`]: true,
+        [`.claude/settings.json.autopilot-tmp-kept-${gone}-00000002`]: true,
+        [`AGENTS.md.autopilot-tmp-${live.pid!}-00000003`]: false,
+        [`AGENTS.md.autopilot-tmp-kept-${process.pid}-00000004`]: false,
+        [`.mcp.json.autopilot-tmp-${live.pid!}-00000005`]: true,
+        '.gitignore': false,
+        '_docs/_autopilot_state.md.4242': false,
+      };
+      for (const name of Object.keys(files)) writeFileSync(join(dir, name), 'x');
+      // A live pid's leftover a day old: the pid was reused since.
+      const dayAgo = new Date(Date.now() - 25 * 3600_000);
+      utimesSync(join(dir, `.mcp.json.autopilot-tmp-${live.pid!}-00000005`), dayAgo, dayAgo);
+      const removed = sweepLeftovers([dir, join(dir, '_docs/_autopilot'), join(dir, '.claude'), join(dir, 'no-such-folder'), dir]);
+      expect(removed.map((p) => p.slice(dir.length + 1)).sort()).toEqual(
+        Object.entries(files)
+          .filter(([, goes]) => goes)
+          .map(([name]) => name)
+          .sort(),
+      );
+      for (const [name, goes] of Object.entries(files)) expect(existsSync(join(dir, name)), name).toBe(!goes);
+    } finally {
+      live.kill('SIGKILL');
+    }
+  });
 });
