@@ -283,6 +283,11 @@ export async function makeOwedCommit(repo: Repo, owed: OwedCommit, handle?: GitH
 export async function startTree(handle: GitHandle): Promise<string> {
   const { snapshotWorkTree, keepSnapshot } = await import('../git/progress-commit.js');
   const tree = await snapshotWorkTree(handle);
-  await keepSnapshot(handle, tree);
+  try {
+    await keepSnapshot(handle, tree);
+  } catch {
+    // Git refusing the ref (a reference-transaction hook): the snapshot is still in the object database for two
+    // weeks; pruned sooner, the step's commit is the narrower one, said.
+  }
   return tree;
 }

@@ -136,12 +136,16 @@ export async function transact<P = undefined, T = void>(
 
     // A commit the last command owes comes first: the history then says what happened, in order.
     const notices: string[] = [];
+    // The journal ends with a progress commit made: a command that writes nothing else leaves it, and the tree, as committed.
+    let committedEnd = false;
     if (spec.flows !== 'none' && settings.commit !== false) {
       head = readJournalHead(repo.journalFile);
       const owed = owedOnRecord(head);
-      if (owed && !notedMade(repo, owed, head.last)) {
+      if (owed && notedMade(repo, owed, head.last)) committedEnd = true;
+      else if (owed) {
         // The pointer the command left, when a kill came before its write: the commit holds the pointer the command leaves.
-        await bringPointerUp(repo, lock, owed, await state(), writer);
+        // Read again after: the pointer brought up is no drift for the command to repair and journal.
+        if (await bringPointerUp(repo, lock, owed, await state(), writer)) loaded = undefined;
         const made = await settle(repo, owed, { strict: settings.commit !== 'auto' });
         if (made.notice) notices.push(made.notice);
         if (made.dropped !== undefined) {
@@ -149,7 +153,10 @@ export async function transact<P = undefined, T = void>(
           commit(repo, lock, head.lastSeq, { entries: [entry('progress_commit_made', fromPointerRecord(owed.pointer!), withoutNotice(made))] }, writer);
           head = undefined;
           loaded = undefined;
-        } else if (made.sha) noteMade(repo, owed, made.sha);
+        } else if (made.sha) {
+          noteMade(repo, owed, made.sha);
+          committedEnd = true;
+        }
       }
     }
 
@@ -158,7 +165,14 @@ export async function transact<P = undefined, T = void>(
     const at = loaded as Loaded | undefined;
     const lastSeq = at ? at.lastSeq : readJournalHead(repo.journalFile).lastSeq;
     if (at) {
-      const broken = brokenEntries(at);
+      let broken = brokenEntries(at);
+      // The lock of a command killed on this machine, when this one writes nothing else after a progress commit (a retry
+      // answered "already recorded"): said, not journaled, so nothing of autopilot's is left modified after the commit.
+      if (committedEnd && plan.entries.length === 0 && broken.every((e) => e.reason === 'gone')) {
+        for (const e of broken)
+          notices.push(`removed the lock a killed command left (pid ${e.holder.pid}, session ${e.holder.session}); its work is recorded and committed`);
+        broken = [];
+      }
       if (broken.length > 0) {
         plan.entries = [...broken, ...plan.entries];
         plan.pointer ??= pointerAt(at, at.reconciled.position);
@@ -206,7 +220,8 @@ export async function settle(repo: Repo, owed: OwedCommit, options: { handle?: G
   try {
     return await makeOwedCommit(repo, owed, options.handle);
   } catch (error) {
-    const words = error instanceof InputError ? error.problems.map((p) => p.message).join('; ') : error instanceof Error ? error.message : String(error);
+    const said = error instanceof InputError ? error.problems.map((p) => p.message).join('; ') : error instanceof Error ? error.message : String(error);
+    const words = said.replace(/\s*\n\s*/g, '; ');
     if (!options.strict) {
       return {
         owed: owed.seq,
@@ -231,14 +246,15 @@ const withoutNotice = ({ notice: _notice, ...made }: Made) => made;
  * pointer the command leaves. A pointer a person edited, one that does not
  * parse, or a merge the journal holds is left to the command.
  */
-async function bringPointerUp(repo: Repo, lock: Lock, owed: OwedCommit, loaded: Loaded, writer: { session: string; now: () => Date }): Promise<void> {
-  if (loaded.brokenPointer !== undefined || loaded.fork || !owed.pointer) return;
+async function bringPointerUp(repo: Repo, lock: Lock, owed: OwedCommit, loaded: Loaded, writer: { session: string; now: () => Date }): Promise<boolean> {
+  if (loaded.brokenPointer !== undefined || loaded.fork || !owed.pointer) return false;
   const pointer = loaded.pointer;
   const { positionHash } = await import('../formats/pointer/serialize-pointer.js');
   const behind = pointer === null || (pointer.record !== undefined && pointer.record.seq < owed.seq && pointer.record.hash === positionHash(pointer.position));
-  if (!behind) return;
+  if (!behind) return false;
   const at = pointerAt(loaded, fromPointerRecord(owed.pointer));
   commit(repo, lock, owed.seq, { entries: [], pointer: { ...at, extras: { ...at.extras, seq: owed.seq } } }, writer);
+  return true;
 }
 
 /** The pointer to write for a position, keeping what a person added around the six lines. */
