@@ -32,7 +32,7 @@ import type { CommitMode, CommitSetting } from '../formats/settings.js';
 import type { GitHandle } from '../git/repository.js';
 import { TEMP_MARK, writeFileAtomically } from '../io/atomic-write.js';
 import { displayPath, gatePath, type Repo } from '../io/repo.js';
-import { gitFallbackOff } from './git-source.js';
+import { firstCommitMissing, gitFallbackOff } from './git-source.js';
 import type { Loaded } from './load-state.js';
 
 export type OwedCommit = Extract<KnownEntry, { event: 'progress_commit_owed' }>;
@@ -59,7 +59,9 @@ export async function gitForCommits(repo: Repo, asked: boolean, setting: CommitS
   if (asked || setting === 'work' || setting === 'evidence') {
     return { handle: await openForCommits(repo), mode: setting === 'evidence' ? 'evidence' : 'work', strict: true };
   }
-  if (setting === false || gitFallbackOff(repo)) return undefined;
+  // No git, or a branch with no first commit (read from the git folder's files, no process): nothing to commit on, and
+  // simple-git stays unloaded. A step started before the first commit is committed without its snapshot (the narrower set).
+  if (setting === false || gitFallbackOff(repo) || firstCommitMissing(repo)) return undefined;
   const { openGit, gitState } = await import('../git/repository.js');
   const { handle } = await openGit(repo.root);
   if (!handle) return undefined;
