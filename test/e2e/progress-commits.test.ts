@@ -7,6 +7,7 @@
  * autopilot's is left in `.git/`.
  */
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -471,5 +472,42 @@ describe('git housekeeping cannot wedge a run', () => {
     ]);
     expect(autopilot(dir, 'next', '--json').code).toBe(0);
     expect(autopilot(dir, 'status', '--json').json()).not.toHaveProperty('progress_commit_owed');
+  });
+});
+
+describe('an older journal, with `progress_commit_made` lines after its commits', () => {
+  it('still reads: nothing is owed, and the next step’s commit takes the old line in and leaves the tree clean', () => {
+    const dir = defaultProject();
+    problemWritten(dir);
+    expect(autopilot(dir, 'done').code).toBe(0);
+    // What an older autopilot appended after each commit: a line of its own, chained to the line before.
+    const file = join(dir, '_docs/_autopilot/journal.jsonl');
+    const text = read(dir, '_docs/_autopilot/journal.jsonl');
+    const last = text.trimEnd().split('\n').at(-1)!;
+    const owed = JSON.parse(last) as Record<string, unknown>;
+    const made = {
+      prev: createHash('sha1').update(last).digest('hex').slice(0, 8),
+      seq: (owed.seq as number) + 1,
+      at: owed.at,
+      session: owed.session,
+      event: 'progress_commit_made',
+      flow: owed.flow,
+      cycle: owed.cycle,
+      step: 2,
+      name: 'Research',
+      status: 'not_started',
+      retry_count: 0,
+      owed: owed.seq,
+      sha: git(dir, 'rev-parse', 'HEAD').trim(),
+    };
+    writeFileSync(file, `${text}${JSON.stringify(made)}\n`);
+    git(dir, 'commit', '-qam', 'the older autopilot’s line, committed by hand');
+    expect(autopilot(dir, 'status', '--json').json()).not.toHaveProperty('progress_commit_owed');
+    expect(autopilot(dir, 'check').code).toBe(0);
+    expect(autopilot(dir, 'next').code).toBe(0);
+    write(dir, '_docs/01_solution/solution_draft_01.md', '# Draft\n\nA plan.\n');
+    expect(autopilot(dir, 'done').code).toBe(3);
+    expect(progressEvents(dir)).toHaveLength(2);
+    expect(git(dir, 'status', '--porcelain')).toBe('');
   });
 });
