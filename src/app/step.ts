@@ -31,7 +31,7 @@ export interface StepRequest {
   step?: number;
   /** `--take-over`: take the lease from another session (journaled). */
   takeOver?: boolean;
-  /** `--commit`: a progress commit when the command finishes something (also `commit: true` in the settings). */
+  /** `--commit`: the progress commit asked for, refused where git cannot take one (by default it is made where git can). */
   commit?: boolean;
 }
 
