@@ -39,6 +39,7 @@ import { displayPath, gatePath, openRepo, type Repo } from '../io/repo.js';
 import { LOCK_WAIT_MS } from '../limits.js';
 import type { LastAction } from '../formats/pointer/parse-pointer.js';
 import type { Position } from '../formats/pointer/position.js';
+import { positionHash } from '../formats/pointer/serialize-pointer.js';
 import { commit, type Plan, type Written } from './commit.js';
 import { makeOwedCommit, notedMade, noteMade, owedOnRecord, type Made, type OwedCommit } from './progress-commit.js';
 import type { GitHandle } from '../git/repository.js';
@@ -145,7 +146,7 @@ export async function transact<P = undefined, T = void>(
       else if (owed) {
         // The pointer the command left, when a kill came before its write: the commit holds the pointer the command leaves.
         // Read again after: the pointer brought up is no drift for the command to repair and journal.
-        if (await bringPointerUp(repo, lock, owed, await state(), writer)) loaded = undefined;
+        if (bringPointerUp(repo, lock, owed, await state(), writer)) loaded = undefined;
         const made = await settle(repo, owed, { strict: settings.commit !== 'auto' });
         if (made.notice) notices.push(made.notice);
         if (made.dropped !== undefined) {
@@ -246,10 +247,9 @@ const withoutNotice = ({ notice: _notice, ...made }: Made) => made;
  * pointer the command leaves. A pointer a person edited, one that does not
  * parse, or a merge the journal holds is left to the command.
  */
-async function bringPointerUp(repo: Repo, lock: Lock, owed: OwedCommit, loaded: Loaded, writer: { session: string; now: () => Date }): Promise<boolean> {
+function bringPointerUp(repo: Repo, lock: Lock, owed: OwedCommit, loaded: Loaded, writer: { session: string; now: () => Date }): boolean {
   if (loaded.brokenPointer !== undefined || loaded.fork || !owed.pointer) return false;
   const pointer = loaded.pointer;
-  const { positionHash } = await import('../formats/pointer/serialize-pointer.js');
   const behind = pointer === null || (pointer.record !== undefined && pointer.record.seq < owed.seq && pointer.record.hash === positionHash(pointer.position));
   if (!behind) return false;
   const at = pointerAt(loaded, fromPointerRecord(owed.pointer));
