@@ -16,6 +16,18 @@ import { flowChangeNotice } from './flows.js';
 import { guardProblems } from './status.js';
 import { gitFallbackOff } from './git-source.js';
 import { outdatedClientFiles } from './init.js';
+import { stillOwed } from './progress-commit.js';
+import { readSettings } from './settings.js';
+import type { Repo } from '../io/repo.js';
+
+/** The commit setting, or `auto` when the settings do not read (reported by the commands that read them). */
+async function readSettingsOrOff(repo: Repo) {
+  try {
+    return (await readSettings(repo)).commit;
+  } catch {
+    return 'auto';
+  }
+}
 
 export interface CheckResult {
   problems: Problem[];
@@ -97,9 +109,10 @@ export async function runCheck(ctx: Pick<Context, 'repo'>): Promise<CheckResult>
   // The whole journal, its chain too: a merge not settled, a line edited by hand, numbers that repeat (rule 11).
   const journal = readJournal(repo.journalFile, displayPath(repo.journalFile, repo.root), { chain: true });
   for (const p of journal.problems) problems.push(p);
-  const last = journal.entries.findLast((e) => e.pointer !== undefined);
-  const settled = journal.entries.at(-1);
-  if (last?.event === 'progress_commit_owed' && !(settled?.event === 'progress_commit_made' && settled.owed === last.seq))
+  // The journal ends with a commit owed and not made (HEAD does not hold the journal as it is); with commits off, never made, and no problem.
+  const owed = (await readSettingsOrOff(repo)) === false ? undefined : await stillOwed(repo, readJournalHead(repo.journalFile));
+  const last = owed ? journal.entries.findLast((e) => e.seq === owed.seq) : undefined;
+  if (last)
     problems.push({
       file: displayPath(repo.journalFile, repo.root),
       message: `the progress commit of event ${last.seq} is owed: a kill or git stopped it after the state was written`,

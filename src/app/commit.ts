@@ -45,7 +45,7 @@ export interface Plan {
   /** The command's key, stamped on each of its entries. */
   key?: string;
   /** The pointer to write; always written when there are entries, so its marker names the last one. */
-  pointer?: { position: Position; extras: Omit<PointerExtras, 'seq'> };
+  pointer?: { position: Position; extras: PointerExtras };
   /** The hash of the flow the run is pinned to, recorded with the pointer. */
   flowHash?: string;
   lease?: Lease | 'release';
@@ -69,6 +69,8 @@ export interface Written {
   checkpoint?: { id: string; pruned: string[] };
   /** The progress commit the plan owed, as made (`sha`), found made already, or dropped (the transaction fills it in). */
   progressCommit?: { sha?: string; found?: true; dropped?: string };
+  /** What the transaction has to say about progress commits (a narrower commit, none made): the command shows them. */
+  notices?: string[];
 }
 
 /** Where the journal's chain stands before a batch: the last line's hash, and a merge not yet settled that the batch does not settle. */

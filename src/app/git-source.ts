@@ -4,8 +4,8 @@
  * git layer (simple-git) is imported here, on demand, so a healthy repository
  * never loads it.
  */
-import { accessSync, constants, existsSync } from 'node:fs';
-import { delimiter, dirname, join, relative } from 'node:path';
+import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
+import { delimiter, dirname, isAbsolute, join, relative } from 'node:path';
 import type { Flow } from '../flow/model.js';
 import type { Repo } from '../io/repo.js';
 import { parsePointer, type ParsedPointer } from '../formats/pointer/parse-pointer.js';
@@ -37,6 +37,45 @@ export function gitFallbackOff(repo: Repo): string | undefined {
     }
   });
   return found ? undefined : '`git` is not on PATH';
+}
+
+/**
+ * Whether the branch checked out has no commit yet (a fresh `git init`),
+ * read from the git folder's files, with no process started: `HEAD` names a
+ * branch that is neither a loose ref nor in `packed-refs`. A linked work
+ * tree's HEAD is its own, its refs the common folder's. Where it cannot tell
+ * (another ref storage, a file it cannot read) it says no.
+ */
+export function firstCommitMissing(repo: Repo): boolean {
+  try {
+    let dir = repo.root;
+    while (!existsSync(join(dir, '.git'))) {
+      const up = dirname(dir);
+      if (up === dir) return false;
+      dir = up;
+    }
+    let gitDir = join(dir, '.git');
+    if (!statSync(gitDir).isDirectory()) {
+      const named = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(gitDir, 'utf8'))?.[1];
+      if (!named) return false;
+      gitDir = isAbsolute(named) ? named : join(dir, named);
+    }
+    const ref = /^ref:\s*(refs\/heads\/\S+)\s*$/.exec(readFileSync(join(gitDir, 'HEAD'), 'utf8'))?.[1];
+    if (!ref) return false;
+    const commonFile = join(gitDir, 'commondir');
+    const common = existsSync(commonFile) ? join(gitDir, readFileSync(commonFile, 'utf8').trim()) : gitDir;
+    if (!existsSync(join(common, 'refs', 'heads')) || existsSync(join(common, 'reftable'))) return false;
+    if (existsSync(join(common, ref))) return false;
+    const packed = join(common, 'packed-refs');
+    return !(
+      existsSync(packed) &&
+      readFileSync(packed, 'utf8')
+        .split('\n')
+        .some((line) => line.endsWith(` ${ref}`))
+    );
+  } catch {
+    return false;
+  }
 }
 
 const rel = (repo: Repo, file: string) => relative(repo.root, file).split('\\').join('/');

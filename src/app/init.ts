@@ -28,12 +28,43 @@ import type { Context } from './context.js';
 import { readPointerText } from './load-state.js';
 import { loadRepoFlows } from './flows.js';
 import { transact, type Opened } from './transaction.js';
+import type { CommitSetting } from '../formats/settings.js';
+import { firstCommitMissing, gitFallbackOff } from './git-source.js';
 
 export interface InitResult {
   created: string[];
   kept: string[];
   pointer?: { flow: string; step: number };
+  /** What happens to the steps in git, and the one line that turns it off. */
+  commits: string;
   written: Written;
+}
+
+/** The settings line that turns progress commits off, written commented out: the default stays on, and a person sees how to change it. */
+export const COMMIT_OFF_LINES = [
+  "# Progress commits: after each step, autopilot commits that step's work with",
+  '# the state pointer and the journal (in a repository with a first commit).',
+  '# To turn them off, remove the # before the next line:',
+  '# commit: false',
+];
+
+/** The settings with the progress-commit line added, unless they already have one (set, or commented out). */
+function withCommitLine(text: string | undefined): string | undefined {
+  if (text !== undefined && /^\s*#?\s*commit\s*:/m.test(text)) return undefined;
+  const body = text ?? '';
+  const prefix = body === '' ? '' : body.endsWith('\n') ? `${body}\n` : `${body}\n\n`;
+  return `${prefix}${COMMIT_OFF_LINES.join('\n')}\n`;
+}
+
+/** What init says about progress commits, as the settings and the repository stand. */
+function commitsSaid(repo: Repo, setting: CommitSetting): string {
+  const off = '`commit: false` in .autopilot/config.yml turns them off';
+  if (setting === false) return 'Progress commits are off (`commit: false` in .autopilot/config.yml).';
+  const noGit = gitFallbackOff(repo);
+  if (noGit) return `Steps are not committed here: ${noGit}.`;
+  if (firstCommitMissing(repo))
+    return `Steps will be committed from the repository's first commit on: autopilot commits each step's work with its pointer and journal (${off}).`;
+  return `Steps are committed: after each step, autopilot commits that step's work with its pointer and journal (${off}).`;
 }
 
 function read(repo: Repo, file: string): string | undefined {
@@ -56,7 +87,7 @@ export async function runInit(ctx: Context, flowId: string | undefined, options:
     // Validate --flow before touching anything.
     prepare: async ({ repo }: Opened) => (flowId === undefined ? undefined : chosenFlow(await loadRepoFlows(repo, true), flowId)),
   };
-  const { result } = await transact(ctx, spec, async ({ repo, prepared: flow }) => {
+  const { result } = await transact(ctx, spec, async ({ repo, prepared: flow, settings }) => {
     if (flow && readPointerText(repo) !== null) {
       throw new InputError({
         file: relative(repo.root, repo.pointerFile),
@@ -82,6 +113,7 @@ export async function runInit(ctx: Context, flowId: string | undefined, options:
         created: [...(folderExisted ? [] : [rel(repo.autopilotDir)]), ...plan.files!.map((f) => rel(f.path)), ...(flow ? [rel(repo.pointerFile)] : [])],
         kept: [...(folderExisted ? [rel(repo.autopilotDir)] : []), ...setup.filter((f) => f.text === undefined).map((f) => rel(f.path))],
         ...(flow ? { pointer: { flow: flow.id, step: 1 } } : {}),
+        commits: commitsSaid(repo, settings.commit),
         written,
       }),
     };
@@ -150,6 +182,7 @@ async function setupFiles(repo: Repo, options: { hooks?: boolean }): Promise<{ p
       `/${repo.docsName}/*${TEMP_MARK}*`,
     ]),
   );
+  await add('.autopilot/config.yml', withCommitLine);
   await add('.gitattributes', (t) => withLines(t, '# autopilot: keep both sides of the append-only journal on merge', [`${local}/journal.jsonl merge=union`]));
   // Each agent client's own files (`src/clients/`).
   const launch = launchOf(repo.root, join(packageRoot(), 'bin', 'autopilot.js'));

@@ -1,32 +1,78 @@
 /**
- * Progress commits (`--commit`, or `commit: true` in `.autopilot/config.yml`;
- * docs/git.md): when a step completes, is skipped, fails for good, a decision
- * is answered or a boundary is reached, the command commits what the step did
- * — what changed in the work tree since the step started (`commit: true`),
- * or only the state and the step's evidence (`commit: evidence`) — with the
- * pointer and the journal, and nothing the person had changed or staged
- * before the step.
+ * Progress commits (docs/git.md): when a step completes, is skipped, fails
+ * for good, a decision is answered or a boundary is reached, the command
+ * commits what the step did — what changed in the work tree since the step
+ * started (or, with `commit: evidence`, only the state and the step's
+ * evidence) — with the pointer and the journal, and nothing the person had
+ * changed or staged before the step.
+ *
+ * On by default in a repository with a first commit (`commit: false` in
+ * `.autopilot/config.yml` turns it off). By default a situation where git
+ * cannot take a commit (no first commit, a detached HEAD, a rebase under way,
+ * a hook that says no) is a notice, and the step is recorded all the same;
+ * asked for (`--commit`, `commit: true`), it is refused as before.
  *
  * The commit is part of the command: the journal records it as owed
- * (`progress_commit_owed`, in the same batch as the step's result), the
- * commit is made, and its making is journaled (`progress_commit_made`). A
- * kill or a git failure between the two leaves it owed; the next command
- * that writes settles it before doing anything else — finding it by its
- * `Autopilot-Event` trailer when it was made after all, so it is made once.
+ * (`progress_commit_owed`, the last line of the same batch as the step's
+ * result), then the commit is made, holding that journal. Nothing is written
+ * after it, so the tree is clean. Whether an owed commit is made is told by
+ * what HEAD's tree holds: the journal as the work tree has it (so its last
+ * line, the owed event) — never by trailers alone, which a reverted or
+ * started-over run repeats. A kill or a git failure between the two leaves it
+ * owed; the next command that writes makes it before anything else, once.
  */
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { allMatches, evidenceFor } from '../engine/evidence.js';
 import type { Transition } from '../engine/transitions.js';
 import { InputError } from '../errors.js';
 import type { Flow } from '../flow/model.js';
-import { entry, type JournalEntry, type KnownEntry, type StampedEntry } from '../formats/journal-line.js';
-import type { CommitMode } from '../formats/settings.js';
+import { chainHash, entry, serializeEntries, type JournalEntry, type KnownEntry, type StampedEntry } from '../formats/journal-line.js';
+import type { CommitMode, CommitSetting } from '../formats/settings.js';
 import type { GitHandle } from '../git/repository.js';
-import { TEMP_MARK } from '../io/atomic-write.js';
-import { displayPath, type Repo } from '../io/repo.js';
-import { gitFallbackOff } from './git-source.js';
+import { TEMP_MARK, writeFileAtomically } from '../io/atomic-write.js';
+import { displayPath, gatePath, type Repo } from '../io/repo.js';
+import { firstCommitMissing, gitFallbackOff } from './git-source.js';
 import type { Loaded } from './load-state.js';
 
 export type OwedCommit = Extract<KnownEntry, { event: 'progress_commit_owed' }>;
+
+/** Git opened for a step command's progress commit. */
+export interface CommitGit {
+  handle: GitHandle;
+  mode: CommitMode;
+  /** Asked for (`--commit`, `commit: true|evidence`): a commit git cannot take is an error, not a notice. */
+  strict: boolean;
+  /** Why no commit can be made now (the default only: a strict command was refused already). */
+  blocked?: string;
+  /** The branch has no first commit yet: no commit, and nothing said on each command (`status` says it). */
+  unborn?: true;
+}
+
+/**
+ * Git for a step command's progress commit, by the settings and `--commit`:
+ * asked for, refused (exit 2, nothing written) where none can be made; by
+ * default, opened where git is here at all, with `blocked` saying why no
+ * commit can be made now; off (`commit: false`): undefined.
+ */
+export async function gitForCommits(repo: Repo, asked: boolean, setting: CommitSetting): Promise<CommitGit | undefined> {
+  if (asked || setting === 'work' || setting === 'evidence') {
+    return { handle: await openForCommits(repo), mode: setting === 'evidence' ? 'evidence' : 'work', strict: true };
+  }
+  // No git, or a branch with no first commit (read from the git folder's files, no process): nothing to commit on, and
+  // simple-git stays unloaded. A step started before the first commit is committed without its snapshot (the narrower set).
+  if (setting === false || gitFallbackOff(repo) || firstCommitMissing(repo)) return undefined;
+  const { openGit, gitState } = await import('../git/repository.js');
+  const { handle } = await openGit(repo.root);
+  if (!handle) return undefined;
+  const state = await gitState(handle);
+  await repairAfterKill(handle);
+  const blocked = !state.head ? 'the branch has no first commit yet' : whyNot(state);
+  return { handle, mode: 'work', strict: false, ...(blocked ? { blocked } : {}), ...(!state.head ? { unborn: true as const } : {}) };
+}
+
+const whyNot = (state: { operation?: string; detached: boolean }) =>
+  state.operation ? `a ${state.operation} is in progress` : state.detached ? 'HEAD is detached' : undefined;
 
 /** Opens git for progress commits and refuses, before anything is written, where one cannot be made (exit 2). Cleans what a killed commit left. */
 export async function openForCommits(repo: Repo): Promise<GitHandle> {
@@ -38,8 +84,7 @@ export async function openForCommits(repo: Repo): Promise<GitHandle> {
     });
   });
   const { gitState } = await import('../git/repository.js');
-  const state = await gitState(handle);
-  const why = state.operation ? `a ${state.operation} is in progress` : state.detached ? 'HEAD is detached' : undefined;
+  const why = whyNot(await gitState(handle));
   if (why) {
     throw new InputError(
       {
@@ -47,7 +92,7 @@ export async function openForCommits(repo: Repo): Promise<GitHandle> {
         expected: 'a branch checked out, with no merge, rebase or cherry-pick under way',
         received: why,
       },
-      'Finish or abort the git operation (or check out a branch), then run the command again — or leave out --commit.',
+      'Finish or abort the git operation (or check out a branch), then run the command again — or leave out --commit (`commit: false` in .autopilot/config.yml turns progress commits off).',
     );
   }
   await repairAfterKill(handle);
@@ -71,7 +116,7 @@ async function repairAfterKill(handle: GitHandle): Promise<void> {
 }
 
 /** The entry of a command's result worth a commit, or undefined when the command changed nothing worth one. */
-function worthACommit(entries: readonly JournalEntry[]): JournalEntry | undefined {
+export function worthACommit(entries: readonly JournalEntry[]): JournalEntry | undefined {
   const kinds = ['step_completed', 'step_skipped', 'decision_answered', 'boundary_answered', 'boundary_reached'];
   return entries.find((e) => kinds.includes(e.event) || (e.event === 'step_failed' && e.status === 'failed'));
 }
@@ -103,42 +148,110 @@ export function owedCommit(loaded: Loaded, flow: Flow, transition: Transition, m
 }
 
 /**
- * The owed commit the journal ends with, if it ends with one: the newest
- * command's batch closes with it, and no `progress_commit_made` (a line of its
- * own, after it) settles it yet.
+ * The owed commit the journal ends with, if it ends with one and no
+ * `progress_commit_made` line (an older autopilot's, or a dropped commit's)
+ * settles it. Made or not is for `commitMade` to tell: after a progress
+ * commit the journal still ends with its owed line, committed.
  */
 export function owedOnRecord(head: { record?: { entry?: StampedEntry }; settled?: number }): OwedCommit | undefined {
   const last = head.record?.entry;
   return last?.event === 'progress_commit_owed' && head.settled !== last.seq ? last : undefined;
 }
 
+/** The chain hash of an entry's line as written: what a journal head reports as `last` when it is the file's last line. */
+export const lineHashOf = (e: StampedEntry) => chainHash(serializeEntries([e]).slice(0, -1));
+
+/** This machine's note of the last progress commit it made or found (a cache: `_docs/_autopilot/cache/`, never committed). */
+interface CommitNote {
+  seq: number;
+  line: string;
+  sha: string;
+}
+
+const noteFile = (repo: Repo) => join(repo.autopilotDir, 'cache', 'progress-commit.json');
+
+function readNote(repo: Repo): CommitNote | undefined {
+  try {
+    const note = JSON.parse(readFileSync(noteFile(repo), 'utf8')) as Partial<CommitNote>;
+    return typeof note.seq === 'number' && typeof note.line === 'string' && typeof note.sha === 'string' ? (note as CommitNote) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether this machine made (or found) the commit of this owed line: the journal's last line is that very line. */
+export function notedMade(repo: Repo, owed: OwedCommit, lastLine: string | undefined): boolean {
+  const note = readNote(repo);
+  return note !== undefined && lastLine !== undefined && note.seq === owed.seq && note.line === lastLine;
+}
+
+/** Notes the commit made (or found) for the owed line; a cache: a failure to write it costs a git call later. */
+export function noteMade(repo: Repo, owed: StampedEntry, sha: string): void {
+  try {
+    const file = noteFile(repo);
+    gatePath(repo, file);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileAtomically(file, `${JSON.stringify({ seq: owed.seq, line: lineHashOf(owed), sha })}\n`, { fsync: false });
+  } catch {
+    // A cache.
+  }
+}
+
 /**
- * Makes an owed commit, once: found by its trailer when a killed command made
- * it after all. Returns the details of the `progress_commit_made` entry that
- * settles it. Git gone since (not a repository any more, no `git`): dropped,
- * said. Git refusing (a hook, a lock, a failing signature): the error, with
- * git's words, and the commit stays owed.
+ * Whether the owed commit the journal ends with is still to be made, told
+ * without writing (for `status` and `check`): this machine's note, else git
+ * (HEAD holds the journal as it is). Without git it stays owed.
  */
-export async function makeOwedCommit(
-  repo: Repo,
-  owed: OwedCommit,
-  handle?: GitHandle,
-): Promise<{ owed: number; sha?: string; found?: true; dropped?: string }> {
+export async function stillOwed(repo: Repo, head: { record?: { entry?: StampedEntry }; settled?: number; last?: string }): Promise<OwedCommit | undefined> {
+  const owed = owedOnRecord(head);
+  if (!owed || notedMade(repo, owed, head.last)) return undefined;
+  if (gitFallbackOff(repo) || !existsSync(repo.journalFile)) return owed;
+  const { openGit } = await import('../git/repository.js');
+  const { handle } = await openGit(repo.root);
+  if (!handle) return owed;
+  const { commitHolding } = await import('../git/history.js');
+  return (await commitHolding(handle, displayPath(repo.journalFile, repo.root))) ? undefined : owed;
+}
+
+export interface Made {
+  owed: number;
+  sha?: string;
+  found?: true;
+  dropped?: string;
+  /** Said to the person: a narrower commit than the step's (its snapshot gone), or why none was made. */
+  notice?: string;
+}
+
+/**
+ * Makes an owed commit, once: when HEAD's tree already holds the journal as
+ * the work tree has it (a killed command made it after all, or a person
+ * committed it), it is found, not made again. Git gone since (not a
+ * repository any more, no `git`): dropped, said. Git refusing (a hook, a
+ * lock, a failing signature, a rebase under way): the error, with git's
+ * words, and the commit stays owed. The snapshot of the work tree when the
+ * step started gone (`git gc`): the step's own files only, said.
+ */
+export async function makeOwedCommit(repo: Repo, owed: OwedCommit, handle?: GitHandle): Promise<Made> {
   let git = handle;
   if (!git) {
-    let dropped: string | undefined;
-    try {
-      git = await openForCommits(repo);
-    } catch (error) {
-      const off = gitFallbackOff(repo);
-      if (off) dropped = off;
-      else throw error;
-    }
-    if (!git) return { owed: owed.seq, dropped: dropped! };
+    const off = gitFallbackOff(repo);
+    if (off) return { owed: owed.seq, dropped: off };
+    const { openGit } = await import('../git/repository.js');
+    const opened = await openGit(repo.root);
+    if (!opened.handle) return { owed: owed.seq, dropped: opened.reason };
+    git = opened.handle;
   }
   const { progressMessage } = await import('../git/progress-message.js');
-  const { findProgressCommit } = await import('../git/history.js');
-  const { progressCommit, changedSince } = await import('../git/progress-commit.js');
+  const { progressCommit, changedSince, commitHolding, releaseSnapshot, SnapshotGone } = await import('../git/progress-commit.js');
+  const journal = displayPath(repo.journalFile, repo.root);
+  const found = await commitHolding(git, journal);
+  const release = async () => (typeof owed.tree === 'string' ? releaseSnapshot(git, owed.tree) : undefined);
+  if (found) {
+    await release();
+    return { owed: owed.seq, sha: found, found: true };
+  }
+  // Not made yet: git must be able to take it (a branch, no operation under way), and what a killed commit left is cleaned first.
+  if (!handle) await openForCommits(repo);
   const status = owed.status as Parameters<typeof progressMessage>[0]['status'];
   const message = progressMessage({
     flow: owed.flow,
@@ -150,19 +263,33 @@ export async function makeOwedCommit(
     session: owed.session,
     event: owed.seq,
   });
-  const found = await findProgressCommit(git, message.trailers);
-  if (found) return { owed: owed.seq, sha: found, found: true };
   // autopilot's machine-local files (the lease, the lock, caches, checkpoints, temporaries) are never part of a commit, ignored or not.
   const local = `${displayPath(repo.autopilotDir, repo.root)}/`;
-  const journal = displayPath(repo.journalFile, repo.root);
   const ours = (path: string) => (path.startsWith(local) && path !== journal) || path.includes(TEMP_MARK);
-  const changed = typeof owed.tree === 'string' ? (await changedSince(git, owed.tree)).filter((c) => !ours(c.path)) : [];
+  let changed: Awaited<ReturnType<typeof changedSince>> = [];
+  let notice: string | undefined;
+  if (typeof owed.tree === 'string') {
+    try {
+      changed = (await changedSince(git, owed.tree)).filter((c) => !ours(c.path));
+    } catch (error) {
+      if (!(error instanceof SnapshotGone)) throw error;
+      notice = `the snapshot of the work tree taken when step ${owed.step} started is gone from git (pruned by \`git gc\`), so what changed during the step cannot be told: this commit holds the state and the step's own files only; commit the rest yourself`;
+    }
+  }
   const sha = await progressCommit(git, { ...message, files: owed.files ?? [], changed });
-  return { owed: owed.seq, ...(sha ? { sha } : {}) };
+  await release();
+  return { owed: owed.seq, ...(sha ? { sha } : {}), ...(notice ? { notice } : {}) };
 }
 
-/** The work tree now, for the step that starts: what its commit will be measured against. */
+/** The work tree now, for the step that starts: what its commit will be measured against, kept reachable by a ref of autopilot's own until then. */
 export async function startTree(handle: GitHandle): Promise<string> {
-  const { snapshotWorkTree } = await import('../git/progress-commit.js');
-  return snapshotWorkTree(handle);
+  const { snapshotWorkTree, keepSnapshot } = await import('../git/progress-commit.js');
+  const tree = await snapshotWorkTree(handle);
+  try {
+    await keepSnapshot(handle, tree);
+  } catch {
+    // Git refusing the ref (a reference-transaction hook): the snapshot is still in the object database for two
+    // weeks; pruned sooner, the step's commit is the narrower one, said.
+  }
+  return tree;
 }

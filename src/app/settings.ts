@@ -15,7 +15,7 @@ export async function readSettings(repo: Repo): Promise<Settings> {
   const fromEnv = staleAfter(process.env.AUTOPILOT_LEASE_STALE_MINUTES, '$AUTOPILOT_LEASE_STALE_MINUTES');
   if ('problem' in fromEnv) throw new InputError(fromEnv.problem);
   const file = join(repo.root, '.autopilot', 'config.yml');
-  if (!existsSync(file)) return { staleMs: fromEnv.ms ?? DEFAULT_STALE_MS, commit: false, remoteTimeoutMs: REMOTE_TIMEOUT_MS };
+  if (!existsSync(file)) return { staleMs: fromEnv.ms ?? DEFAULT_STALE_MS, commit: 'auto', remoteTimeoutMs: REMOTE_TIMEOUT_MS };
   const display = '.autopilot/config.yml';
   if (!statSync(file).isFile()) throw new InputError({ file: display, message: 'the settings are not a regular file', expected: 'a YAML file' });
   if (statSync(file).size > CONFIG_MAX_BYTES) {

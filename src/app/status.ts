@@ -3,10 +3,10 @@ import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { openRepo } from '../io/repo.js';
 import { conversationProcess } from '../io/conversation.js';
-import { owedOnRecord } from './progress-commit.js';
+import { stillOwed } from './progress-commit.js';
 import type { Context } from './context.js';
 import { readState } from './read-state.js';
-import { gitFallbackOff } from './git-source.js';
+import { firstCommitMissing, gitFallbackOff } from './git-source.js';
 import { leaseStatus } from './lease-view.js';
 import type { Loaded } from './load-state.js';
 import { followThrough } from '../engine/follow-through.js';
@@ -70,6 +70,16 @@ export async function runStatus(ctx: Context): Promise<{ view: View; exit: numbe
     skill,
   ].filter((n): n is string => n !== undefined);
   const gitOff = gitFallbackOff(repo);
+  // An owed commit the journal ends with: made, by what HEAD holds (this machine's note spares asking git); commits off: never made.
+  const owed = settings.commit === false ? undefined : await stillOwed(repo, loaded.head);
+  const commitsOff =
+    settings.commit === false
+      ? '`commit: false` in .autopilot/config.yml'
+      : gitOff
+        ? gitOff
+        : firstCommitMissing(repo)
+          ? 'the branch has no first commit yet: they start with it'
+          : undefined;
   const view = buildView('status', loaded, position, undefined, {
     ...(notices.length > 0 ? { notices } : {}),
     lease: leaseStatus(repo, { session: ctx.session, unnamed: ctx.sessionFrom === 'default' }, ctx.now(), settings.staleMs, () =>
@@ -78,7 +88,8 @@ export async function runStatus(ctx: Context): Promise<{ view: View; exit: numbe
     guards: guardProblems(repo),
     ...(gitOff ? { gitOff } : {}),
     journalSeq: loaded.lastSeq,
-    ...(owedOnRecord(loaded.head) ? { owedCommit: loaded.head.record!.seq } : {}),
+    ...(owed ? { owedCommit: owed.seq } : {}),
+    commits: commitsOff ? { on: false, reason: commitsOff } : { on: true },
   });
   return { view, exit: 0 };
 }

@@ -18,7 +18,7 @@ import type { Context } from './context.js';
 import { flowChangeNotice } from './flows.js';
 import { peekPosition, type Loaded } from './load-state.js';
 import { boundarySummary } from './boundary-summary.js';
-import { openForCommits, owedCommit, startTree } from './progress-commit.js';
+import { gitForCommits, owedCommit, startTree, worthACommit } from './progress-commit.js';
 import { skillPosition } from './skill-position.js';
 import { pointerAt, transact, type Opened } from './transaction.js';
 import { validateEvent } from './validate-event.js';
@@ -31,7 +31,7 @@ export interface StepRequest {
   step?: number;
   /** `--take-over`: take the lease from another session (journaled). */
   takeOver?: boolean;
-  /** `--commit`: a progress commit when the command finishes something (also `commit: true` in the settings). */
+  /** `--commit`: the progress commit asked for, refused where git cannot take one (by default it is made where git can). */
   commit?: boolean;
 }
 
@@ -52,19 +52,19 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
     prepare: async ({ repo, settings }: Opened) => ({
       // The step the agent was handed, read before the lock: only a command aimed at one step needs it.
       peeked: request.step === undefined && isAimed(event) ? peekPosition(repo) : undefined,
-      // Refused before anything is written: a progress commit asked for where none can be made.
-      git: request.commit || settings.commit ? await openForCommits(repo) : undefined,
-      mode: settings.commit || ('work' as const),
+      // Refused before anything is written: a progress commit asked for where none can be made. By default, git where it is.
+      commits: await gitForCommits(repo, request.commit === true, settings.commit),
     }),
   };
   const { result } = await transact(ctx, spec, async (tx) => {
     const loaded = await tx.state();
     const { repo, flow } = loaded;
     const input = stepInput(loaded, event, request, tx.prepared.peeked, tx.ctx, tx.settings.staleMs, tx.lease);
-    const { git, mode } = tx.prepared;
+    const { commits } = tx.prepared;
+    const git = commits?.handle;
     let decided = decideStep(input);
     // A step starting: its commit will hold what changed in the work tree from now on.
-    if (git && mode === 'work' && decided.entries.some((e) => e.event === 'step_started')) decided = withStartTree(decided, await startTree(git));
+    if (git && commits.mode === 'work' && decided.entries.some((e) => e.event === 'step_started')) decided = withStartTree(decided, await startTree(git));
     const wanted = skillStateWanted(event, decided);
     const skill = wanted === undefined ? undefined : await skillPosition(repo, stepByNumber(flow, wanted)!, decided.position.cycle);
     const plan = planStep(input, decided, skill);
@@ -84,9 +84,12 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
       files.push({ path: backup, text: loaded.brokenPointer });
       plan.notices.push(`the unreadable pointer was kept as ${displayPath(backup, repo.root)}`);
     }
-    const owed = git ? owedCommit(loaded, flow, transition, mode, startTreeOf(loaded, transition)) : undefined;
+    const owed = commits && !commits.blocked ? owedCommit(loaded, flow, transition, commits.mode, startTreeOf(loaded, transition)) : undefined;
+    // By default, a commit git cannot take now is said where one was due (a first commit missing is said by `status`, not here).
+    if (commits?.blocked && !commits.unborn && worthACommit(transition.entries))
+      plan.notices.push(`no progress commit: ${commits.blocked}; the step is recorded, its files are left as they are`);
     return {
-      ...(git ? { git } : {}),
+      ...(git && owed ? { git, strict: commits.strict } : {}),
       plan: {
         entries: owed ? [...plan.entries, owed] : plan.entries,
         key: plan.key,
@@ -109,7 +112,7 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
           ...(plan.acted ? { acted: plan.acted } : {}),
           ...(plan.reason ? { reason: plan.reason } : {}),
           ...(plan.passedOver.length > 0 ? { passedOver: plan.passedOver } : {}),
-          ...(plan.notices.length > 0 ? { notices: plan.notices } : {}),
+          ...(plan.notices.length + (written.notices?.length ?? 0) > 0 ? { notices: [...plan.notices, ...(written.notices ?? [])] } : {}),
           // The first `next` of a session (it took the lease rather than renewing it) re-enters: the short status comes with it.
           ...(event.type === 'next' && tx.lease?.kind === 'take' ? { reentry: true } : {}),
         });

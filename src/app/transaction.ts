@@ -39,8 +39,9 @@ import { displayPath, gatePath, openRepo, type Repo } from '../io/repo.js';
 import { LOCK_WAIT_MS } from '../limits.js';
 import type { LastAction } from '../formats/pointer/parse-pointer.js';
 import type { Position } from '../formats/pointer/position.js';
+import { positionHash } from '../formats/pointer/serialize-pointer.js';
 import { commit, type Plan, type Written } from './commit.js';
-import { makeOwedCommit, owedOnRecord, type OwedCommit } from './progress-commit.js';
+import { makeOwedCommit, notedMade, noteMade, owedOnRecord, type Made, type OwedCommit } from './progress-commit.js';
 import type { GitHandle } from '../git/repository.js';
 import type { Context } from './context.js';
 import { loadRepoFlows } from './flows.js';
@@ -85,6 +86,8 @@ export interface Decided<T> {
   plan: Plan;
   /** Git, opened by the command for a progress commit its plan owes (the plan's last entry is `progress_commit_owed`). */
   git?: GitHandle;
+  /** The commit was asked for (`--commit`, `commit: true`): git refusing it is exit 1, the commit owed; by default it is a notice. */
+  strict?: boolean;
   /** What the command says once the plan is written (and its progress commit made), still under the lock. */
   answer: (written: Written) => T | Promise<T>;
 }
@@ -133,23 +136,44 @@ export async function transact<P = undefined, T = void>(
     }
 
     // A commit the last command owes comes first: the history then says what happened, in order.
-    if (spec.flows !== 'none') {
+    const notices: string[] = [];
+    // The journal ends with a progress commit made: a command that writes nothing else leaves it, and the tree, as committed.
+    let committedEnd = false;
+    if (spec.flows !== 'none' && settings.commit !== false) {
       head = readJournalHead(repo.journalFile);
       const owed = owedOnRecord(head);
-      if (owed) {
-        const made = await settle(repo, owed);
-        // A line of its own: the pointer stays as it is.
-        commit(repo, lock, head.lastSeq, { entries: [entry('progress_commit_made', fromPointerRecord(owed.pointer!), made)] }, writer);
-        head = undefined;
+      if (owed && notedMade(repo, owed, head.last)) committedEnd = true;
+      else if (owed) {
+        // The pointer the command left, when a kill came before its write: the commit holds the pointer the command leaves.
+        // Read again after: the pointer brought up is no drift for the command to repair and journal.
+        if (bringPointerUp(repo, lock, owed, await state(), writer)) loaded = undefined;
+        const made = await settle(repo, owed, { strict: settings.commit !== 'auto' });
+        if (made.notice) notices.push(made.notice);
+        if (made.dropped !== undefined) {
+          // A line of its own: the pointer stays as it is.
+          commit(repo, lock, head.lastSeq, { entries: [entry('progress_commit_made', fromPointerRecord(owed.pointer!), withoutNotice(made))] }, writer);
+          head = undefined;
+          loaded = undefined;
+        } else if (made.sha) {
+          noteMade(repo, owed, made.sha);
+          committedEnd = true;
+        }
       }
     }
 
     const tx: Tx<P> = { ...opened, ctx: driver, prepared, lock, ...(lease ? { lease } : {}), state };
-    const { plan, answer, git } = await decide(tx);
+    const { plan, answer, git, strict } = await decide(tx);
     const at = loaded as Loaded | undefined;
     const lastSeq = at ? at.lastSeq : readJournalHead(repo.journalFile).lastSeq;
     if (at) {
-      const broken = brokenEntries(at);
+      let broken = brokenEntries(at);
+      // The lock of a command killed on this machine, when this one writes nothing else after a progress commit (a retry
+      // answered "already recorded"): said, not journaled, so nothing of autopilot's is left modified after the commit.
+      if (committedEnd && plan.entries.length === 0 && broken.every((e) => e.reason === 'gone')) {
+        for (const e of broken)
+          notices.push(`removed the lock a killed command left (pid ${e.holder.pid}, session ${e.holder.session}); its work is recorded and committed`);
+        broken = [];
+      }
       if (broken.length > 0) {
         plan.entries = [...broken, ...plan.entries];
         plan.pointer ??= pointerAt(at, at.reconciled.position);
@@ -160,40 +184,77 @@ export async function transact<P = undefined, T = void>(
       if (at.index) plan.index ??= at.index;
     }
     const written = commit(repo, lock, lastSeq, plan, { session: driver.session, now: ctx.now });
-    // The progress commit the plan owes is made now; a failure leaves it owed (exit 1), for the next command to make.
+    // The progress commit the plan owes is made now; a failure leaves it owed (exit 1), for the next command to make, or by default says why none was made.
     const owed = owedOnRecord({ record: written.entries.length > 0 ? { entry: written.entries.at(-1)! } : undefined });
     if (owed) {
       crashPoint('before-progress-commit');
-      const made = await settle(repo, owed, git);
+      const made = await settle(repo, owed, { handle: git, strict: strict === true });
       crashPoint('after-progress-commit');
-      // A line of its own, after the commit: the pointer stays as the plan left it, and the commit holds it.
-      const madeWritten = commit(
-        repo,
-        lock,
-        owed.seq,
-        { entries: [entry('progress_commit_made', fromPointerRecord(owed.pointer!), made)] },
-        { session: driver.session, now: ctx.now },
-      );
-      written.entries.push(...madeWritten.entries);
-      written.progressCommit = made;
+      if (made.notice) notices.push(made.notice);
+      if (made.dropped !== undefined) {
+        // No commit: said in a line of its own, after the batch; the pointer stays as the plan left it.
+        const madeWritten = commit(
+          repo,
+          lock,
+          owed.seq,
+          { entries: [entry('progress_commit_made', fromPointerRecord(owed.pointer!), withoutNotice(made))] },
+          { session: driver.session, now: ctx.now },
+        );
+        written.entries.push(...madeWritten.entries);
+      } else if (made.sha) noteMade(repo, owed, made.sha);
+      written.progressCommit = withoutNotice(made);
     }
+    if (notices.length > 0) written.notices = notices;
     return { result: await answer(written), written };
   } finally {
     lock.release();
   }
 }
 
-/** Makes an owed commit, or says (exit 1, git's words) why it cannot be made: then nothing else runs. */
-export async function settle(repo: Repo, owed: OwedCommit, handle?: GitHandle): Promise<Parameters<typeof entry<'progress_commit_made'>>[2]> {
+/**
+ * Makes an owed commit. Asked for (`strict`): git refusing is exit 1 (git's
+ * words), or exit 2 for a situation (a rebase under way), and the commit
+ * stays owed, made by the next command; nothing else runs meanwhile. By
+ * default: no commit, dropped with a notice, and the command goes on.
+ */
+export async function settle(repo: Repo, owed: OwedCommit, options: { handle?: GitHandle; strict: boolean }): Promise<Made> {
   try {
-    return await makeOwedCommit(repo, owed, handle);
+    return await makeOwedCommit(repo, owed, options.handle);
   } catch (error) {
+    const said = error instanceof InputError ? error.problems.map((p) => p.message).join('; ') : error instanceof Error ? error.message : String(error);
+    const words = said.replace(/\s*\n\s*/g, '; ');
+    if (!options.strict) {
+      return {
+        owed: owed.seq,
+        dropped: words,
+        notice: `no progress commit for step ${owed.step} ${owed.name} (${owed.status}): ${words}. The step is recorded; its files are left as they are, for you to commit (\`commit: false\` in .autopilot/config.yml turns progress commits off)`,
+      };
+    }
     if (error instanceof InputError) throw error;
     throw new GitFailed(
-      `the progress commit of event ${owed.seq} (step ${owed.step} ${owed.name}, ${owed.status}) could not be made: ${error instanceof Error ? error.message : String(error)}`,
-      'The state is written; the commit is owed (`autopilot status` shows it). Fix what git says, then run any autopilot command: it makes the commit first, once.',
+      `the progress commit of event ${owed.seq} (step ${owed.step} ${owed.name}, ${owed.status}) could not be made: ${words}`,
+      'The state is written; the commit is owed (`autopilot status` shows it). Fix what git says, then run any autopilot command: it makes the commit first, once. To go on without it, set `commit: false` in .autopilot/config.yml.',
     );
   }
+}
+
+const withoutNotice = ({ notice: _notice, ...made }: Made) => made;
+
+/**
+ * A kill between the journal and the pointer write of a command that owes a
+ * commit left the pointer behind (or without) the owed event: it is written
+ * as that command would have, before the commit, so the commit holds the
+ * pointer the command leaves. A pointer a person edited, one that does not
+ * parse, or a merge the journal holds is left to the command.
+ */
+function bringPointerUp(repo: Repo, lock: Lock, owed: OwedCommit, loaded: Loaded, writer: { session: string; now: () => Date }): boolean {
+  if (loaded.brokenPointer !== undefined || loaded.fork || !owed.pointer) return false;
+  const pointer = loaded.pointer;
+  const behind = pointer === null || (pointer.record !== undefined && pointer.record.seq < owed.seq && pointer.record.hash === positionHash(pointer.position));
+  if (!behind) return false;
+  const at = pointerAt(loaded, fromPointerRecord(owed.pointer));
+  commit(repo, lock, owed.seq, { entries: [], pointer: { ...at, extras: { ...at.extras, seq: owed.seq } } }, writer);
+  return true;
 }
 
 /** The pointer to write for a position, keeping what a person added around the six lines. */

@@ -68,6 +68,8 @@ export interface View {
   owedCommit?: number;
   /** `status`: why git cannot be the third source here, when it cannot. */
   gitOff?: string;
+  /** `status`: whether step commands make progress commits here, and why not. */
+  commits?: { on: boolean; reason?: string };
   /** A boundary waiting for its answer. */
   boundary?: PendingBoundary;
   /** What the step before a boundary produced, for the boundary's summary. */

@@ -14,10 +14,11 @@ export const init = defineCommand({
   mcp: { omitted: 'it sets up the agent client that starts the MCP server: a person runs it once, at a shell' },
   run: (ctx, a: { flow?: string; hooks?: boolean }) => runInit(ctx, a.flow, { hooks: a.hooks === true }),
   view: (r) => {
-    const json: InitAnswer = { created: r.created, kept: r.kept, ...(r.pointer ? { pointer: r.pointer } : {}) };
+    const json: InitAnswer = { created: r.created, kept: r.kept, ...(r.pointer ? { pointer: r.pointer } : {}), commits: r.commits };
     const text = [
       ...r.created.map((f) => `+ ${f}`),
       ...r.kept.map((f) => `= ${f} (already set up)`),
+      r.commits,
       r.pointer
         ? `Started ${r.pointer.flow} at step 1. Run \`autopilot next\`.`
         : 'Ready. Run `autopilot next` (or `autopilot init --flow <id>` to choose the flow).',

@@ -37,7 +37,7 @@ const COMMIT: OptionSpec = {
   key: 'commit',
   flags: '--commit',
   type: 'boolean',
-  summary: "a progress commit of the pointer, the journal and the step's files, when the command finishes something",
+  summary: 'insist on the progress commit (made by default where git can take one): refused where git cannot',
 };
 
 export function stepCommand<A extends StepArgs>(spec: {

@@ -8,9 +8,10 @@
  *   remote_timeout_seconds: 5 # a remote that has not answered in this long is given up on
  *   remote_stale_after_minutes: 30 # off by default: the remote lease of a session quiet this long
  *                             # is taken over unattended (a fleet's choice: see docs/sessions.md)
- * commit: true                # a progress commit after each step that finishes something: the step's
- *                             # work, the pointer and the journal (`evidence`: only the state and the
- *                             # step's done_when files)
+ * commit: false               # progress commits off. Absent (the default): a commit after each step that
+ *                             # finishes something, where git can take one (a branch with a first commit);
+ *                             # `true`: the same, and a command refuses where git cannot take one;
+ *                             # `evidence`: only the state and the step's done_when files
  * ```
  *
  * Pure: text → settings or the problem with them; settings → text. The YAML
@@ -26,12 +27,16 @@ export interface Settings {
   /** How long another session's lease on this machine may be quiet before it is stale. */
   staleMs: number;
   /**
-   * A progress commit after every step command that finishes something:
-   * `work` (`commit: true`) holds what changed in the work tree during the
-   * step, with the pointer and the journal; `evidence` only the state and the
-   * step's done_when files; false: none unless a command asks (`--commit`).
+   * A progress commit after every step command that finishes something.
+   * `auto` (no `commit:` line, the default): what changed in the work tree
+   * during the step, with the pointer and the journal, wherever git can take
+   * a commit (a branch with a first commit, no merge or rebase under way);
+   * elsewhere none, said. `work` (`commit: true`): the same, asked for, so a
+   * command refuses where git cannot take one; `evidence` only the state and
+   * the step's done_when files, asked for; false (`commit: false`): none
+   * unless a command asks (`--commit`).
    */
-  commit: CommitMode | false;
+  commit: CommitSetting;
   /** `lease: { remote: origin }`: the lease is also kept on that git remote (agents on several machines). */
   remote?: string;
   /** How long a git remote may stay silent before a command gives up on it. */
@@ -45,6 +50,9 @@ export interface Settings {
 }
 
 export type CommitMode = 'work' | 'evidence';
+
+/** `auto`: the default, commits where git can take one; a mode: asked for (refused where git cannot); false: off. */
+export type CommitSetting = 'auto' | CommitMode | false;
 
 const MINUTE_MS = 60_000;
 const REMOTE = new RegExp(`^[A-Za-z0-9][A-Za-z0-9._/-]{0,${REMOTE_NAME_MAX_LENGTH - 1}}$`);
@@ -96,13 +104,13 @@ export function parseSettings(
     lease?: { stale_after_minutes?: unknown; remote?: unknown; remote_timeout_seconds?: unknown; remote_stale_after_minutes?: unknown };
     commit?: unknown;
   };
-  const commit = config.commit === undefined || config.commit === false ? false : config.commit === true ? 'work' : config.commit;
-  if (commit !== false && commit !== 'work' && commit !== 'evidence') {
+  const commit = config.commit === undefined || config.commit === null ? 'auto' : config.commit === true ? 'work' : config.commit;
+  if (commit !== false && commit !== 'auto' && commit !== 'work' && commit !== 'evidence') {
     return {
       problem: {
         file,
         message: '`commit` is not true, false, work or evidence',
-        expected: 'commit: true (or `evidence`: only the state and the files)',
+        expected: 'commit: false (no progress commits), or true, or `evidence` (only the state and the files)',
         received: String(config.commit),
       },
     };
@@ -144,7 +152,7 @@ export function serializeSettings(settings: Settings): string {
     ...(settings.remote === undefined ? [] : [`  remote: ${JSON.stringify(settings.remote)}`]),
     `  remote_timeout_seconds: ${settings.remoteTimeoutMs / 1000}`,
     ...(settings.remoteStaleMs === undefined ? [] : [`  remote_stale_after_minutes: ${settings.remoteStaleMs / MINUTE_MS}`]),
-    `commit: ${settings.commit === 'work' ? 'true' : settings.commit}`,
+    ...(settings.commit === 'auto' ? [] : [`commit: ${settings.commit === 'work' ? 'true' : settings.commit}`]),
     '',
   ].join('\n');
 }

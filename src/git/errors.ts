@@ -106,6 +106,24 @@ export class RemoteNotAnswering extends GitTimedOut {
   }
 }
 
+/**
+ * The work-tree snapshot a step's commit is measured against is no longer in
+ * the object database (`git gc --prune` removed it while nothing referenced
+ * it): what changed during the step cannot be told. The caller falls back to
+ * a narrower commit (the step's own files).
+ */
+export class SnapshotGone extends Error {
+  readonly tree: string;
+  constructor(tree: string, cause?: unknown) {
+    super(
+      `the work-tree snapshot ${tree} is no longer in the repository (pruned by git gc?): what changed since cannot be told`,
+      cause === undefined ? undefined : { cause },
+    );
+    this.name = 'SnapshotGone';
+    this.tree = tree;
+  }
+}
+
 /** git's own words from a failure, at most four lines. */
 function said(failure: GitCommandError): string {
   return (failure.stderr.trim() || failure.stdout.trim() || failure.message).split('\n').slice(0, 4).join('\n');

@@ -6,7 +6,8 @@
  */
 import { topPath } from './paths.js';
 import { oneLine, parseProgressTrailers, TRAILER, type ProgressTrailers } from './progress-message.js';
-import { runGit, type GitHandle } from './run.js';
+import { GitCommandError } from './errors.js';
+import { runGit, runGitOr, type GitHandle } from './run.js';
 
 /**
  * The newest commits (up to `limit`) that left `relPath` with content, newest
@@ -138,4 +139,33 @@ export async function findProgressCommit(
     if (wanted.every(([key, value]) => has.has(`${key}\0${value}`))) return sha.trim();
   }
   return undefined;
+}
+
+/**
+ * Whether HEAD's tree holds the file exactly as the work tree has it, and if
+ * so the newest commit on HEAD that left it so (the one that wrote that
+ * version), else undefined. How a progress commit is recognised: the
+ * journal's last line is the event the commit records, so a HEAD that holds
+ * the journal as it is holds that event; a `git revert` of the commit, or a
+ * run started over, gives the work tree a journal HEAD does not hold, and the
+ * commit is made again. Two git calls side by side, a third when found.
+ * An absent file, or a branch with no commit yet, is never held.
+ */
+export async function commitHolding(handle: GitHandle, relPath: string): Promise<string | undefined> {
+  const path = topPath(handle, relPath);
+  let here: string;
+  let committed: string | undefined;
+  try {
+    [committed, here] = await Promise.all([
+      runGitOr(handle, ['rev-parse', '--quiet', '--verify', `HEAD:${path}`], 1),
+      runGit(handle, ['hash-object', '--', path]),
+    ]);
+  } catch (error) {
+    // The file is gone from the work tree (hash-object cannot read it): nothing to hold.
+    if (error instanceof GitCommandError) return undefined;
+    throw error;
+  }
+  if (!committed || committed.trim() !== here.trim()) return undefined;
+  const sha = (await runGit(handle, ['--literal-pathspecs', 'log', '-1', '--format=%H', 'HEAD', '--', path])).trim();
+  return sha || undefined;
 }

@@ -23,7 +23,9 @@ import { withTempIndex } from './temp-index.js';
 import type { WorkTreeChange } from './work-tree.js';
 
 export { cleanLeftovers, type CleanLeftoversOptions } from './temp-index.js';
-export { changedSince, snapshotWorkTree, type WorkTreeChange } from './work-tree.js';
+export { changedSince, keepSnapshot, releaseSnapshot, snapshotRef, snapshotWorkTree, type WorkTreeChange } from './work-tree.js';
+export { SnapshotGone } from './errors.js';
+export { commitHolding } from './history.js';
 
 export interface ProgressCommitInput extends CommitMessage {
   /**

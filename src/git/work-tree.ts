@@ -8,7 +8,8 @@
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../errors.js';
-import { GitCommandError } from './errors.js';
+import { createHash } from 'node:crypto';
+import { GitCommandError, SnapshotGone } from './errors.js';
 import { parseRawDiff, type Change } from './index-entries.js';
 import { runGit, runGitDirect, runGitOr, type GitHandle } from './run.js';
 import { withTempIndex } from './temp-index.js';
@@ -26,7 +27,8 @@ export interface WorkTreeChange {
  * exclude, deleted files left out. The tree is written to the object
  * database, not to any ref: keep its sha (the journal) and pass it to
  * `changedSince`. Unreferenced, it is kept by `git gc` for two weeks
- * (`gc.pruneExpire`).
+ * (`gc.pruneExpire`); `keepSnapshot` makes it reachable for as long as the
+ * step runs.
  *
  * How: a copy of the user's index (its stat data spares hashing the files
  * that did not change) in a temporary index, `git add --all`, `write-tree`.
@@ -77,11 +79,47 @@ export async function changedSince(handle: GitHandle, tree: string): Promise<Wor
     ]);
   } catch (error) {
     if (error instanceof GitCommandError && !(await runGitOr(handle, ['cat-file', '-t', tree], 128))) {
-      throw new Error(`the work-tree snapshot ${tree} is no longer in the repository (pruned by git gc?): what changed since cannot be told`, { cause: error });
+      throw new SnapshotGone(tree, error);
     }
     throw error;
   }
   return parseRawDiff(out)
     .map(({ path, change }) => ({ path: path.slice(handle.prefix.length), change }))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * The ref that keeps the running step's snapshot reachable, so `git gc`
+ * (`--prune=now`, or `gc --auto` two weeks on) cannot remove it: one a
+ * repository root, named by a hash of this work tree's git folder and the
+ * root below its top (a linked work tree, a monorepo's packages each have
+ * their own run). It names a tree, not a commit: `git log --all` passes it
+ * over, and it is never pushed (refs outside `refs/heads/` and `refs/tags/`
+ * are not, by default).
+ */
+export function snapshotRef(handle: Pick<GitHandle, 'gitDir' | 'prefix'>): string {
+  const key = createHash('sha1').update(`${handle.gitDir}\0${handle.prefix}`).digest('hex').slice(0, 16);
+  return `refs/autopilot/start/${key}`;
+}
+
+/** Points this root's snapshot ref at `tree`: it stays reachable until `releaseSnapshot`, or the next step's snapshot replaces it. */
+export async function keepSnapshot(handle: GitHandle, tree: string): Promise<void> {
+  await runGitDirect(handle, ['update-ref', '-m', 'autopilot: the work tree when the step started', snapshotRef(handle), tree]);
+}
+
+/**
+ * Removes this root's snapshot ref when it still names `tree` (the step's
+ * commit is made: nothing needs the snapshot any more); one that names
+ * another (a later step's), or none, is left alone. Never throws for that.
+ */
+export async function releaseSnapshot(handle: GitHandle, tree: string): Promise<void> {
+  const ref = snapshotRef(handle);
+  const now = await runGitOr(handle, ['rev-parse', '--quiet', '--verify', ref], 1);
+  if (now?.trim() !== tree) return;
+  try {
+    await runGitDirect(handle, ['update-ref', '-d', ref, tree]);
+  } catch (error) {
+    // Moved meanwhile (another step started): that one is kept.
+    if (!(error instanceof GitCommandError)) throw error;
+  }
 }

@@ -97,6 +97,8 @@ export const statusAnswer = position.extend({
   guards: z.array(z.string()),
   git_fallback: z.object({ on: z.boolean(), reason: z.string().optional() }),
   progress_commit_owed: z.object({ event: z.number().int() }).optional(),
+  /** Whether step commands make progress commits here (on by default in a repository with a first commit), and why not. */
+  progress_commits: z.object({ on: z.boolean(), reason: z.string().optional() }).optional(),
   boundary_pending: z.object({ after: z.number().int(), reached_by: z.string(), decision }).optional(),
   fork_pending: fork.extend({ decision }).optional(),
 });
@@ -161,6 +163,8 @@ export const initAnswer = z.object({
   created: z.array(z.string()),
   kept: z.array(z.string()),
   pointer: z.object({ flow: z.string(), step: z.number().int() }).optional(),
+  /** What happens to the steps in git: committed (and the line that turns it off), or why not. */
+  commits: z.string().optional(),
 });
 
 export const breadcrumbAnswer = z.object({ markdown: z.string(), marked: z.boolean(), noted: z.string().optional() });

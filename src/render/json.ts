@@ -93,6 +93,7 @@ export function statusJson(view: View): StatusAnswer {
     guards: view.guards ?? [],
     git_fallback: view.gitOff ? { on: false, reason: view.gitOff } : { on: true },
     ...(view.owedCommit !== undefined ? { progress_commit_owed: { event: view.owedCommit } } : {}),
+    ...(view.commits ? { progress_commits: view.commits } : {}),
     ...(view.boundary
       ? {
           boundary_pending: {

@@ -205,6 +205,7 @@ export function statusText(view: View): string {
   } else if (lease?.problem) lines.push(`Driver    ? ${lease.problem} (a person takes over with \`--take-over\`)`);
   for (const guard of view.guards ?? []) lines.push(`! Guard off: ${guard}`);
   if (view.gitOff) lines.push(`Git       the git fallback is off: ${view.gitOff}`);
+  if (view.commits && !view.commits.on && !view.gitOff) lines.push(`Commits   no progress commits: ${view.commits.reason}`);
   if (view.owedCommit !== undefined) lines.push(`Commit    the progress commit of event ${view.owedCommit} is owed: the next command that writes makes it`);
   return lines.join('\n');
 }

@@ -148,14 +148,12 @@ describe('progress commits', () => {
     expect(git(dir, 'log', '-1', '--format=%(trailers:only,unfold)')).toBe(
       `Autopilot-Flow: greenfield\nAutopilot-Step: 1\nAutopilot-Name: Problem\nAutopilot-Status: completed\nAutopilot-Cycle: 1\nAutopilot-Session: local\nAutopilot-Event: ${String(owed.seq)}\n\n`,
     );
-    expect(journal(dir).at(-1)).toMatchObject({ event: 'progress_commit_made', owed: owed.seq, sha: git(dir, 'rev-parse', 'HEAD').trim() });
-    // The person's files are as they were; the journal holds one line more than its commit: the event that says it was made.
-    const theirs = (names: string) =>
-      names
-        .split('\n')
-        .filter((n) => n !== '_docs/_autopilot/journal.jsonl')
-        .join('\n');
-    expect({ cached: git(dir, 'diff', '--cached', '--name-only'), unstaged: theirs(git(dir, 'diff', '--name-only')) }).toEqual(before);
+    // Nothing is written after the commit: the journal ends with the event the commit records, and the commit holds it.
+    expect(journal(dir).at(-1)).toMatchObject({ event: 'progress_commit_owed', seq: owed.seq });
+    expect(journal(dir).some((e) => e.event === 'progress_commit_made')).toBe(false);
+    expect(git(dir, 'show', 'HEAD:_docs/_autopilot/journal.jsonl')).toBe(read(dir, '_docs/_autopilot/journal.jsonl'));
+    // The person's files are as they were; nothing of autopilot's is left modified.
+    expect({ cached: git(dir, 'diff', '--cached', '--name-only'), unstaged: git(dir, 'diff', '--name-only') }).toEqual(before);
     // `next` finishes nothing: no commit.
     const head = git(dir, 'rev-parse', 'HEAD');
     autopilot(dir, 'next', '--commit');

@@ -7,12 +7,13 @@
  * autopilot's is left in `.git/`.
  */
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { autopilot, journal, write } from '../helpers/cli.js';
+import { autopilot, journal, read, write, type Run } from '../helpers/cli.js';
 import { ROOT } from '../helpers/engine.js';
-import { git, newRepo, tempDir } from '../helpers/git.js';
+import { git, gitFails, newRepo, tempDir } from '../helpers/git.js';
 
 const BIN = join(ROOT, 'bin', 'autopilot.js');
 
@@ -119,16 +120,23 @@ describe('a progress commit stopped after the state was written is owed, said, a
       expect(killed.signal).toBe('SIGKILL');
       const status = autopilot(dir, 'status', '--json').json<{ progress_commit_owed?: { event: number } }>();
       const owed = journal(dir).findLast((e) => e.event === 'progress_commit_owed')!;
-      expect(status.progress_commit_owed).toEqual({ event: owed.seq });
-      expect(autopilot(dir, 'check').code).toBe(2);
+      if (at === 'before-progress-commit') {
+        expect(status.progress_commit_owed).toEqual({ event: owed.seq });
+        expect(autopilot(dir, 'check').code).toBe(2);
+      } else {
+        // Made before the kill: HEAD holds the journal as it is, so nothing is owed.
+        expect(status).not.toHaveProperty('progress_commit_owed');
+        expect(progressEvents(dir)).toEqual([String(owed.seq)]);
+      }
       // The retry of the very command: the commit first (found, or made), then the duplicate answer.
       const retry = autopilot(dir, 'done', '--json');
       expect(retry.code, retry.stdout).toBe(0);
       expect(progressEvents(dir)).toEqual([String(owed.seq)]);
-      expect(journal(dir).filter((e) => e.event === 'progress_commit_made')).toEqual([
-        expect.objectContaining({ owed: owed.seq, ...(at === 'after-progress-commit' ? { found: true } : {}) }),
-      ]);
+      // Recognised by what HEAD holds: nothing is appended after the commit, and nothing of autopilot's is left modified.
+      expect(journal(dir).filter((e) => e.event === 'progress_commit_made')).toEqual([]);
+      expect(git(dir, 'status', '--porcelain')).toBe('');
       expect(autopilot(dir, 'status', '--json').json()).not.toHaveProperty('progress_commit_owed');
+      expect(autopilot(dir, 'check').code).toBe(0);
       expect(indexBehindHead(dir)).toEqual([]);
       expect(leftovers(dir)).toEqual([]);
     });
@@ -155,6 +163,12 @@ describe('a progress commit stopped after the state was written is owed, said, a
     const blocked = autopilot(dir, 'next', '--json');
     expect(blocked.code).toBe(1);
     expect(journal(dir).filter((e) => e.event === 'step_started' && e.step === 2)).toHaveLength(0);
+    // The message names the way out; `commit: false` takes it: the commands go on, and the commit is never made.
+    expect(blocked.json<{ error: { hint: string } }>().error.hint).toContain('commit: false');
+    const offDir = copyOf(dir);
+    write(offDir, '.autopilot/config.yml', 'commit: false\n');
+    expect(autopilot(offDir, 'next', '--json').json()).toMatchObject({ step: 2, outcome: 'work' });
+    expect(autopilot(offDir, 'status', '--json').json()).toMatchObject({ progress_commits: { on: false } });
     rmSync(hook);
     expect(autopilot(dir, 'next', '--json').json()).toMatchObject({ step: 2, outcome: 'work' });
     expect(progressEvents(dir)).toHaveLength(1);
@@ -249,5 +263,251 @@ describe('signed as git commit signs', () => {
     expect(git(dir, 'rev-parse', 'HEAD')).toBe(head);
     expect(leftovers(dir)).toEqual([]);
     expect(existsSync(join(dir, '.git', 'index.lock'))).toBe(false);
+  });
+});
+
+/** A repository on `main` with a greenfield run begun and committed, and no `commit:` setting: the default. */
+function defaultProject(): string {
+  const dir = newRepo();
+  write(dir, 'README.md', '# project\n');
+  const init = autopilot(dir, 'init', '--flow', 'greenfield');
+  expect(init.code).toBe(0);
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-qm', 'start');
+  return dir;
+}
+
+/** The refs autopilot keeps for a running step's snapshot. */
+const snapshotRefs = (dir: string) => git(dir, 'for-each-ref', '--format=%(refname) %(objecttype)', 'refs/autopilot/start/').trim();
+
+describe('by default, every step is committed in a repository with a first commit', () => {
+  it('init says so and writes the one line that turns it off, commented out; each step is committed and leaves the tree clean', () => {
+    const dir = newRepo();
+    write(dir, 'README.md', '# project\n');
+    const init = autopilot(dir, 'init', '--flow', 'greenfield');
+    expect(init.stdout).toContain("Steps will be committed from the repository's first commit on");
+    expect(init.stdout).toContain('`commit: false` in .autopilot/config.yml turns them off');
+    expect(read(dir, '.autopilot/config.yml')).toMatch(/^# commit: false$/m);
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'start');
+    expect(autopilot(dir, 'init', '--json').json()).toMatchObject({ commits: expect.stringMatching(/^Steps are committed: /) });
+    expect(autopilot(dir, 'status', '--json').json()).toMatchObject({ progress_commits: { on: true } });
+
+    problemWritten(dir);
+    // While the step runs, its start snapshot is kept by a ref of autopilot's own (a tree: `git log --all` passes it over).
+    expect(snapshotRefs(dir)).toMatch(/^refs\/autopilot\/start\/[0-9a-f]{16} tree$/);
+    write(dir, 'src/parse.js', 'export const parse = () => 1;\n');
+    const done = autopilot(dir, 'done');
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stdout).toMatch(/✓ Progress commit [0-9a-f]{8}/);
+    expect(git(dir, 'show', '--name-only', '--format=', 'HEAD').trim().split('\n')).toContain('src/parse.js');
+    // Nothing of autopilot's left modified: `git revert`, a branch switch go at once; the snapshot's ref is gone.
+    expect(git(dir, 'status', '--porcelain')).toBe('');
+    expect(snapshotRefs(dir)).toBe('');
+    expect(autopilot(dir, 'status').stdout).not.toContain('owed');
+    expect(autopilot(dir, 'check').code).toBe(0);
+    // A second step, the same, stopping at its decision (exit 3).
+    expect(autopilot(dir, 'next').code).toBe(0);
+    write(dir, '_docs/01_solution/solution_draft_01.md', '# Draft\n\nA plan.\n');
+    expect(autopilot(dir, 'done').code).toBe(3);
+    expect(progressEvents(dir)).toHaveLength(2);
+    expect(git(dir, 'status', '--porcelain')).toBe('');
+  });
+
+  it('no first commit, or `commit: false`: no commit and no error; status says so', () => {
+    const fresh = newRepo();
+    write(fresh, 'README.md', '# project\n');
+    expect(autopilot(fresh, 'init', '--flow', 'greenfield').code).toBe(0);
+    problemWritten(fresh);
+    const done = autopilot(fresh, 'done');
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stdout).not.toMatch(/Progress commit|no progress commit/);
+    expect(gitFails(fresh, 'rev-parse', '--verify', 'HEAD')).not.toBe(0);
+    expect(autopilot(fresh, 'status', '--json').json()).toMatchObject({ progress_commits: { on: false, reason: expect.stringContaining('no first commit') } });
+    expect(autopilot(fresh, 'status').stdout).toMatch(/^Commits {3}no progress commits: the branch has no first commit yet/m);
+
+    const off = defaultProject();
+    write(off, '.autopilot/config.yml', 'commit: false\n');
+    git(off, 'commit', '-qam', 'commits off');
+    const head = git(off, 'rev-parse', 'HEAD');
+    problemWritten(off);
+    expect(autopilot(off, 'done').code).toBe(0);
+    expect(git(off, 'rev-parse', 'HEAD')).toBe(head);
+    expect(snapshotRefs(off)).toBe('');
+    expect(autopilot(off, 'status', '--json').json()).toMatchObject({ progress_commits: { on: false, reason: expect.stringContaining('commit: false') } });
+  });
+
+  it('where git cannot take a commit (a detached HEAD, a hook that says no), the step is recorded with a notice, exit 0, and the next command goes on', () => {
+    const dir = defaultProject();
+    problemWritten(dir);
+    git(dir, 'checkout', '-q', '--detach');
+    const head = git(dir, 'rev-parse', 'HEAD');
+    const detached = autopilot(dir, 'done', '--json');
+    expect(detached.code, detached.stdout).toBe(0);
+    expect(detached.json<{ notices: string[] }>().notices).toEqual([expect.stringContaining('no progress commit: HEAD is detached; the step is recorded')]);
+    expect(git(dir, 'rev-parse', 'HEAD')).toBe(head);
+    expect(journal(dir).some((e) => e.event === 'step_completed' && e.step === 1)).toBe(true);
+    git(dir, 'checkout', '-q', 'main');
+
+    const hooked = defaultProject();
+    problemWritten(hooked);
+    const hook = join(hooked, '.git', 'hooks', 'reference-transaction');
+    mkdirSync(join(hooked, '.git', 'hooks'), { recursive: true });
+    writeFileSync(hook, '#!/bin/sh\n[ "$1" = prepared ] && { echo "refs are frozen today" >&2; exit 1; }\nexit 0\n');
+    chmodSync(hook, 0o755);
+    const refused = autopilot(hooked, 'done', '--json');
+    expect(refused.code, refused.stdout).toBe(0);
+    expect(refused.json<{ notices: string[] }>().notices).toEqual([expect.stringContaining('refs are frozen today')]);
+    expect(journal(hooked).at(-1)).toMatchObject({ event: 'progress_commit_made', dropped: expect.stringContaining('refs are frozen today') });
+    expect(autopilot(hooked, 'next', '--json').json()).toMatchObject({ step: 2, outcome: 'work' });
+    expect(autopilot(hooked, 'status', '--json').json()).not.toHaveProperty('progress_commit_owed');
+  });
+});
+
+describe('a commit is recognised by what its tree holds, never by its trailers alone', () => {
+  /** The same step 1 done again: `next`, the evidence, `done`. */
+  function redo(dir: string): Run {
+    expect(autopilot(dir, 'next').code).toBe(0);
+    write(dir, '_docs/00_problem/problem.md', '# Problem, again\n');
+    write(dir, '_docs/00_problem/acceptance_criteria.md', '# Acceptance, again\n');
+    return autopilot(dir, 'done');
+  }
+
+  it('after a `git revert` of the step and a redo, and after a start-over, `done` commits the step again', () => {
+    const dir = defaultProject();
+    expect(redo(dir).code).toBe(0);
+    const first = git(dir, 'rev-parse', 'HEAD').trim();
+    git(dir, 'revert', '--no-edit', 'HEAD');
+    expect(git(dir, 'status', '--porcelain')).toBe('');
+    const again = redo(dir);
+    expect(again.code, again.stderr).toBe(0);
+    const second = git(dir, 'rev-parse', 'HEAD').trim();
+    expect(again.stdout).toContain(`✓ Progress commit ${second.slice(0, 8)}`);
+    expect(second).not.toBe(first);
+    // The same event number and trailers as the reverted commit: the tree tells them apart.
+    expect(progressEvents(dir)).toEqual([progressEvents(dir)[0], progressEvents(dir)[0]]);
+    expect(git(dir, 'show', '--name-only', '--format=', 'HEAD').trim().split('\n')).toContain('_docs/00_problem/problem.md');
+    expect(git(dir, 'status', '--porcelain')).toBe('');
+
+    // Start over (docs/guarantees.md): the pointer and the journal moved aside, the run begun again.
+    git(dir, 'rm', '-q', '-r', '_docs');
+    git(dir, 'commit', '-qm', 'start over');
+    expect(autopilot(dir, 'init', '--flow', 'greenfield').code).toBe(0);
+    const over = redo(dir);
+    expect(over.code, over.stderr).toBe(0);
+    expect(over.stdout).toContain(`✓ Progress commit ${git(dir, 'rev-parse', 'HEAD').slice(0, 8)}`);
+    expect(git(dir, 'show', '--name-only', '--format=', 'HEAD').trim().split('\n')).toEqual(
+      expect.arrayContaining(['_docs/00_problem/problem.md', '_docs/_autopilot/journal.jsonl', '_docs/_autopilot_state.md']),
+    );
+    expect(git(dir, 'status', '--porcelain')).toBe('');
+  });
+});
+
+describe('the committed pointer is the one the command leaves, at every kill point', () => {
+  const POINTS = [
+    'after-lock',
+    'mid-journal',
+    'after-journal',
+    'after-pointer-temp',
+    'after-pointer',
+    'before-progress-commit',
+    'after-progress-commit',
+    'before-release',
+  ];
+  it(`killed at each of the ${POINTS.length} crash points of \`done --commit\`, the retry commits the pointer it leaves, once, and leaves the tree clean`, () => {
+    const template = project();
+    problemWritten(template);
+    git(template, 'add', '-A');
+    git(template, 'commit', '-qm', 'step 1 under way');
+    let killed = 0;
+    for (const at of POINTS) {
+      const dir = copyOf(template);
+      const run = spawnSync(process.execPath, [BIN, '-C', dir, 'done', '--commit'], { env: { ...process.env, AUTOPILOT_SESSION: '', AUTOPILOT_CRASH_AT: at } });
+      if (run.signal === 'SIGKILL') killed++;
+      const retry = autopilot(dir, 'done', '--commit', '--json');
+      expect(retry.code, `${at}: ${retry.stdout}`).toBe(0);
+      expect(git(dir, 'show', 'HEAD:_docs/_autopilot_state.md'), at).toBe(read(dir, '_docs/_autopilot_state.md'));
+      expect(read(dir, '_docs/_autopilot_state.md'), at).toMatch(/step: 2\nname: Research\nstatus: not_started/);
+      expect(git(dir, 'status', '--porcelain'), at).toBe('');
+      expect(progressEvents(dir), at).toHaveLength(1);
+      expect(leftovers(dir), at).toEqual([]);
+    }
+    expect(killed).toBe(POINTS.length);
+  }, 120_000);
+});
+
+describe('git housekeeping cannot wedge a run', () => {
+  it("`git gc --prune=now` during a step: the start snapshot is kept by autopilot's ref, and the commit holds the step's work, not the person's", () => {
+    const dir = defaultProject();
+    // The person's changes when `next` runs: the snapshot is what keeps them out of the step's commit.
+    write(dir, 'README.md', '# project\n\nthe person was editing this\n');
+    problemWritten(dir);
+    git(dir, 'gc', '--prune=now', '--quiet');
+    write(dir, 'src/parse.js', 'export const parse = () => 1;\n');
+    const done = autopilot(dir, 'done', '--json');
+    expect(done.code, done.stdout).toBe(0);
+    expect(done.json()).not.toHaveProperty('notices');
+    const files = git(dir, 'show', '--name-only', '--format=', 'HEAD').trim().split('\n');
+    expect(files).toContain('src/parse.js');
+    expect(files).not.toContain('README.md');
+    expect(git(dir, 'status', '--porcelain')).toBe(' M README.md\n');
+  });
+
+  it('a snapshot gone all the same (its ref deleted, then gc): a narrower commit with a notice, exit 0, and every command after goes on', () => {
+    const dir = defaultProject();
+    write(dir, 'README.md', '# project\n\nthe person was editing this\n');
+    problemWritten(dir);
+    const [ref] = snapshotRefs(dir).split(' ');
+    git(dir, 'update-ref', '-d', ref!);
+    git(dir, 'gc', '--prune=now', '--quiet');
+    write(dir, 'src/parse.js', 'export const parse = () => 1;\n');
+    const done = autopilot(dir, 'done', '--json');
+    expect(done.code, done.stdout).toBe(0);
+    expect(done.json<{ notices: string[] }>().notices).toEqual([expect.stringContaining('is gone from git (pruned by `git gc`)')]);
+    expect(git(dir, 'show', '--name-only', '--format=', 'HEAD').trim().split('\n').sort()).toEqual([
+      '_docs/00_problem/acceptance_criteria.md',
+      '_docs/00_problem/problem.md',
+      '_docs/_autopilot/journal.jsonl',
+      '_docs/_autopilot_state.md',
+    ]);
+    expect(autopilot(dir, 'next', '--json').code).toBe(0);
+    expect(autopilot(dir, 'status', '--json').json()).not.toHaveProperty('progress_commit_owed');
+  });
+});
+
+describe('an older journal, with `progress_commit_made` lines after its commits', () => {
+  it('still reads: nothing is owed, and the next step’s commit takes the old line in and leaves the tree clean', () => {
+    const dir = defaultProject();
+    problemWritten(dir);
+    expect(autopilot(dir, 'done').code).toBe(0);
+    // What an older autopilot appended after each commit: a line of its own, chained to the line before.
+    const file = join(dir, '_docs/_autopilot/journal.jsonl');
+    const text = read(dir, '_docs/_autopilot/journal.jsonl');
+    const last = text.trimEnd().split('\n').at(-1)!;
+    const owed = JSON.parse(last) as Record<string, unknown>;
+    const made = {
+      prev: createHash('sha1').update(last).digest('hex').slice(0, 8),
+      seq: (owed.seq as number) + 1,
+      at: owed.at,
+      session: owed.session,
+      event: 'progress_commit_made',
+      flow: owed.flow,
+      cycle: owed.cycle,
+      step: 2,
+      name: 'Research',
+      status: 'not_started',
+      retry_count: 0,
+      owed: owed.seq,
+      sha: git(dir, 'rev-parse', 'HEAD').trim(),
+    };
+    writeFileSync(file, `${text}${JSON.stringify(made)}\n`);
+    git(dir, 'commit', '-qam', 'the older autopilot’s line, committed by hand');
+    expect(autopilot(dir, 'status', '--json').json()).not.toHaveProperty('progress_commit_owed');
+    expect(autopilot(dir, 'check').code).toBe(0);
+    expect(autopilot(dir, 'next').code).toBe(0);
+    write(dir, '_docs/01_solution/solution_draft_01.md', '# Draft\n\nA plan.\n');
+    expect(autopilot(dir, 'done').code).toBe(3);
+    expect(progressEvents(dir)).toHaveLength(2);
+    expect(git(dir, 'status', '--porcelain')).toBe('');
   });
 });

@@ -150,7 +150,7 @@ describe('a full disk at the lease, the files init sets up, a checkpoint: all or
     expect((await cli(dir, ['next', '--json'])).json).toMatchObject({ step: 1, outcome: 'work' });
   });
 
-  it("at the last of the 12 files `init --flow --hooks` sets up: the 11 written before it, the journal and the pointer are taken back, a person's .gitignore and AGENTS.md kept as they were, the folders it made removed", async () => {
+  it("at the last of the 13 files `init --flow --hooks` sets up: the 12 written before it, the journal and the pointer are taken back, a person's .gitignore and AGENTS.md kept as they were, the folders it made removed", async () => {
     const dir = freshDir();
     writeFileSync(join(dir, '.gitignore'), 'node_modules/\n');
     writeFileSync(join(dir, 'AGENTS.md'), '# Agents\n\nOur own rules.\n');
@@ -170,7 +170,7 @@ describe('a full disk at the lease, the files init sets up, a checkpoint: all or
     expect(done.code, done.stdout).toBe(0);
     const made = done.json?.created as string[];
     // Every file init writes, and the pointer: what the failed run had written and took back.
-    expect(made.filter((f) => f !== POINTER)).toHaveLength(12);
+    expect(made.filter((f) => f !== POINTER)).toHaveLength(13);
     expect(readFileSync(join(dir, '.gitignore'), 'utf8')).toMatch(/^node_modules\/\n/);
   });
 

@@ -9,7 +9,18 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GitCommandError } from '../../src/git/errors.js';
 import { findProgressCommit } from '../../src/git/history.js';
-import { changedSince, cleanLeftovers, progressCommit, repairIndex, snapshotWorkTree } from '../../src/git/progress-commit.js';
+import {
+  changedSince,
+  cleanLeftovers,
+  commitHolding,
+  keepSnapshot,
+  progressCommit,
+  releaseSnapshot,
+  repairIndex,
+  SnapshotGone,
+  snapshotRef,
+  snapshotWorkTree,
+} from '../../src/git/progress-commit.js';
 import { progressMessage } from '../../src/git/progress-message.js';
 import { changedPaths, commit, git, gitState, handleFor, repoWith, tempDir, write } from '../helpers/git.js';
 
@@ -286,5 +297,60 @@ describe('after a kill: cleanLeftovers and repairIndex', () => {
     expect(git(repo, '--no-optional-locks', 'status', '--porcelain=v1')).toBe('M  b.md\nM  theirs.md\n');
     expect(git(repo, 'diff', '--cached', '--', 'theirs.md')).toMatch(/\+theirs, staged/);
     expect(await repairIndex(handle)).toEqual([]);
+  });
+});
+
+describe("the step's snapshot kept by a ref of autopilot's own, and a commit recognised by what its tree holds", () => {
+  it('keepSnapshot survives `git gc --prune=now`; releaseSnapshot removes only the ref that still names it; a pruned one is SnapshotGone', async () => {
+    const repo = repoWith({ 'a.md': 'a\n' });
+    const handle = await handleFor(repo);
+    write(repo, 'untracked.md', 'only in the snapshot\n');
+    const kept = await snapshotWorkTree(handle);
+    await keepSnapshot(handle, kept);
+    expect(git(repo, 'for-each-ref', '--format=%(refname) %(objectname)', 'refs/autopilot/')).toBe(`${snapshotRef(handle)} ${kept}\n`);
+    git(repo, 'gc', '--prune=now', '--quiet');
+    write(repo, 'b.md', 'b\n');
+    expect(await changedSince(handle, kept)).toEqual([{ path: 'b.md', change: 'added' }]);
+    // Another step's snapshot took the ref: releasing the old one leaves it.
+    const later = await snapshotWorkTree(handle);
+    await keepSnapshot(handle, later);
+    await releaseSnapshot(handle, kept);
+    expect(git(repo, 'rev-parse', snapshotRef(handle)).trim()).toBe(later);
+    await releaseSnapshot(handle, later);
+    expect(git(repo, 'for-each-ref', 'refs/autopilot/')).toBe('');
+    // Unreferenced, pruned: what changed since cannot be told, and says why.
+    write(repo, 'c.md', 'only in a snapshot nothing keeps\n');
+    const loose = await snapshotWorkTree(handle);
+    git(repo, 'gc', '--prune=now', '--quiet');
+    // (Written again as it was, the tree would be back: the step changed something.)
+    write(repo, 'd.md', 'd\n');
+    await expect(changedSince(handle, loose)).rejects.toBeInstanceOf(SnapshotGone);
+    // A root below the top has a ref of its own.
+    write(repo, 'packages/app/x.md', 'x\n');
+    expect(snapshotRef(await handleFor(join(repo, 'packages/app')))).not.toBe(snapshotRef(handle));
+  });
+
+  it('commitHolding: the commit that left the file as the work tree has it, only while HEAD holds it so', async () => {
+    const fresh = tempRepo();
+    write(fresh, JOURNAL, '{"seq":1}\n');
+    expect(await commitHolding(await handleFor(fresh), JOURNAL)).toBeUndefined();
+
+    const repo = repoWith({ [JOURNAL]: '{"seq":1}\n' });
+    const handle = await handleFor(repo);
+    const first = git(repo, 'rev-parse', 'HEAD').trim();
+    expect(await commitHolding(handle, JOURNAL)).toBe(first);
+    // A person's commit on top that leaves the journal alone: still the one that wrote it.
+    commit(repo, 'the person commits on top', { 'other.md': 'x\n' });
+    expect(await commitHolding(handle, JOURNAL)).toBe(first);
+    write(repo, JOURNAL, '{"seq":1}\n{"seq":2}\n');
+    expect(await commitHolding(handle, JOURNAL)).toBeUndefined();
+    const second = commit(repo, 'step 2', { [JOURNAL]: '{"seq":1}\n{"seq":2}\n' });
+    expect(await commitHolding(handle, JOURNAL)).toBe(second);
+    // Reverted and redone with the same event number but another line: not held.
+    git(repo, 'revert', '--no-edit', 'HEAD');
+    write(repo, JOURNAL, '{"seq":1}\n{"seq":2,"at":"later"}\n');
+    expect(await commitHolding(handle, JOURNAL)).toBeUndefined();
+    rmSync(join(repo, JOURNAL));
+    expect(await commitHolding(handle, JOURNAL)).toBeUndefined();
   });
 });

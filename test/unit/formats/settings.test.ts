@@ -16,20 +16,36 @@ describe('parseSettings', () => {
   });
 
   it('turns unattended takeover of the remote lease on only when asked (`remote_stale_after_minutes`)', () => {
-    expect(parse('lease:\n  remote: origin\n')).toEqual({ settings: { staleMs: DEFAULT_STALE_MS, commit: false, remote: 'origin', remoteTimeoutMs: 5000 } });
+    expect(parse('lease:\n  remote: origin\n')).toEqual({ settings: { staleMs: DEFAULT_STALE_MS, commit: 'auto', remote: 'origin', remoteTimeoutMs: 5000 } });
     expect(parse('lease:\n  remote: origin\n  remote_stale_after_minutes: 30\n')).toEqual({
-      settings: { staleMs: DEFAULT_STALE_MS, commit: false, remote: 'origin', remoteTimeoutMs: 5000, remoteStaleMs: 30 * 60_000 },
+      settings: { staleMs: DEFAULT_STALE_MS, commit: 'auto', remote: 'origin', remoteTimeoutMs: 5000, remoteStaleMs: 30 * 60_000 },
     });
   });
 
   it('gives the defaults for an empty file, or one that holds no mapping', () => {
     for (const text of ['', '# nothing yet\n', 'just text\n', '- a list\n', 'lease: soon\n'])
-      expect(parse(text)).toEqual({ settings: { staleMs: DEFAULT_STALE_MS, commit: false, remoteTimeoutMs: 5000 } });
+      expect(parse(text)).toEqual({ settings: { staleMs: DEFAULT_STALE_MS, commit: 'auto', remoteTimeoutMs: 5000 } });
+  });
+
+  it('makes progress commits by default (`auto`), off only with `commit: false`, asked for with true or evidence', () => {
+    const commit = (text: string) => {
+      const read = parse(text);
+      return 'settings' in read ? read.settings.commit : read.problem.message;
+    };
+    expect([commit(''), commit('commit:\n'), commit('commit: false\n'), commit('commit: true\n'), commit('commit: evidence\n')]).toEqual([
+      'auto',
+      'auto',
+      false,
+      'work',
+      'evidence',
+    ]);
+    // What init writes: the line commented out, so the default stands.
+    expect(commit('# To turn them off, remove the # before the next line:\n# commit: false\n')).toBe('auto');
   });
 
   it("lets an override stand in for the file's threshold, which is then not judged", () => {
-    expect(parse('lease:\n  stale_after_minutes: 3\n', 60_000)).toEqual({ settings: { staleMs: 60_000, commit: false, remoteTimeoutMs: 5000 } });
-    expect(parse('lease:\n  stale_after_minutes: never\n', 60_000)).toEqual({ settings: { staleMs: 60_000, commit: false, remoteTimeoutMs: 5000 } });
+    expect(parse('lease:\n  stale_after_minutes: 3\n', 60_000)).toEqual({ settings: { staleMs: 60_000, commit: 'auto', remoteTimeoutMs: 5000 } });
+    expect(parse('lease:\n  stale_after_minutes: never\n', 60_000)).toEqual({ settings: { staleMs: 60_000, commit: 'auto', remoteTimeoutMs: 5000 } });
   });
 
   it.each([
@@ -70,7 +86,7 @@ describe('serializeSettings ∘ parseSettings', () => {
     const settings = fc.record(
       {
         staleMs: fc.integer({ min: 1, max: 10_000 }).map((minutes) => minutes * 60_000),
-        commit: fc.constantFrom<Settings['commit']>('work', 'evidence', false),
+        commit: fc.constantFrom<Settings['commit']>('auto', 'work', 'evidence', false),
         remote: fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9._/-]{0,99}$/),
         remoteTimeoutMs: fc.integer({ min: 1, max: 600 }).map((seconds) => seconds * 1000),
         remoteStaleMs: fc.integer({ min: 1, max: 10_000 }).map((minutes) => minutes * 60_000),
