@@ -222,7 +222,7 @@ export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writ
  * The folders the client files `init` sets up live in, relative to the root (`app/init.ts`;
  * `test/unit/app/leftovers.test.ts` holds the list to what `init --hooks` writes).
  */
-const SETUP_FOLDERS = ['.claude', '.claude/commands', '.cursor', '.cursor/commands', '.codex', '.codex/rules'];
+const SETUP_FOLDERS = ['.autopilot', '.claude', '.claude/commands', '.cursor', '.cursor/commands', '.codex', '.codex/rules'];
 
 /** Every folder autopilot writes a file into: the root, the docs folder, its own folders, the client files' folders, and this commit's. */
 export function leftoverFolders(repo: Repo, files: readonly { path: string }[] = []): string[] {
