@@ -115,6 +115,7 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
           ...(committed ? { committed } : {}),
           ...(written.checkpoint ? { checkpoint: written.checkpoint.id } : {}),
           ...(plan.answer ? { answer: plan.answer } : {}),
+          ...(shownAgain(event, transition) ? { again: true as const } : {}),
           ...(plan.acted ? { acted: plan.acted } : {}),
           ...(plan.reason ? { reason: plan.reason } : {}),
           ...(plan.passedOver.length > 0 ? { passedOver: plan.passedOver } : {}),
@@ -127,6 +128,13 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
     };
   });
   return result;
+}
+
+/** A decision or a boundary that a command other than `next` reached without finishing a step: it was finished before. */
+function shownAgain(event: Event, transition: Transition): boolean {
+  if (event.type === 'next' || (transition.outcome.kind !== 'decision' && transition.outcome.kind !== 'boundary')) return false;
+  if (transition.outcome.kind === 'boundary' && transition.outcome.answered) return false;
+  return !transition.entries.some((e) => e.event === 'step_completed' || e.event === 'step_skipped' || e.event === 'boundary_answered');
 }
 
 /** The transition with the work tree's snapshot on the entry that starts the step. */

@@ -1,7 +1,7 @@
 /** `autopilot hook session-start|session-end`: for an agent client's hooks; always exits 0, never blocks a session. */
 import type { SessionStart } from '../app/hooks.js';
 import { EXIT, InputError } from '../errors.js';
-import { errorText, problemLines, statusText } from '../render/text.js';
+import { errorText, pendingLines, problemLines, statusText } from '../render/text.js';
 import { defineCommand } from './command.js';
 
 const EVENTS = ['session-start', 'session-end'] as const;
@@ -28,7 +28,9 @@ function startText(r: SessionStart): string {
   const summary = statusText(view)
     .split('\n')
     .filter((l, i) => i < 5 || l.startsWith('Last '));
-  return [...(input.id ? [`autopilot session: ${input.id}`] : []), ...notes, ...summary, ...problemLines(view), next].join('\n');
+  // A question waiting for the person (a decision, a boundary, a failure): shown here, where they look; only they answer it.
+  const question = view.pending ? [...pendingLines(view), 'Only the person answers this: show them the question and wait.'] : [];
+  return [...(input.id ? [`autopilot session: ${input.id}`] : []), ...notes, ...summary, ...question, ...problemLines(view), next].join('\n');
 }
 
 export const hook = defineCommand({

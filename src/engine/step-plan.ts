@@ -336,7 +336,11 @@ export function planStep(input: StepInput, decided: Transition, skill?: SkillSta
 
   let reason = 'reason' in event ? event.reason : event.type === 'done' ? event.force?.reason : undefined;
   if (transition.outcome.kind === 'failed' && !reason) reason = input.lastFailure;
-  const answered = transition.entries.find((e) => e.event === 'decision_answered');
+  // The option a `decide` chose: a flow's decision, or a session boundary's (a new session crossing one chose nothing).
+  const answered = transition.entries.find(
+    (e): e is JournalEntry<'decision_answered' | 'boundary_answered'> =>
+      e.event === 'decision_answered' || (e.event === 'boundary_answered' && event.type === 'decide'),
+  );
   const passedOver = transition.entries
     .filter((e) => e.event === 'step_skipped')
     .filter((e) => e.by === 'condition' && typeof e.step === 'number')
