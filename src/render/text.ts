@@ -164,14 +164,22 @@ export function statusText(view: View): string {
     lines.push(`Retries   ${position.retryCount} of ${MAX_RETRIES}`);
     const waiting = position.status === 'completed' || position.status === 'skipped';
     if (view.fork) {
-      lines.push(`Next      the journal forked: a person keeps one side (below; \`autopilot next\` shows both)`);
+      lines.push(...wrapped('Next', 'the journal forked: a person keeps one side (below; `autopilot next` shows both)', '   '));
     } else if (view.boundary) {
       const reachedBy = view.boundary.session;
-      lines.push(`Next      session boundary after step ${view.boundary.after} (reached by ${line(reachedBy)}): a person answers, or a new conversation goes on`);
-    } else if (view.pending) {
       lines.push(
-        `Next      ${view.pending.kind === 'failed' ? `${failedTimes(position.retryCount)}: a person looks at it, then answers` : 'a person answers the decision below; the agent waits for it'}`,
+        ...wrapped(
+          'Next',
+          `session boundary after step ${view.boundary.after} (reached by ${reachedBy}): a person answers, or a new conversation goes on`,
+          '   ',
+        ),
       );
+    } else if (view.pending) {
+      const waits =
+        view.pending.kind === 'failed'
+          ? `${failedTimes(position.retryCount)}: a person looks at it, then answers`
+          : 'a person answers the decision below; the agent waits for it';
+      lines.push(...wrapped('Next', waits, '   '));
     } else lines.push(`Next      ${waiting || position.status === 'failed' ? nextForStop(view, step) : `when done: ${thenText(view, step)}`}`);
     lines.push(...pendingLines(view));
   }

@@ -91,7 +91,8 @@ describe('autopilot mcp', () => {
     const work = async (step: number, name: string) => {
       const n = await call(client, 'next');
       expect(n.json).toMatchObject({ step, name, outcome: 'work' });
-      expect(n.text).toContain(name);
+      // A `next` that takes the lease re-enters, its text headed by the status summary: at step 6, after the boundary released it.
+      if (!(n.json as { reentry?: boolean }).reentry) expect(n.text).toContain(name);
       writeArtifacts(dir, n.json.done_when!);
       return call(client, 'done', { step });
     };
