@@ -26,7 +26,8 @@ export async function runReport(ctx: Context, html: boolean): Promise<{ file: st
     const { entries } = readJournal(repo.journalFile, displayPath(repo.journalFile, repo.root));
     const position = loaded.reconciled.position;
     const fork = loaded.fork?.verdict.kind === 'disagree' ? forkDecision(loaded.fork.verdict) : undefined;
-    const failed = position.status === 'failed' ? entries.findLast((e) => e.event === 'step_failed' && e.step === position.step && e.cycle === position.cycle) : undefined;
+    const failed =
+      position.status === 'failed' ? entries.findLast((e) => e.event === 'step_failed' && e.step === position.step && e.cycle === position.cycle) : undefined;
     const reason = failed && typeof readDetail(failed, 'reason') === 'string' ? (readDetail(failed, 'reason') as string) : undefined;
     const pending = pendingQuestion(loaded.flow, position, loaded.boundary, fork, reason);
     const model = buildReport({

@@ -96,12 +96,17 @@ describe('the session boundary is the seed’s decision', () => {
     const events = journal(dir).length;
     const again = autopilot(dir, 'done', '--step', '5');
     expect(again.code).toBe(3);
-    expect(again.stdout).toContain('= Already recorded: step 5 Decompose was completed before; nothing was written again, and the session boundary below still waits.');
+    expect(again.stdout).toContain(
+      '= Already recorded: step 5 Decompose was completed before; nothing was written again, and the session boundary below still waits.',
+    );
     expect(again.stdout).toContain('DECISION REQUIRED: Decompose complete — start Implement?');
     expect(again.stdout).not.toContain('✓ Completed');
     const json = autopilot(dir, 'done', '--step', '5', '--json');
     expect(json.code).toBe(3);
-    expect(json.json<BoundaryJson & { message: string }>()).toMatchObject({ outcome: 'boundary', message: expect.stringMatching(/^Already recorded: step 5 Decompose/) });
+    expect(json.json<BoundaryJson & { message: string }>()).toMatchObject({
+      outcome: 'boundary',
+      message: expect.stringMatching(/^Already recorded: step 5 Decompose/),
+    });
     expect(journal(dir)).toHaveLength(events);
   });
 
