@@ -161,6 +161,9 @@ function detailOf(e: StampedEntry): string {
   return parts.join(' ').slice(0, 200);
 }
 
+/** Who wrote an event: its session, and `(person)` when a person's command did (`actor: person`). */
+const who = (e: StampedEntry) => (e.actor === 'person' ? `${e.session} (person)` : e.session);
+
 export function buildReport(input: ReportInput): ReportModel {
   const { flow, position, entries } = input;
   const loop = loopStart(flow);
@@ -174,7 +177,7 @@ export function buildReport(input: ReportInput): ReportModel {
     const failures = mine.filter((e) => e.event === 'step_failed').length;
     const lastFailure = mine.findLastIndex((e) => e.event === 'step_failed');
     const triedSince = mine.slice(lastFailure + 1).some((e) => e.event === 'step_started' || e.event === 'step_completed');
-    const sessions = [...new Set(mine.filter((e) => !(e.event === 'step_skipped' && e.by === 'condition')).map((e) => e.session))];
+    const sessions = [...new Set(mine.filter((e) => !(e.event === 'step_skipped' && e.by === 'condition')).map(who))];
     const state = stateOf(s.number, position, lastEnd);
     return {
       number: s.number,
@@ -204,7 +207,7 @@ export function buildReport(input: ReportInput): ReportModel {
   const lastEvents = entries.slice(-(input.lastCount ?? 10)).map((e) => ({
     ...(typeof e.seq === 'number' ? { seq: e.seq } : {}),
     at: e.at,
-    session: e.session,
+    session: who(e),
     event: e.event,
     where: e.step === 'done' ? `${e.flow}: done` : `step ${e.step} ${e.name}`,
     detail: detailOf(e),

@@ -165,6 +165,12 @@ describe('a session boundary and a failure wait the same way', () => {
     expect(sessionStart(dir)).toContain('Answer    autopilot ack');
     autopilot(dir, 'report');
     expect(read(dir, '_docs/_autopilot_report.md')).toContain('A person answers: `autopilot ack` (then `autopilot next` tries again).');
+    // The person's answer is theirs in the report, beside the session it ran as.
+    expect(autopilot(dir, 'ack').code).toBe(0);
+    autopilot(dir, 'report');
+    const md = read(dir, '_docs/_autopilot_report.md');
+    expect(md).toContain('**failure\\_acknowledged** · step 1 Problem · local (person)');
+    expect(md).toContain('## Open decisions\n\nNone.');
   });
 
   it('nothing waits: no `pending` key, no Question line', () => {
