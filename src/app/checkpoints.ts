@@ -94,8 +94,8 @@ export async function runRestore(ctx: Context, id: string): Promise<{ id: string
     throw error;
   }
   const position = restored.position;
-  // A person's command, but one that moves the run: under the session lease like the step commands.
-  const { result } = await transact(ctx, { flows: 'cache', drives: { takeOver: false } }, async (tx) => {
+  // A person's command (rule 6): it moves the run under the lock, but leaves the lease to the conversations.
+  const { result } = await transact(ctx, { flows: 'cache', person: true }, async (tx) => {
     const loaded = await tx.state();
     if (position.flow !== loaded.flow.id) {
       throw new InputError({

@@ -38,6 +38,8 @@ import { isoTime } from '../timestamp.js';
 export interface Writer {
   session: string;
   now: () => Date;
+  /** A person's command (`decide`, `ack`, `done --force`, `restore`, `repin`): each entry says so (`actor: person`). */
+  actor?: 'person';
 }
 
 export interface Plan {
@@ -106,6 +108,7 @@ export function stampEntries(
       seq: lastSeq + i + 1,
       at,
       session: writer.session,
+      ...(writer.actor ? { actor: writer.actor } : {}),
       ...(key ? { key } : {}),
       ...(chain.unsettled !== undefined && !settles ? { unsettled: chain.unsettled } : {}),
       ...e,

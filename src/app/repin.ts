@@ -13,8 +13,8 @@ export interface RepinResult {
 }
 
 export async function runRepin(ctx: Context): Promise<RepinResult> {
-  // A person's command, but one that moves the run: under the session lease like the step commands.
-  const { result } = await transact(ctx, { flows: 'cache', drives: { takeOver: false } }, async (tx) => {
+  // A person's command (rule 6): it moves the run under the lock, but leaves the lease to the conversations.
+  const { result } = await transact(ctx, { flows: 'cache', person: true }, async (tx) => {
     const loaded = await tx.state();
     const position = loaded.reconciled.position;
     const change = loaded.flowChange;

@@ -6,7 +6,9 @@
  * (a report changes no state).
  */
 import { join } from 'node:path';
-import { openDecision } from '../engine/boundary.js';
+import { forkDecision } from '../engine/fork.js';
+import { pendingQuestion } from '../engine/pending.js';
+import { readDetail } from '../formats/journal-line.js';
 import { readJournal } from '../io/journal.js';
 import { displayPath } from '../io/repo.js';
 import { renderHtml } from '../report/html.js';
@@ -22,12 +24,17 @@ export async function runReport(ctx: Context, html: boolean): Promise<{ file: st
   const { result } = await transact(ctx, { flows: 'read' }, async ({ repo, state }) => {
     const loaded = await state();
     const { entries } = readJournal(repo.journalFile, displayPath(repo.journalFile, repo.root));
-    const decision = openDecision(loaded.flow, loaded.reconciled.position, loaded.boundary);
+    const position = loaded.reconciled.position;
+    const fork = loaded.fork?.verdict.kind === 'disagree' ? forkDecision(loaded.fork.verdict) : undefined;
+    const failed =
+      position.status === 'failed' ? entries.findLast((e) => e.event === 'step_failed' && e.step === position.step && e.cycle === position.cycle) : undefined;
+    const reason = failed && typeof readDetail(failed, 'reason') === 'string' ? (readDetail(failed, 'reason') as string) : undefined;
+    const pending = pendingQuestion(loaded.flow, position, loaded.boundary, fork, reason);
     const model = buildReport({
       flow: loaded.flow,
-      position: loaded.reconciled.position,
+      position,
       entries,
-      ...(decision ? { openDecision: decision } : {}),
+      ...(pending ? { pending } : {}),
       now: ctx.now(),
     });
     const md = join(repo.docs, REPORT_MD);

@@ -14,6 +14,9 @@ import { stepByNumber } from '../flow/model.js';
 import { skillPosition } from './skill-position.js';
 import { skillDisagreement } from '../engine/step-plan.js';
 import { formatAge } from '../engine/lease.js';
+import { forkDecision } from '../engine/fork.js';
+import { pendingQuestion } from '../engine/pending.js';
+import { latestAbout } from '../io/journal-head.js';
 import { readSettings } from './settings.js';
 import { flowChangeNotice, loadRepoFlows } from './flows.js';
 import { buildView, type View } from './view.js';
@@ -80,8 +83,16 @@ export async function runStatus(ctx: Context): Promise<{ view: View; exit: numbe
         : firstCommitMissing(repo)
           ? 'the branch has no first commit yet: they start with it'
           : undefined;
+  // The question a person answers, shown here so nobody runs `next` (which drives) to read it; a failure with its last reason.
+  const failed =
+    position.status === 'failed' && typeof position.step === 'number'
+      ? latestAbout(repo.journalFile, { flow: loaded.flow.id, cycle: position.cycle, step: position.step }, new Set(['step_failed'] as const))
+      : undefined;
+  const fork = loaded.fork?.verdict.kind === 'disagree' ? forkDecision(loaded.fork.verdict) : undefined;
+  const pending = pendingQuestion(loaded.flow, position, loaded.boundary, fork, typeof failed?.reason === 'string' ? failed.reason : undefined);
   const view = buildView('status', loaded, position, undefined, {
     ...(notices.length > 0 ? { notices } : {}),
+    ...(pending ? { pending } : {}),
     lease: leaseStatus(repo, { session: ctx.session, unnamed: ctx.sessionFrom === 'default' }, ctx.now(), settings.staleMs, () =>
       conversationProcess(ctx.role ?? 'cli'),
     ),

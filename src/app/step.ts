@@ -41,14 +41,23 @@ export interface StepResult {
   written: Written;
 }
 
-/** `ack` is a person's word on a failed step, not driving: it needs no lease. */
-const drives = (event: Event) => event.type !== 'ack';
+/**
+ * A person's word on the run (rule 6): an answer (`decide`, `ack`) or an
+ * override (`done --force`). It acts on the run, not as a session driving
+ * it: never refused for another session's lease, and it neither takes,
+ * renews nor releases one, so the conversation waiting for the answer (or a
+ * new one) goes on at once. `--take-over` is about the lease itself: with it
+ * the command drives.
+ */
+export const byPerson = (event: Event, takeOver = false): boolean =>
+  !takeOver && (event.type === 'decide' || event.type === 'ack' || (event.type === 'done' && event.force !== undefined));
 
 export async function runStep(ctx: Context, request: StepRequest): Promise<StepResult> {
   const event = validateEvent(request.event);
+  const person = byPerson(event, request.takeOver === true);
   const spec = {
     flows: 'cache' as const,
-    ...(drives(event) ? { drives: { takeOver: request.takeOver === true } } : {}),
+    ...(person ? { person: true as const } : { drives: { takeOver: request.takeOver === true } }),
     prepare: async ({ repo, settings }: Opened) => ({
       // The step the agent was handed, read before the lock: only a command aimed at one step needs it.
       peeked: request.step === undefined && isAimed(event) ? peekPosition(repo) : undefined,
@@ -109,6 +118,7 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
           ...(committed ? { committed } : {}),
           ...(written.checkpoint ? { checkpoint: written.checkpoint.id } : {}),
           ...(plan.answer ? { answer: plan.answer } : {}),
+          ...(shownAgain(event, transition) ? { again: true as const } : {}),
           ...(plan.acted ? { acted: plan.acted } : {}),
           ...(plan.reason ? { reason: plan.reason } : {}),
           ...(plan.passedOver.length > 0 ? { passedOver: plan.passedOver } : {}),
@@ -121,6 +131,13 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
     };
   });
   return result;
+}
+
+/** A decision or a boundary that a command other than `next` reached without finishing a step: it was finished before. */
+function shownAgain(event: Event, transition: Transition): boolean {
+  if (event.type === 'next' || (transition.outcome.kind !== 'decision' && transition.outcome.kind !== 'boundary')) return false;
+  if (transition.outcome.kind === 'boundary' && transition.outcome.answered) return false;
+  return !transition.entries.some((e) => e.event === 'step_completed' || e.event === 'step_skipped' || e.event === 'boundary_answered');
 }
 
 /** The transition with the work tree's snapshot on the entry that starts the step. */
@@ -172,6 +189,7 @@ function stepInput(
     ...(peeked ? { peeked } : {}),
     session: ctx.session,
     ...(ctx.sessionFrom === 'default' ? { unnamed: true } : {}),
+    ...(byPerson(event, request.takeOver === true) ? { person: true } : {}),
     now: ctx.now(),
     staleMs,
     ...(lease ? { lease } : {}),

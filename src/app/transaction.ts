@@ -8,7 +8,8 @@
  *    made); the remote lease for a command that drives;
  * 3. take the lock;
  * 4. for a command that drives, judge the lease on disk (rule 6) before the
- *    state is read: another session's lease is exit 4;
+ *    state is read: another session's lease is exit 4; a person's command
+ *    (`person`) neither drives nor touches the lease, whoever holds it;
  * 4½. a progress commit the journal says is owed (a command killed, or git
  *    refusing, after the state was written) is made, once, before anything
  *    else (`app/progress-commit.ts`);
@@ -68,6 +69,12 @@ export interface TransactionSpec<P> {
   flows: 'cache' | 'read' | 'none';
   /** A command that drives the run: the lease is judged under the lock, the remote lease held first when the settings name one. */
   drives?: { takeOver: boolean };
+  /**
+   * A person acting on the run (rule 6: `decide`, `ack`, `done --force`,
+   * `restore`, `repin`): it does not drive, so no lease is judged, taken,
+   * renewed or released, and its entries say `actor: person`.
+   */
+  person?: true;
   /** What the command must know, or refuse, before the lock is taken; nothing has been written yet. */
   prepare?: (opened: Opened) => P | Promise<P>;
 }
@@ -107,6 +114,7 @@ export async function transact<P = undefined, T = void>(
     await holdRemoteLease(repo, settings.remote, ctx.session, ctx.now(), settings.remoteStaleMs, spec.drives.takeOver, settings.remoteTimeoutMs);
   const lock = await takeLock(repo, ctx.session, ctx.lockWaitMs ?? LOCK_WAIT_MS, spec.drives?.takeOver === true);
   try {
+    const actor = spec.person ? { actor: 'person' as const } : {};
     const writer = { session: ctx.session, now: ctx.now };
     let loaded: Loaded | undefined;
     // The journal's end as read under the lock for an owed commit: the state's read takes it while nothing was written since.
@@ -183,7 +191,7 @@ export async function transact<P = undefined, T = void>(
       if (lease && plan.entries.length > 0 && plan.lease === undefined) plan.lease = lease.lease;
       if (at.index) plan.index ??= at.index;
     }
-    const written = commit(repo, lock, lastSeq, plan, { session: driver.session, now: ctx.now });
+    const written = commit(repo, lock, lastSeq, plan, { session: driver.session, now: ctx.now, ...actor });
     // The progress commit the plan owes is made now; a failure leaves it owed (exit 1), for the next command to make, or by default says why none was made.
     const owed = owedOnRecord({ record: written.entries.length > 0 ? { entry: written.entries.at(-1)! } : undefined });
     if (owed) {
@@ -198,7 +206,7 @@ export async function transact<P = undefined, T = void>(
           lock,
           owed.seq,
           { entries: [entry('progress_commit_made', fromPointerRecord(owed.pointer!), withoutNotice(made))] },
-          { session: driver.session, now: ctx.now },
+          { session: driver.session, now: ctx.now, ...actor },
         );
         written.entries.push(...madeWritten.entries);
       } else if (made.sha) noteMade(repo, owed, made.sha);

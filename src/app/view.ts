@@ -18,6 +18,7 @@ import type { LastAction } from '../formats/pointer/parse-pointer.js';
 import type { LeaseStatus } from './lease-view.js';
 import type { Loaded } from './load-state.js';
 import type { PendingBoundary } from '../engine/boundary.js';
+import type { PendingQuestion } from '../engine/pending.js';
 
 export interface WorkOrder {
   skill: string;
@@ -51,6 +52,12 @@ export interface View {
   reason?: string;
   /** The option a `decide` chose, as `A) choice`. */
   answer?: string;
+  /**
+   * A stop (a decision, a boundary) shown again to a command that finished
+   * nothing: its step was finished before (a repeated `done`), and the
+   * question still waits.
+   */
+  again?: true;
   /** Steps the engine passed over because their condition does not hold. */
   passedOver?: { step: number; name: string; reason: string }[];
   /** `status`: who holds the lease, and any guard that cannot work here (said every time). */
@@ -70,6 +77,8 @@ export interface View {
   gitOff?: string;
   /** `status`: whether step commands make progress commits here, and why not. */
   commits?: { on: boolean; reason?: string };
+  /** `status`: the question waiting for a person (a decision, a boundary, a failure, a fork), with the command that answers it. */
+  pending?: PendingQuestion;
   /** A boundary waiting for its answer. */
   boundary?: PendingBoundary;
   /** What the step before a boundary produced, for the boundary's summary. */

@@ -1,7 +1,7 @@
 /** `autopilot hook session-start|session-end`: for an agent client's hooks; always exits 0, never blocks a session. */
 import type { SessionStart } from '../app/hooks.js';
 import { EXIT, InputError } from '../errors.js';
-import { errorText, problemLines, statusText } from '../render/text.js';
+import { errorText, pendingLines, problemLines, statusText } from '../render/text.js';
 import { defineCommand } from './command.js';
 
 const EVENTS = ['session-start', 'session-end'] as const;
@@ -22,10 +22,17 @@ function startText(r: SessionStart): string {
       ? `The session that held this repository (${other.session} on ${other.host}) ${lease?.gone ? 'has ended' : 'has been quiet too long'}: \`next\` takes it over (journaled). ${go}`
       : `Another session holds this repository (${other.session} on ${other.host}): ask the person before you run autopilot; only they may take it over.`;
   // The short status (seed 001): title, step, status, retries, next, and the last action when the pointer has one; problems follow.
+  // A line that starts with a space goes on the line above it (a wrapped `Next`), kept or left with it.
+  let kept = false;
   const summary = statusText(view)
     .split('\n')
-    .filter((l, i) => i < 5 || l.startsWith('Last '));
-  return [...(input.id ? [`autopilot session: ${input.id}`] : []), ...notes, ...summary, ...problemLines(view), next].join('\n');
+    .filter((l, i) => {
+      if (!l.startsWith(' ')) kept = i < 5 || l.startsWith('Last ');
+      return kept;
+    });
+  // A question waiting for the person (a decision, a boundary, a failure): shown here, where they look; only they answer it.
+  const question = view.pending ? [...pendingLines(view), 'Only the person answers this: show them the question and wait.'] : [];
+  return [...(input.id ? [`autopilot session: ${input.id}`] : []), ...notes, ...summary, ...question, ...problemLines(view), next].join('\n');
 }
 
 export const hook = defineCommand({

@@ -61,6 +61,8 @@ export interface StepInput {
   session: string;
   /** Nothing named the session (`local`): it cannot be told apart from a new conversation. */
   unnamed?: boolean;
+  /** A person's answer or override (`decide`, `ack`, `done --force`): it leaves the lease as it is, whoever holds it (rule 6). */
+  person?: boolean;
   now: Date;
   staleMs: number;
   /** The lease verdict for a command that drives (never `held`: that stops before the state is read). */
@@ -329,11 +331,16 @@ export function planStep(input: StepInput, decided: Transition, skill?: SkillSta
   const lastAction = lastActionOf(event, acted, transition.outcome, transition.position, now) ?? state.pointer?.lastAction;
   const moved = !state.pointer || !samePosition(state.pointer.position, transition.position);
   // At a boundary (reached, answered "a new conversation", or shown again) this session's lease ends: the next conversation starts free.
-  const lease = transition.outcome.kind === 'boundary' ? 'release' : input.lease?.lease;
+  // A person's answer leaves the lease to the conversations, whoever holds it.
+  const lease = input.person ? undefined : transition.outcome.kind === 'boundary' ? 'release' : input.lease?.lease;
 
   let reason = 'reason' in event ? event.reason : event.type === 'done' ? event.force?.reason : undefined;
   if (transition.outcome.kind === 'failed' && !reason) reason = input.lastFailure;
-  const answered = transition.entries.find((e) => e.event === 'decision_answered');
+  // The option a `decide` chose: a flow's decision, or a session boundary's (a new session crossing one chose nothing).
+  const answered = transition.entries.find(
+    (e): e is JournalEntry<'decision_answered' | 'boundary_answered'> =>
+      e.event === 'decision_answered' || (e.event === 'boundary_answered' && event.type === 'decide'),
+  );
   const passedOver = transition.entries
     .filter((e) => e.event === 'step_skipped')
     .filter((e) => e.by === 'condition' && typeof e.step === 'number')

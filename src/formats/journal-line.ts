@@ -5,7 +5,7 @@
  * `io/journal.ts`.
  *
  * What a line guarantees once judged an event:
- * - its stamp (`at`, `session`, `seq` when it has one, `key`) and where it
+ * - its stamp (`at`, `session`, `seq` when it has one, `key`, `actor`) and where it
  *   happened (`flow`, `cycle`, `step`) have their types; a missing `name`,
  *   `status` or `retry_count` reads as empty (lines of older autopilots);
  * - a `pointer` holds a position (what a lost pointer is rebuilt from);
@@ -210,7 +210,15 @@ interface Stamp {
    */
   seq: number;
   at: string;
+  /** The session the command ran as: the conversation's id, or `local`. */
   session: string;
+  /**
+   * `person`: a person's command wrote it (`decide`, `ack`, `done --force`,
+   * `restore`, `repin`), acting on the run rather than driving it (rule 6).
+   * Absent on a driving session's entries and on lines of older autopilots;
+   * a value this one does not know is only shown.
+   */
+  actor?: string;
   /** The command that wrote it: `done:greenfield/1/3:a1:…` (command, flow/cycle/step, attempt, arguments). Recognises a repeated command. */
   key?: string;
   pointer?: PointerRecord;
@@ -326,6 +334,7 @@ export function eventProblem(value: unknown): string | undefined {
   if (typeof e.session !== 'string') return 'no `session`';
   if (e.seq !== undefined && !isCount(e.seq, 1)) return '`seq` is not a sequence number';
   if (e.key !== undefined && typeof e.key !== 'string') return '`key` is not a command key';
+  if (e.actor !== undefined && typeof e.actor !== 'string') return '`actor` is not a name';
   if (e.prev !== undefined && !isChainHash(e.prev)) return '`prev` is not a chain hash (8 hex digits)';
   if (e.unsettled !== undefined && !isChainHash(e.unsettled)) return '`unsettled` is not a chain hash (8 hex digits)';
   if (e.pointer !== undefined && !isPointerRecord(e.pointer)) return '`pointer` is not a position';

@@ -71,6 +71,20 @@ const position = z.object({
   commit: z.string().optional(),
 });
 
+/** The question waiting for a person, as `status` shows it: each option with the exact command that gives it. */
+const pending = z.object({
+  kind: z.enum(['decision', 'boundary', 'failed', 'fork']),
+  step: stepNumber,
+  name: z.string(),
+  question: z.string(),
+  options: z.array(z.object({ option: z.string(), choice: z.string(), command: z.string() })),
+  recommendation: z.object({ option: z.string(), reason: z.string() }).optional(),
+  /** A failure: the last attempt's reason. */
+  reason: z.string().optional(),
+  /** The exact command that answers it: the recommended option's (`autopilot decide B`), or `autopilot ack`. */
+  command: z.string(),
+});
+
 export const statusAnswer = position.extend({
   done_when: z.array(z.string()).optional(),
   journal: z.object({ events: z.number().int() }),
@@ -101,6 +115,8 @@ export const statusAnswer = position.extend({
   progress_commits: z.object({ on: z.boolean(), reason: z.string().optional() }).optional(),
   boundary_pending: z.object({ after: z.number().int(), reached_by: z.string(), decision }).optional(),
   fork_pending: fork.extend({ decision }).optional(),
+  /** What waits for a person's answer, if anything: a decision, a session boundary, a step failed three times, a fork. */
+  pending: pending.optional(),
 });
 
 const summary = z.union([

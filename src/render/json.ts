@@ -7,6 +7,7 @@ import type { CheckResult } from '../app/check.js';
 import type { Seam } from '../app/log.js';
 import { currentStep, doneWhenPaths, type View } from '../app/view.js';
 import { boundaryDecision } from '../engine/boundary.js';
+import type { PendingQuestion } from '../engine/pending.js';
 import type { StampedEntry } from '../formats/journal-line.js';
 import { formatAge } from '../engine/lease.js';
 import { problemJson, type Problem } from '../errors.js';
@@ -14,6 +15,7 @@ import { stepByNumber, type Decision } from '../flow/model.js';
 import type { SideName, SideSummary } from '../engine/fork.js';
 import { failedTimes } from '../formats/pointer/position.js';
 import type { CheckAnswer, LogAnswer, StatusAnswer, StepAnswer } from './answers.js';
+import { alreadyText } from './text.js';
 
 type Json<T> = T extends object ? { -readonly [K in keyof T]: T[K] } : T;
 
@@ -104,6 +106,21 @@ export function statusJson(view: View): StatusAnswer {
         }
       : {}),
     ...(view.fork ? { fork_pending: { ...forkJson(view.fork.reasons, view.fork.sides), decision: decisionJson(view.fork.decision) } } : {}),
+    ...(view.pending ? { pending: pendingJson(view.pending) } : {}),
+  };
+}
+
+/** The question waiting for a person, as an agent or a person's tool reads it. */
+export function pendingJson(p: PendingQuestion): NonNullable<StatusAnswer['pending']> {
+  return {
+    kind: p.kind,
+    step: p.step,
+    name: p.name,
+    question: p.question,
+    options: p.options.map((o) => ({ option: o.letter, choice: o.choice, command: o.command })),
+    ...(p.recommendation ? { recommendation: { option: p.recommendation.letter, reason: p.recommendation.reason } } : {}),
+    ...(p.reason !== undefined ? { reason: p.reason } : {}),
+    command: p.command,
   };
 }
 
@@ -123,6 +140,7 @@ export function stepJson(view: View): StepAnswer {
       break;
     case 'decision':
       json.decision = decisionJson(outcome!.decision);
+      if (view.again) json.message = alreadyText(view, outcome!.after, 'the decision still waits for a person').slice(2);
       break;
     case 'boundary': {
       const after = stepByNumber(view.flow, outcome!.after)!;
@@ -134,6 +152,7 @@ export function stepJson(view: View): StepAnswer {
           : { decision: decisionJson(boundaryDecision(view.flow, outcome!.after, position.step)) }),
         ...(view.summary ? { summary: view.summary } : {}),
       };
+      if (view.again) json.message = alreadyText(view, outcome!.after, 'the session boundary still waits').slice(2);
       break;
     }
     case 'fork':

@@ -171,13 +171,24 @@ export function statusText(view: View): string {
     lines.push(`Retries   ${position.retryCount} of ${MAX_RETRIES}`);
     const waiting = position.status === 'completed' || position.status === 'skipped';
     if (view.fork) {
-      lines.push(`Next      the journal forked: a person keeps one side with \`autopilot decide A|B\` (\`autopilot next\` shows both)`);
+      lines.push(...wrapped('Next', 'the journal forked: a person keeps one side (below; `autopilot next` shows both)', '   '));
     } else if (view.boundary) {
       const reachedBy = view.boundary.session;
       lines.push(
-        `Next      session boundary after ${view.boundary.after}: a person answers with \`autopilot decide A|B\`, or starts a new conversation (reached by ${line(reachedBy)})`,
+        ...wrapped(
+          'Next',
+          `session boundary after step ${view.boundary.after} (reached by ${reachedBy}): a person answers, or a new conversation goes on`,
+          '   ',
+        ),
       );
+    } else if (view.pending) {
+      const waits =
+        view.pending.kind === 'failed'
+          ? `${failedTimes(position.retryCount)}: a person looks at it, then answers`
+          : 'a person answers the decision below; the agent waits for it';
+      lines.push(...wrapped('Next', waits, '   '));
     } else lines.push(`Next      ${waiting || position.status === 'failed' ? nextForStop(view, step) : `when done: ${thenText(view, step)}`}`);
+    lines.push(...pendingLines(view));
   }
   if (view.lastAction) lines.push(`Last      ${lastActionLine(view.lastAction)}`);
   lines.push(`Progress  ${progress(view)}`);
@@ -208,6 +219,44 @@ export function statusText(view: View): string {
   if (view.commits && !view.commits.on && !view.gitOff) lines.push(`Commits   no progress commits: ${view.commits.reason}`);
   if (view.owedCommit !== undefined) lines.push(`Commit    the progress commit of event ${view.owedCommit} is owed: the next command that writes makes it`);
   return lines.join('\n');
+}
+
+/** The width a person's terminal is assumed to have: `status` keeps its lines within it. */
+const WIDTH = 80;
+const LABEL = 10;
+
+/** `text` after a label of ten columns, wrapped at word boundaries to 80 columns; the lines after the first indented by `hang` more. */
+function wrapped(label: string, text: string, hang = ''): string[] {
+  const out: string[] = [];
+  let current = label.padEnd(LABEL);
+  let fresh = true;
+  for (const word of line(text).split(' ')) {
+    if (!fresh && current.length + 1 + word.length > WIDTH) {
+      out.push(current);
+      current = ' '.repeat(LABEL) + hang + word;
+    } else current += (fresh ? '' : ' ') + word;
+    fresh = false;
+  }
+  out.push(current);
+  return out;
+}
+
+/**
+ * The question waiting for a person, where a person looks (`status`, the
+ * SessionStart context): the question, each option on a line, the
+ * recommendation with its reason, and the exact command that answers it.
+ */
+export function pendingLines(view: Pick<View, 'pending'>): string[] {
+  const p = view.pending;
+  if (!p) return [];
+  const lines = wrapped('Question', p.question);
+  for (const o of p.options) lines.push(...wrapped('', `${o.letter}) ${o.choice}`, '   '));
+  if (p.recommendation) lines.push(...wrapped('', `Recommended: ${p.recommendation.letter} — ${p.recommendation.reason}`, '   '));
+  if (p.reason !== undefined) lines.push(...wrapped('', `Last reason: ${p.reason}`, '   '));
+  const others = p.options.filter((o) => o.command !== p.command).map((o) => o.command);
+  const then = p.kind === 'failed' ? ' (then `autopilot next` tries again)' : others.length > 0 ? ` (or ${others.join(', or ')})` : '';
+  lines.push(...wrapped('Answer', `${p.command}${then}`, '   '));
+  return lines;
 }
 
 function nextForStop(view: View, step: Step): string {
@@ -264,6 +313,12 @@ export function outcomeText(view: View): string {
       lines.push(...workText(view, outcome.action));
       break;
     case 'advanced':
+      // B at a session boundary finishes nothing: the step after it goes on in the conversation that reached it.
+      if (view.command === 'decide' && view.boundary) {
+        lines.push(`✓ Decided: ${view.answer ?? 'B'} (nothing was completed)`);
+        lines.push(`Next: ${where(position, flow)}, in this same conversation — run \`autopilot next\``);
+        break;
+      }
       lines.push(view.answer ? `✓ Decided: ${view.answer}` : `✓ ${view.command === 'skip' ? 'Skipped' : 'Completed'} ${acted}.`);
       lines.push(`Next: ${where(position, flow)} — run \`autopilot next\``);
       break;
@@ -275,12 +330,14 @@ export function outcomeText(view: View): string {
       lines.push(recordedText(view));
       break;
     case 'decision':
-      if (view.command !== 'next') lines.push(`✓ ${view.command === 'skip' ? 'Skipped' : 'Completed'} ${acted}.`);
+      if (view.again) lines.push(alreadyText(view, outcome.after, 'the decision below still waits for a person'));
+      else if (view.command !== 'next') lines.push(`✓ ${view.command === 'skip' ? 'Skipped' : 'Completed'} ${acted}.`);
       lines.push(decisionBox(outcome.decision));
       break;
     case 'boundary': {
       const after = stepByNumber(flow, outcome.after)!;
-      if (view.acted && view.command !== 'next' && view.command !== 'decide') lines.push(`✓ Completed ${acted}.`);
+      if (view.again) lines.push(alreadyText(view, outcome.after, 'the session boundary below still waits'));
+      else if (view.acted && view.command !== 'next' && view.command !== 'decide') lines.push(`✓ Completed step ${stepLabel(after)}.`);
       if (outcome.answered) {
         lines.push(
           box(
@@ -320,6 +377,12 @@ export function outcomeText(view: View): string {
       break;
   }
   return lines.join('\n');
+}
+
+/** A command that finished nothing, at a stop it reached before: what was recorded then, and that the question still waits. */
+export function alreadyText(view: Pick<View, 'flow'>, after: number, waits: string): string {
+  const step = stepByNumber(view.flow, after);
+  return `= Already recorded: step ${step ? stepLabel(step) : after} was completed before; nothing was written again, and ${waits}.`;
 }
 
 /** A fork's two sides above its decision: why they disagree, and where each left the work. */

@@ -119,7 +119,7 @@ export function renderHtml(model: ReportModel): string {
   );
   const d = model.openDecision;
   const decision = d
-    ? `<p><strong>${esc(d.question)}</strong></p><ul>${d.options.map((o) => `<li>${esc(o.letter)}) ${esc(o.choice)}</li>`).join('')}</ul><p>Recommended: ${esc(d.recommendation)}. Answer with <code>autopilot decide &lt;letter&gt;</code>.</p>`
+    ? `<p><strong>${esc(d.question)}</strong></p>${d.options.length > 0 ? `<ul>${d.options.map((o) => `<li>${esc(o.letter)}) ${esc(o.choice)} — <code>${esc(o.command)}</code></li>`).join('')}</ul>` : ''}${d.recommendation ? `<p>Recommended: ${esc(d.recommendation)}.</p>` : ''}${d.reason !== undefined ? `<p>Last reason: ${esc(d.reason)}</p>` : ''}<p>A person answers: <code>${esc(d.command)}</code>${d.kind === 'failed' ? ' (then <code>autopilot next</code> tries again)' : ''}.</p>`
     : '<p>None.</p>';
   const events = model.lastEvents.map(
     (e) =>

@@ -52,9 +52,11 @@ export function renderMarkdown(model: ReportModel): string {
       ? [
           `**${mdText(decision.question)}**`,
           '',
-          ...decision.options.map((o) => `- ${mdText(o.letter)}) ${mdText(o.choice)}`),
-          '',
-          `Recommended: ${mdText(decision.recommendation)}. A person answers with \`autopilot decide <letter>\`.`,
+          ...decision.options.map((o) => `- ${mdText(o.letter)}) ${mdText(o.choice)} — \`${o.command}\``),
+          ...(decision.options.length > 0 ? [''] : []),
+          ...(decision.recommendation ? [`Recommended: ${mdText(decision.recommendation)}.  `] : []),
+          ...(decision.reason !== undefined ? [`Last reason: ${mdText(decision.reason)}  `] : []),
+          `A person answers: \`${decision.command}\`${decision.kind === 'failed' ? ' (then `autopilot next` tries again)' : ''}.`,
         ]
       : ['None.']),
     '',

@@ -8,6 +8,7 @@ import { readDetail, type StampedEntry } from '../formats/journal-line.js';
 import { loopStart, type Decision, type Flow, type Then } from '../flow/model.js';
 import type { Position } from '../formats/pointer/position.js';
 import { isoTime } from '../timestamp.js';
+import { decideCommand, type PendingKind, type PendingQuestion } from '../engine/pending.js';
 
 export type StepState = 'done' | 'skipped' | 'in_progress' | 'failed' | 'not_started';
 
@@ -69,7 +70,21 @@ export interface ReportModel {
   edges: ReportEdge[];
   /** Whether the flow has a finish node (it does not loop forever). */
   ends: boolean;
-  openDecision?: { question: string; options: { letter: string; choice: string }[]; recommendation: string };
+  /**
+   * What waits for a person (a decision, a session boundary, a step failed
+   * three times, a fork): each option with the command that gives it, the
+   * recommendation, and the exact command that answers it.
+   */
+  openDecision?: {
+    kind: PendingKind;
+    question: string;
+    options: { letter: string; choice: string; command: string }[];
+    /** `B: the reason`; absent for a failure. */
+    recommendation?: string;
+    /** A failure's last reason. */
+    reason?: string;
+    command: string;
+  };
   lastEvents: ReportEvent[];
   generatedAt: string;
 }
@@ -79,6 +94,8 @@ export interface ReportInput {
   position: Position;
   /** The journal, oldest first (every event on record). */
   entries: StampedEntry[];
+  /** The question waiting for a person (`engine/pending.ts`); a bare decision is read as one. */
+  pending?: PendingQuestion;
   openDecision?: Decision;
   now: Date;
   /** How many of the last events to show. */
@@ -144,6 +161,9 @@ function detailOf(e: StampedEntry): string {
   return parts.join(' ').slice(0, 200);
 }
 
+/** Who wrote an event: its session, and `(person)` when a person's command did (`actor: person`). */
+const who = (e: StampedEntry) => (e.actor === 'person' ? `${e.session} (person)` : e.session);
+
 export function buildReport(input: ReportInput): ReportModel {
   const { flow, position, entries } = input;
   const loop = loopStart(flow);
@@ -157,7 +177,7 @@ export function buildReport(input: ReportInput): ReportModel {
     const failures = mine.filter((e) => e.event === 'step_failed').length;
     const lastFailure = mine.findLastIndex((e) => e.event === 'step_failed');
     const triedSince = mine.slice(lastFailure + 1).some((e) => e.event === 'step_started' || e.event === 'step_completed');
-    const sessions = [...new Set(mine.filter((e) => !(e.event === 'step_skipped' && e.by === 'condition')).map((e) => e.session))];
+    const sessions = [...new Set(mine.filter((e) => !(e.event === 'step_skipped' && e.by === 'condition')).map(who))];
     const state = stateOf(s.number, position, lastEnd);
     return {
       number: s.number,
@@ -171,11 +191,23 @@ export function buildReport(input: ReportInput): ReportModel {
       sessions,
     };
   });
-  const decision = input.openDecision;
+  const decision: PendingQuestion | undefined =
+    input.pending ??
+    (input.openDecision
+      ? {
+          kind: 'decision',
+          step: position.step,
+          name: position.name,
+          question: input.openDecision.question,
+          options: input.openDecision.options.map((o) => ({ letter: o.letter, choice: o.choice, command: decideCommand(o.letter) })),
+          recommendation: input.openDecision.recommendation,
+          command: decideCommand(input.openDecision.recommendation.letter),
+        }
+      : undefined);
   const lastEvents = entries.slice(-(input.lastCount ?? 10)).map((e) => ({
     ...(typeof e.seq === 'number' ? { seq: e.seq } : {}),
     at: e.at,
-    session: e.session,
+    session: who(e),
     event: e.event,
     where: e.step === 'done' ? `${e.flow}: done` : `step ${e.step} ${e.name}`,
     detail: detailOf(e),
@@ -196,9 +228,12 @@ export function buildReport(input: ReportInput): ReportModel {
     ...(decision
       ? {
           openDecision: {
+            kind: decision.kind,
             question: decision.question,
-            options: decision.options.map((o) => ({ letter: o.letter, choice: o.choice })),
-            recommendation: `${decision.recommendation.letter}: ${decision.recommendation.reason}`,
+            options: decision.options.map((o) => ({ letter: o.letter, choice: o.choice, command: o.command })),
+            ...(decision.recommendation ? { recommendation: `${decision.recommendation.letter}: ${decision.recommendation.reason}` } : {}),
+            ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
+            command: decision.command,
           },
         }
       : {}),

@@ -76,6 +76,40 @@ describe('the session boundary is the seed’s decision', () => {
     expect(autopilot(dir, 'next', '--json').json<NextJson>()).toMatchObject({ step: 6, action: 'start' });
   });
 
+  it('answered B: says it goes on in this conversation at step 6 Implement, and never that a step was completed', () => {
+    const dir = atDecompose();
+    write(dir, '_docs/02_tasks/_index.md', TABLE);
+    autopilot(dir, 'done');
+    const b = autopilot(dir, 'decide', 'B');
+    expect(b.code).toBe(0);
+    expect(b.stdout).toBe(
+      '✓ Decided: B) Continue in this conversation (nothing was completed)\nNext: step 6 of 10 · Implement (greenfield), in this same conversation — run `autopilot next`\n',
+    );
+    expect(b.stdout).not.toContain('Completed');
+    expect(journal(dir).filter((e) => e.event === 'step_completed' && e.step === 6)).toEqual([]);
+  });
+
+  it('done again at the boundary (the step was completed before): exit 3, the boundary again, "already recorded", never "✓ Completed"; 0 events written', () => {
+    const dir = atDecompose();
+    write(dir, '_docs/02_tasks/_index.md', TABLE);
+    expect(autopilot(dir, 'done').code).toBe(3);
+    const events = journal(dir).length;
+    const again = autopilot(dir, 'done', '--step', '5');
+    expect(again.code).toBe(3);
+    expect(again.stdout).toContain(
+      '= Already recorded: step 5 Decompose was completed before; nothing was written again, and the session boundary below still waits.',
+    );
+    expect(again.stdout).toContain('DECISION REQUIRED: Decompose complete — start Implement?');
+    expect(again.stdout).not.toContain('✓ Completed');
+    const json = autopilot(dir, 'done', '--step', '5', '--json');
+    expect(json.code).toBe(3);
+    expect(json.json<BoundaryJson & { message: string }>()).toMatchObject({
+      outcome: 'boundary',
+      message: expect.stringMatching(/^Already recorded: step 5 Decompose/),
+    });
+    expect(journal(dir)).toHaveLength(events);
+  });
+
   it('reached where sessions cannot be told apart (every command `local`): asked once, and the next `next` goes on — it never loops', () => {
     const dir = atDecompose(cli);
     write(dir, '_docs/02_tasks/_index.md', TABLE);

@@ -112,7 +112,11 @@ describe('pointer values the seed allows or implies', () => {
     const dir = tempRepo();
     for (const rel of GREENFIELD_1_TO_7.slice(0, -1)) write(dir, `_docs/${rel}`);
     seedPointer(dir, 'greenfield', 7, 'Run Tests', 'failed', '0', 1);
-    expect(autopilot(dir, 'status').stdout).toContain('failed once: a person runs `autopilot ack`');
+    const status = autopilot(dir, 'status').stdout;
+    expect(status).toContain('Next      failed once: a person looks at it, then answers');
+    expect(status).toContain('Question  Step 7 (Run Tests) failed once: look at why');
+    expect(status).toContain('Answer    autopilot ack');
+    expect(status).not.toContain('3 times');
     const next = autopilot(dir, 'next');
     expect(next.stdout).toContain('STEP FAILED ONCE');
     expect(next.stdout).not.toContain('3 TIMES');

@@ -7,7 +7,7 @@
  * heartbeat, never by sleeping.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, realpathSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,6 +15,7 @@ import { snapshot } from '../helpers/cli.js';
 import { sightingsFile } from '../../src/io/lease-sightings.js';
 import { thisMachine } from '../../src/io/machine.js';
 import { builtFlow, cli, ctxOf, entries, freshDir, inProcess, LEASE, loadApp, LOCK, walkTo, writeStepFiles } from '../helpers/faults.js';
+import { openShell } from '../helpers/shell.js';
 
 const app = await loadApp();
 const flow = builtFlow('greenfield');
@@ -267,6 +268,98 @@ describe('two sessions', () => {
     // The lease stays A's: the person did not take the repository over.
     expect(leaseOf(dir)).toMatchObject({ session: 'A' });
     expect(takeOvers(dir)).toEqual([]);
+  });
+});
+
+describe("a person's command never takes the agent's place (rule 6)", () => {
+  const leaseBytes = (dir: string) => readFileSync(join(dir, LEASE), 'utf8');
+
+  /** Greenfield at step 2's decision (research-round), its lease held by a conversation that is a real, open process. */
+  async function atDecision(session: string) {
+    const dir = freshDir();
+    await walkTo(app, dir, 2);
+    // The walk ran in this process as `local`: the conversation starts from a repository nobody holds.
+    rmSync(join(dir, LEASE));
+    const conversation = await openShell('conversation');
+    expect((await conversation.run(dir, as(session, 'next'))).code).toBe(0);
+    writeStepFiles(dir, flow.steps[1]!.doneWhen);
+    const done = await conversation.run(dir, as(session, 'done'));
+    expect(done.code, done.stdout).toBe(3);
+    expect(done.json?.decision).toMatchObject({ id: 'research-round' });
+    expect(leaseOf(dir)).toMatchObject({ session, conversation: { pid: conversation.pid } });
+    return { dir, conversation };
+  }
+
+  it('the conversation still open: the person answers from a terminal that stays open (exit 0, lease.json byte for byte as it was, journaled as actor person); the conversation goes on (exit 0)', async () => {
+    const { dir, conversation } = await atDecision('conv-a');
+    const terminal = await openShell('terminal');
+    const lease = leaseBytes(dir);
+
+    const decide = await terminal.run(dir, ['decide', 'B', '--json']);
+    expect(decide.code, decide.stdout).toBe(0);
+    expect(decide.json).toMatchObject({ outcome: 'advanced', step: 3, status: 'not_started' });
+    expect(leaseBytes(dir), 'the lease is as the conversation left it').toBe(lease);
+    expect(entries(dir).filter((e) => e.event === 'decision_answered')).toEqual([expect.objectContaining({ option: 'B', session: 'local', actor: 'person' })]);
+    expect(takeOvers(dir)).toEqual([]);
+
+    const next = await conversation.run(dir, as('conv-a', 'next'));
+    expect(next.code, next.stdout).toBe(0);
+    expect(next.json).toMatchObject({ step: 3, outcome: 'work' });
+    expect(leaseOf(dir)).toMatchObject({ session: 'conv-a', beat: 3 });
+    // Only the conversations' entries carry no actor.
+    expect(
+      entries(dir)
+        .filter((e) => e.actor !== undefined)
+        .map((e) => e.event),
+    ).toEqual(['decision_answered']);
+  });
+
+  it('the conversation ended: the answer from a terminal that stays open takes nothing; the next conversation goes on at once (exit 0, the ended one taken over as gone)', async () => {
+    const { dir, conversation } = await atDecision('conv-a');
+    await conversation.end();
+    const terminal = await openShell('terminal');
+    const lease = leaseBytes(dir);
+    const decide = await terminal.run(dir, ['decide', 'B', '--json']);
+    expect(decide.code, decide.stdout).toBe(0);
+    expect(leaseBytes(dir)).toBe(lease);
+
+    const second = await openShell('conversation');
+    const next = await second.run(dir, as('conv-b', 'next'));
+    expect(next.code, next.stdout).toBe(0);
+    expect(next.json).toMatchObject({ step: 3, outcome: 'work' });
+    expect(takeOvers(dir)).toEqual([expect.objectContaining({ session: 'conv-b', from: 'conv-a', reason: 'gone' })]);
+    expect(leaseOf(dir)).toMatchObject({ session: 'conv-b', conversation: { pid: second.pid } });
+  });
+
+  it('ack, done --force, restore and repin from a terminal: never exit 4 for the conversation holding the lease, the lease left byte for byte', async () => {
+    const dir = freshDir();
+    const conversation = await openShell('conversation');
+    const terminal = await openShell('terminal');
+    for (let i = 1; i <= 3; i++) {
+      expect((await conversation.run(dir, as('conv-a', 'next'))).code).toBe(0);
+      await conversation.run(dir, as('conv-a', 'fail', '--reason', `attempt ${i}`));
+    }
+    const checkpoint = (await terminal.run(dir, ['checkpoints', '--json'])).json as { checkpoints: { id: string }[] };
+    const lease = leaseBytes(dir);
+    const runs = [
+      await terminal.run(dir, ['ack', '--json']),
+      await terminal.run(dir, ['done', '--force', '--reason', 'a person says so', '--json']),
+      await terminal.run(dir, ['restore', checkpoint.checkpoints[0]!.id, '--json']),
+      await terminal.run(dir, ['repin', '--json']),
+      // The checkpoint was the third failure's: acknowledged again.
+      await terminal.run(dir, ['ack', '--json']),
+    ];
+    expect(runs.map((r) => r.code)).toEqual([0, 0, 0, 0, 0]);
+    expect(leaseBytes(dir)).toBe(lease);
+    expect(
+      entries(dir)
+        .filter((e) => e.actor === 'person')
+        .map((e) => e.event),
+    ).toEqual(['failure_acknowledged', 'step_completed', 'checkpoint_restored', 'failure_acknowledged']);
+    // --take-over is about the lease itself: a person's command with it takes the lease.
+    expect((await conversation.run(dir, as('conv-a', 'next'))).code).toBe(0);
+    expect((await terminal.run(dir, ['next', '--take-over', '--json'])).code).toBe(0);
+    expect(leaseOf(dir)).toMatchObject({ session: 'local' });
   });
 });
 

@@ -61,6 +61,11 @@ describe('every command, in process, answers in the shape the contract gives it'
     await run(dir, 'substep', { text: ['2', '—', 'Sources'] });
     const decision = await run(dir, 'done');
     expect(decision).toMatchObject({ exit: 3, json: { outcome: 'decision' } });
+    // The question waits where a person looks: status shows it, with the command that answers it.
+    expect((await run(dir, 'status')).json).toMatchObject({
+      status: 'completed',
+      pending: { kind: 'decision', step: 2, options: [{ option: 'A', command: 'autopilot decide A' }, { option: 'B' }], command: 'autopilot decide B' },
+    });
     expect((await run(dir, 'decide', { option: 'b' })).json).toMatchObject({ outcome: 'advanced', step: 3 });
 
     workOn(dir, await run(dir, 'next'));
@@ -70,7 +75,7 @@ describe('every command, in process, answers in the shape the contract gives it'
     expect(boundary).toMatchObject({ exit: 3, json: { outcome: 'boundary', boundary: { after: { step: 5 } } } });
 
     const status = await run(dir, 'status');
-    expect(status.json).toMatchObject({ step: 6, boundary_pending: { after: 5 } });
+    expect(status.json).toMatchObject({ step: 6, boundary_pending: { after: 5 }, pending: { kind: 'boundary', step: 6, command: 'autopilot decide A' } });
     expect((await run(dir, 'decide', { option: 'B' })).json.outcome).toBe('advanced');
 
     const shot = await run(dir, 'checkpoint', { note: 'before implement' });
@@ -94,6 +99,7 @@ describe('every command, in process, answers in the shape the contract gives it'
     }
     const failed = await run(dir, 'fail', { reason: 'red 3' });
     expect(failed).toMatchObject({ exit: 3, json: { outcome: 'failed', status: 'failed', reason: 'red 3' } });
+    expect((await run(dir, 'status')).json).toMatchObject({ pending: { kind: 'failed', step: 1, options: [], reason: 'red 3', command: 'autopilot ack' } });
     expect((await run(dir, 'ack')).json).toMatchObject({ outcome: 'recorded', retry_count: 0 });
   });
 

@@ -155,6 +155,22 @@ describe('the rules that live in the step plan', () => {
     expect(second.checkpoint).toBeUndefined();
   });
 
+  it("a person's answer leaves the lease as it is: decide A at a boundary, decide B at a decision, done --force; and says which option it chose", () => {
+    const boundary = { after: 5, session: 'agent' };
+    const a = plan(input(stateAt(flow, at(flow, 6), upTo(5), { boundary }), { type: 'decide', option: 'A' }, { session: 'local', person: true }));
+    expect(a.transition.outcome).toMatchObject({ kind: 'boundary', answered: 'A' });
+    expect(a.lease).toBeUndefined();
+    const b = plan(input(stateAt(flow, at(flow, 6), upTo(5), { boundary }), { type: 'decide', option: 'B' }, { session: 'local', person: true }));
+    expect(b).toMatchObject({ transition: { outcome: { kind: 'advanced' } }, answer: 'B) Continue in this conversation' });
+    expect(b.lease).toBeUndefined();
+    const decided = plan(input(stateAt(flow, at(flow, 2, 'completed'), upTo(2)), { type: 'decide', option: 'B' }, { session: 'local', person: true }));
+    expect(decided).toMatchObject({ answer: 'B) Go on to Plan with the drafts as they are' });
+    expect(decided.lease).toBeUndefined();
+    const forced = plan(input(stateAt(flow, at(flow, 1, 'in_progress'), []), { type: 'done', force: { reason: 'a person says so' } }, { person: true }));
+    expect(forced.transition.outcome.kind).toBe('advanced');
+    expect(forced.lease).toBeUndefined();
+  });
+
   it('a command for a step the work has left is refused, naming both, and records nothing', () => {
     const state = stateAt(flow, at(flow, 3), upTo(2));
     const p = plan(input(state, { type: 'done' }, { step: 2, latest: undefined }));

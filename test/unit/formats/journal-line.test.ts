@@ -159,6 +159,13 @@ describe('judgeLine: what it accepts', () => {
     expect(problemOf(line('decision_answered', (o) => (o.choice = 3)))).toBeUndefined();
   });
 
+  it("a person's entry says so (`actor: person`) and keeps its session; a line without an actor (every older autopilot's) is a session's", () => {
+    const person = judgeLine(line('decision_answered', (o) => (o.actor = 'person')));
+    expect('entry' in person && person.entry).toMatchObject({ session: 'local', actor: 'person', option: 'B' });
+    const older = judgeLine(line('decision_answered'));
+    expect('entry' in older && older.entry.actor).toBeUndefined();
+  });
+
   it('narrows a known event to its details', () => {
     const verdict = judgeLine(line('boundary_reached'));
     if (!('entry' in verdict) || verdict.entry.event !== 'boundary_reached') throw new Error('not read');
@@ -180,6 +187,7 @@ describe('judgeLine: what is not an event, and why', () => {
     ['no session', line('step_started', (o) => (o.session = null)), 'not an event: no `session`'],
     ['seq 0', line('step_started', (o) => (o.seq = 0)), 'not an event: `seq` is not a sequence number'],
     ['a numeric key', line('step_started', (o) => (o.key = 5)), 'not an event: `key` is not a command key'],
+    ['an actor that is not a name', line('step_started', (o) => (o.actor = true)), 'not an event: `actor` is not a name'],
     [
       'a pointer at retry 4',
       line('step_started', (o) => ((o.pointer as Record<string, unknown>).retry_count = 4)),
