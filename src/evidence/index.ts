@@ -1,0 +1,49 @@
+/**
+ * The judges of a step's evidence, by the name a skill's declaration uses
+ * (`checks: [placeholders, self-check]`). A new kind of check is one file
+ * beside these and one line here. `fresh` is not among them: it judges the
+ * step's files together, not one output's file (`fresh.ts`).
+ */
+import { acceptanceIdsJudge } from './acceptance-ids.js';
+import { acceptanceTrace, ACCEPTANCE_FILE } from './acceptance-trace.js';
+import { exitCode } from './exit-code.js';
+import { placeholders } from './placeholders.js';
+import { sections } from './sections.js';
+import { selfCheck } from './self-check.js';
+import { taskIndex } from './task-index.js';
+import type { Finding, Judge, JudgeInput, JudgeNeeds, OutputDeclaration } from './types.js';
+
+export const JUDGES: Readonly<Record<string, { judge: Judge; needs?: JudgeNeeds }>> = {
+  sections: { judge: sections },
+  placeholders: { judge: placeholders },
+  'self-check': { judge: selfCheck },
+  'acceptance-ids': { judge: acceptanceIdsJudge },
+  'acceptance-trace': { judge: acceptanceTrace, needs: { acceptance: true } },
+  'exit-code': { judge: exitCode, needs: { runs: true } },
+  'task-index': { judge: taskIndex, needs: { siblings: true } },
+};
+
+export const JUDGE_NAMES = Object.keys(JUDGES);
+export { ACCEPTANCE_FILE };
+
+/** The judges an output runs, in the order declared: `sections` first when it lists sections. */
+export function checksOf(output: OutputDeclaration): string[] {
+  const named = output.checks.filter((c) => Object.hasOwn(JUDGES, c));
+  return output.sections.length > 0 && !named.includes('sections') ? ['sections', ...named] : named;
+}
+
+/** What the outputs' judges need gathered beside each file. */
+export function needsOf(outputs: readonly OutputDeclaration[]): JudgeNeeds {
+  const needs: JudgeNeeds = {};
+  for (const output of outputs) for (const name of checksOf(output)) Object.assign(needs, JUDGES[name]!.needs);
+  return needs;
+}
+
+/** Every finding of one file of one output. */
+export function judgeFile(input: JudgeInput): Finding[] {
+  return checksOf(input.output).flatMap((name) => JUDGES[name]!.judge(input));
+}
+
+export type { CommandRun, Finding, Judge, JudgeInput, JudgeNeeds, OutputDeclaration, SkillOutputs, Totals } from './types.js';
+export { fresh, type FileHashes, type FreshInput } from './fresh.js';
+export { totalsOf, totalsText } from './totals.js';
