@@ -111,6 +111,8 @@ export const stepAnswer = position.extend({
   action: z.enum(['start', 'resume', 'retry']).optional(),
   skill: z.string().optional(),
   done_when: z.array(z.string()).optional(),
+  /** Each output the step's skill declares with a template: the file to write, and the template to write it from. */
+  templates: z.array(z.object({ file: z.string(), template: z.string() })).optional(),
   resume: z.string().optional(),
   decision: decision.optional(),
   boundary: z
@@ -128,6 +130,20 @@ export const stepAnswer = position.extend({
   duplicate_of: z.object({ seq: z.number().int(), event: z.string() }).optional(),
   error: problemSchema.extend({ code }).optional(),
   missing: z.array(z.string()).optional(),
+  /** `done` refused for what the step's files hold: each problem, where, and what to write (`acceptable`: a failed test run only a person may accept). */
+  findings: z
+    .array(
+      z.object({
+        check: z.string(),
+        file: z.string(),
+        line: z.number().int().optional(),
+        heading: z.string().optional(),
+        message: z.string(),
+        write: z.string(),
+        acceptable: z.literal(true).optional(),
+      }),
+    )
+    .optional(),
   reason: z.string().optional(),
   /** The id of the checkpoint the command took: `autopilot restore <id>` returns to it. */
   checkpoint: z.string().optional(),
