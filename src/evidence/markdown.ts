@@ -107,10 +107,7 @@ export function withoutComments(lines: Line[]): Line[] {
     while (text.length > 0) {
       if (open) {
         const end = text.indexOf('-->');
-        if (end < 0) {
-          text = '';
-          break;
-        }
+        if (end < 0) break;
         open = false;
         text = text.slice(end + 3);
       } else {
@@ -130,7 +127,7 @@ export function withoutComments(lines: Line[]): Line[] {
 
 /** The words of a line: runs of letters or digits (table pipes, list marks and punctuation are not words). */
 export function wordsIn(text: string): number {
-  return text.match(/[\p{L}\p{N}][\p{L}\p{N}'’_-]*/gu)?.length ?? 0;
+  return text.match(/[\p{L}\p{N}][\p{L}\p{N}'\u2019_-]*/gu)?.length ?? 0;
 }
 
 /**

@@ -183,6 +183,16 @@ export const checkpointsAnswer = z.object({
   ),
 });
 export const restoreAnswer = z.object({ restored: z.string(), step: stepNumber, name: z.string(), status: z.enum(STATUSES) });
+/** `exec`: the run autopilot recorded, and the Result lines a report copies. */
+export const execAnswer = z.object({
+  command: z.string(),
+  exit_code: z.number().int().nullable(),
+  totals: z.object({ passed: z.number().int(), failed: z.number().int(), skipped: z.number().int().optional() }).optional(),
+  signal: z.string().optional(),
+  seq: z.number().int(),
+  step: z.number().int(),
+  result: z.string(),
+});
 export const closedAnswer = z.object({ closed: z.literal(true) });
 export const hookAnswer = z.object({ released: z.boolean().optional() });
 
@@ -199,6 +209,7 @@ export type RepinAnswer = z.infer<typeof repinAnswer>;
 export type CheckpointAnswer = z.infer<typeof checkpointAnswer>;
 export type CheckpointsAnswer = z.infer<typeof checkpointsAnswer>;
 export type RestoreAnswer = z.infer<typeof restoreAnswer>;
+export type ExecAnswer = z.infer<typeof execAnswer>;
 
 /** Each command's answer schema, by the name the registry gives it (`commands/*.ts`, `answer`). */
 export const ANSWERS = {
@@ -216,6 +227,7 @@ export const ANSWERS = {
   restore: restoreAnswer,
   closed: closedAnswer,
   hook: hookAnswer,
+  exec: execAnswer,
 } as const;
 
 export type AnswerName = keyof typeof ANSWERS;
