@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { InputError, type Problem } from '../errors.js';
 import type { OutputDeclaration, SkillOutputs } from '../evidence/types.js';
+import type { Step } from '../flow/model.js';
 import { hashText } from '../hash.js';
 import { packageRoot } from '../io/package-root.js';
 import { readBounded } from '../io/read-bounded.js';
@@ -63,6 +64,17 @@ export async function readSkillOutputs(repo: Repo, name: string): Promise<Declar
   if (!parsed) return undefined;
   if ('problem' in parsed) return parsed;
   return parsed.outputs.length > 0 ? { skill: name, file, dir, outputs: parsed.outputs } : undefined;
+}
+
+/**
+ * The outputs a step judges: those whose `file` is one of the step's Done-when
+ * patterns, as written (a skill used by several steps, or by both flows,
+ * declares each step's files; each step judges its own). Undefined when none is.
+ */
+export function outputsForStep(declared: DeclaredOutputs | undefined, step: Pick<Step, 'doneWhen'>): DeclaredOutputs | undefined {
+  if (!declared) return undefined;
+  const outputs = declared.outputs.filter((o) => step.doneWhen.includes(o.file));
+  return outputs.length > 0 ? { ...declared, outputs } : undefined;
 }
 
 /** The same, a problem thrown: exit 2, naming the SKILL.md and the line. */

@@ -16,7 +16,7 @@ import type { Target } from '../engine/repeat.js';
 import type { JournalEntry } from '../formats/journal-line.js';
 import type { Repo } from '../io/repo.js';
 import { join } from 'node:path';
-import { skillOutputs, type DeclaredOutputs } from './skill-outputs.js';
+import { outputsForStep, skillOutputs, type DeclaredOutputs } from './skill-outputs.js';
 import { holderText } from '../io/lock.js';
 import { displayPath } from '../io/repo.js';
 import { skillDisplayPath, skillFile } from '../io/skills.js';
@@ -82,7 +82,7 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
     const plan = planStep(input, decided, skill);
     const { transition } = plan;
     const worked = transition.outcome.kind === 'work' && typeof transition.position.step === 'number' ? stepByNumber(flow, transition.position.step) : undefined;
-    const templates = worked ? templatesOf(repo, await outputsOf(repo, worked.skill), transition.position.cycle) : [];
+    const templates = worked ? templatesOf(repo, outputsForStep(await outputsOf(repo, worked.skill), worked), transition.position.cycle) : [];
     // A skill file the agent must not be handed (too large, not a file) refuses the work order before anything is written.
     if (transition.outcome.kind === 'work' && typeof transition.position.step === 'number') {
       const problem = skillFile(repo, stepByNumber(flow, transition.position.step)!.skill).problem;
@@ -155,7 +155,7 @@ async function withOutputs(loaded: Loaded, target: Target | undefined): Promise<
   const { repo, flow, evidence } = loaded;
   const step = target && target.flow === flow.id && target.cycle === evidence.cycle ? stepByNumber(flow, target.step) : undefined;
   if (!step) return evidence;
-  const declared = await skillOutputs(repo, step.skill);
+  const declared = outputsForStep(await skillOutputs(repo, step.skill), step);
   if (!declared) return evidence;
   const at = { flow: flow.id, cycle: evidence.cycle, step: step.number };
   const outputs = gatherOutputs(repo, step, evidence.cycle, declared);
@@ -190,7 +190,7 @@ async function withHashes(loaded: Loaded, transition: Transition, outputsOf: Ret
   const entries: JournalEntry[] = [];
   for (const e of transition.entries) {
     const step = marks(e) && typeof e.step === 'number' ? stepByNumber(flow, e.step) : undefined;
-    const declared = step ? await outputsOf(repo, step.skill) : undefined;
+    const declared = step ? outputsForStep(await outputsOf(repo, step.skill), step) : undefined;
     const hashes = step && declared ? hashFiles(repo, stepFiles(repo, step, e.cycle, declared)) : undefined;
     entries.push(hashes ? ((e.event === 'decision_answered' ? { ...e, round_hashes: hashes } : { ...e, hashes }) as JournalEntry) : e);
   }

@@ -27,13 +27,50 @@ export interface ReportedResult {
   line: number;
 }
 
-/** A command as compared: backticks, a leading `$ ` and spacing do not count. */
-export const commandKey = (command: string): string =>
-  command
+/**
+ * A command as compared: its words as a POSIX shell reads them (quotes and
+ * backslashes), so `node -e "x y"` and `node -e 'x y'` are one command;
+ * backticks around it and a leading `$ ` do not count. A line a shell could
+ * not read (an open quote) is compared by its text, spacing aside.
+ */
+export function commandKey(command: string): string {
+  const text = command
+    .trim()
     .replace(/^`+|`+$/g, '')
     .replace(/^\$\s+/, '')
-    .replace(/\s+/g, ' ')
     .trim();
+  const words = shellWords(text);
+  return words ? words.join('\u0000') : text.replace(/\s+/g, ' ');
+}
+
+/** The words of a shell line, or undefined when a quote is left open. */
+export function shellWords(line: string): string[] | undefined {
+  const words: string[] = [];
+  let word: string | undefined;
+  let quote: "'" | '"' | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (quote === "'") {
+      if (c === "'") quote = undefined;
+      else word = (word ?? '') + c;
+    } else if (quote === '"') {
+      if (c === '"') quote = undefined;
+      else if (c === '\\' && i + 1 < line.length && '"\\$`'.includes(line[i + 1]!)) word = (word ?? '') + line[++i]!;
+      else word = (word ?? '') + c;
+    } else if (/\s/.test(c)) {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+      word ??= '';
+    } else if (c === '\\' && i + 1 < line.length) {
+      word = (word ?? '') + line[++i]!;
+    } else word = (word ?? '') + c;
+  }
+  if (quote) return undefined;
+  if (word !== undefined) words.push(word);
+  return words;
+}
 
 /** The `## Result` section's three lines, as the report gives them; undefined when there is no such section. */
 export function reportedResult(text: string): ReportedResult | undefined {
@@ -46,7 +83,7 @@ export function reportedResult(text: string): ReportedResult | undefined {
     if (!m) continue;
     const key = m[1]!.toLowerCase();
     const raw = m[2]!.replace(/^`+|`+$/g, '').trim();
-    if (key === 'command' && !out.command) out.command = { value: commandKey(raw), line: line.number };
+    if (key === 'command' && !out.command) out.command = { value: raw, line: line.number };
     if (key === 'exit code' && !out.exitCode) out.exitCode = { value: /^-?\d+$/.test(raw) ? Number(raw) : undefined, raw, line: line.number };
     if (key === 'totals' && !out.totals) out.totals = { value: countsIn(raw), raw, line: line.number };
   }
@@ -73,7 +110,8 @@ export const exitCode: Judge = ({ file, text, runs = [], acceptFailures }) => {
     findings.push({ ...at(result.command.line), message: 'no command was run through autopilot in this attempt of the step, so the result is only what the report says', write: how });
     return findings;
   }
-  const run: CommandRun | undefined = runs.filter((r) => commandKey(r.command) === result.command!.value).at(-1);
+  const asked = commandKey(result.command.value);
+  const run: CommandRun | undefined = runs.filter((r) => commandKey(r.command) === asked).at(-1);
   if (!run) {
     findings.push({
       ...at(result.command.line),

@@ -282,3 +282,21 @@ describe('the index of judges', () => {
     expect(judgeFile(input(PROBLEM, { output: output({ sections: ['Problem', 'Users'], checks: ['placeholders', 'self-check'] }) }))).toEqual([]);
   });
 });
+
+describe('a command as a report and a run spell it', () => {
+  it('is the same command however the shell quotes it', async () => {
+    const { commandKey, shellWords } = await import('../../../src/evidence/exit-code.js');
+    const { commandLine } = await import('../../../src/app/exec.js');
+    const words = ['node', '-e', "console.log('12 passed, 0 failed')"];
+    expect(shellWords(`node -e "console.log('12 passed, 0 failed')"`)).toEqual(words);
+    expect(commandKey(commandLine(words))).toBe(commandKey(`node -e "console.log('12 passed, 0 failed')"`));
+    expect(commandKey('`$ npm  test`')).toBe(commandKey('npm test'));
+    expect(shellWords('echo "open')).toBeUndefined();
+    fc.assert(
+      fc.property(fc.array(fc.string({ minLength: 1, maxLength: 8 }), { minLength: 2, maxLength: 5 }), (ws) => {
+        expect(shellWords(commandLine(ws))).toEqual(ws);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
