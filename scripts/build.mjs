@@ -125,7 +125,13 @@ await build({
   ...common,
   chunkNames: 'dev-chunks/[name]-[hash]',
   plugins: [stubs],
-  entryPoints: { app: 'src/library.ts', 'prebuild-flows': 'src/tools/prebuild-flows.ts', 'prebuild-skills': 'src/tools/prebuild-skills.ts', bench: 'bench/run.ts', fuzz: 'test/fuzz/main.ts' },
+  entryPoints: {
+    app: 'src/library.ts',
+    'prebuild-flows': 'src/tools/prebuild-flows.ts',
+    'prebuild-skills': 'src/tools/prebuild-skills.ts',
+    bench: 'bench/run.ts',
+    fuzz: 'test/fuzz/main.ts',
+  },
 });
 
 execFileSync(process.execPath, [`${out}/prebuild-flows.js`, `${out}/flows.json`], { stdio: 'inherit' });

@@ -42,7 +42,11 @@ export async function runExec(ctx: Context, words: readonly string[]): Promise<E
     throw new InputError({ message: 'exec needs the command to run', expected: '`autopilot exec -- npm test`', received: 'no command' });
   const command = commandLine(words);
   if (command.length > FREE_TEXT_MAX_LENGTH)
-    throw new InputError({ message: `the command is ${command.length} characters long`, expected: `at most ${FREE_TEXT_MAX_LENGTH}`, received: `${command.slice(0, 40)}…` });
+    throw new InputError({
+      message: `the command is ${command.length} characters long`,
+      expected: `at most ${FREE_TEXT_MAX_LENGTH}`,
+      received: `${command.slice(0, 40)}…`,
+    });
   // A run is recorded for a step: refused before it runs when no step is under way.
   const repo = openRepo(ctx.repo);
   const before = (await readState(repo, await loadRepoFlows(repo, false))).reconciled.position;
@@ -68,7 +72,9 @@ export async function runExec(ctx: Context, words: readonly string[]): Promise<E
 function run(words: readonly string[], cwd: string): Promise<{ exitCode: number | null; signal?: string; tail: string }> {
   return new Promise((done) => {
     const shell = words.length === 1 && /\s/.test(words[0]!);
-    const child = shell ? spawn(words[0]!, { cwd, shell: true, stdio: ['inherit', 'pipe', 'pipe'] }) : spawn(words[0]!, words.slice(1), { cwd, stdio: ['inherit', 'pipe', 'pipe'] });
+    const child = shell
+      ? spawn(words[0]!, { cwd, shell: true, stdio: ['inherit', 'pipe', 'pipe'] })
+      : spawn(words[0]!, words.slice(1), { cwd, stdio: ['inherit', 'pipe', 'pipe'] });
     let tail = Buffer.alloc(0);
     const keep = (chunk: Buffer) => {
       process.stderr.write(chunk);

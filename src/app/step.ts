@@ -81,7 +81,8 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
     const skill = wanted === undefined ? undefined : await skillPosition(repo, stepByNumber(flow, wanted)!, decided.position.cycle);
     const plan = planStep(input, decided, skill);
     const { transition } = plan;
-    const worked = transition.outcome.kind === 'work' && typeof transition.position.step === 'number' ? stepByNumber(flow, transition.position.step) : undefined;
+    const worked =
+      transition.outcome.kind === 'work' && typeof transition.position.step === 'number' ? stepByNumber(flow, transition.position.step) : undefined;
     const templates = worked ? templatesOf(repo, outputsForStep(await outputsOf(repo, worked.skill), worked), transition.position.cycle) : [];
     // A skill file the agent must not be handed (too large, not a file) refuses the work order before anything is written.
     if (transition.outcome.kind === 'work' && typeof transition.position.step === 'number') {

@@ -28,11 +28,9 @@ export const exec = defineCommand({
       result: resultLines(r).join('\n'),
     };
     const passed = r.exitCode === 0 && (r.totals?.failed ?? 0) === 0;
-    const text = [
-      `${passed ? '✓' : '✗'} Recorded for step ${r.step} (${r.name}), journal event ${r.seq}. The report's Result:`,
-      '',
-      ...resultLines(r),
-    ].join('\n');
+    const text = [`${passed ? '✓' : '✗'} Recorded for step ${r.step} (${r.name}), journal event ${r.seq}. The report's Result:`, '', ...resultLines(r)].join(
+      '\n',
+    );
     return { json, text, exit: r.exitCode ?? 1 };
   },
 });

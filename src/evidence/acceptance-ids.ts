@@ -43,7 +43,12 @@ export const acceptanceIdsJudge: Judge = ({ file, text }) => {
     else seen.set(id, line.number);
   }
   if (seen.size === 0 && findings.length === 0)
-    findings.push({ check: 'acceptance-ids', file, message: 'no acceptance criterion with an id (`AC-01`)', write: 'the criteria as a list: `- AC-01: <what must hold>`' });
+    findings.push({
+      check: 'acceptance-ids',
+      file,
+      message: 'no acceptance criterion with an id (`AC-01`)',
+      write: 'the criteria as a list: `- AC-01: <what must hold>`',
+    });
   return findings;
 };
 

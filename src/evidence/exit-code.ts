@@ -96,18 +96,31 @@ export const exitCode: Judge = ({ file, text, runs = [], acceptFailures }) => {
   const base = { check: 'exit-code', file, heading: RESULT_HEADING };
   const result = reportedResult(text);
   const how = 'run it with `autopilot exec -- <command>` and copy the Result lines it prints';
-  if (!result) return [{ ...base, message: 'the report has no `## Result` section', write: `\`## Result\` with \`Command:\`, \`Exit code:\` and \`Totals:\`: ${how}` }];
+  if (!result)
+    return [{ ...base, message: 'the report has no `## Result` section', write: `\`## Result\` with \`Command:\`, \`Exit code:\` and \`Totals:\`: ${how}` }];
   const findings: Finding[] = [];
   const at = (line: number | undefined) => ({ ...base, ...(line !== undefined ? { line } : {}) });
   if (!result.command) findings.push({ ...at(result.line), message: 'the Result has no `Command:` line', write: '`Command: <the command run>`' });
   if (!result.exitCode || result.exitCode.value === undefined)
-    findings.push({ ...at(result.exitCode?.line ?? result.line), message: 'the Result has no `Exit code: <n>` line', write: '`Exit code: <the number the run exited with>`' });
+    findings.push({
+      ...at(result.exitCode?.line ?? result.line),
+      message: 'the Result has no `Exit code: <n>` line',
+      write: '`Exit code: <the number the run exited with>`',
+    });
   if (!result.totals || !result.totals.value)
-    findings.push({ ...at(result.totals?.line ?? result.line), message: 'the Result has no `Totals: <p> passed, <f> failed` line', write: '`Totals: <p> passed, <f> failed`' });
+    findings.push({
+      ...at(result.totals?.line ?? result.line),
+      message: 'the Result has no `Totals: <p> passed, <f> failed` line',
+      write: '`Totals: <p> passed, <f> failed`',
+    });
   if (!result.command) return findings;
 
   if (runs.length === 0) {
-    findings.push({ ...at(result.command.line), message: 'no command was run through autopilot in this attempt of the step, so the result is only what the report says', write: how });
+    findings.push({
+      ...at(result.command.line),
+      message: 'no command was run through autopilot in this attempt of the step, so the result is only what the report says',
+      write: how,
+    });
     return findings;
   }
   const asked = commandKey(result.command.value);
@@ -138,7 +151,8 @@ export const exitCode: Judge = ({ file, text, runs = [], acceptFailures }) => {
     findings.push({
       ...at(result.exitCode?.line ?? result.line),
       message: `the tests did not pass: \`${run.command}\` ${run.exitCode === null ? 'was ended by a signal' : `exited ${run.exitCode}`}${run.totals ? `, ${totalsText(run.totals)}` : ''} (journal event ${run.seq})`,
-      write: 'fixes, then a green run (`autopilot exec -- <command>`); only a person may accept failed tests: `autopilot done --accept-failures --reason "<why>"`',
+      write:
+        'fixes, then a green run (`autopilot exec -- <command>`); only a person may accept failed tests: `autopilot done --accept-failures --reason "<why>"`',
       acceptable: true,
     });
   return findings;

@@ -58,7 +58,10 @@ export function headingOf(line: Line): Heading | undefined {
   if (line.code) return undefined;
   const m = HEADING.exec(line.text);
   if (!m) return undefined;
-  const text = (m[2] ?? '').replace(/[ \t]+#+$/, '').replace(/^#+$/, '').trim();
+  const text = (m[2] ?? '')
+    .replace(/[ \t]+#+$/, '')
+    .replace(/^#+$/, '')
+    .trim();
   return { level: m[1]!.length, text, line: line.number };
 }
 
@@ -84,12 +87,7 @@ export function sectionsOf(lines: Line[], level = 2): Section[] {
 
 /** A heading as compared with a declared one: case, spacing, a trailing colon and emphasis do not count. */
 export function headingKey(text: string): string {
-  return text
-    .replace(/[*_`]/g, '')
-    .replace(/:\s*$/, '')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .toLowerCase();
+  return text.replace(/[*_`]/g, '').replace(/:\s*$/, '').replace(/\s+/g, ' ').trim().toLowerCase();
 }
 
 /** The first section whose heading is `name` (as `headingKey` compares them). */

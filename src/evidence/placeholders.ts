@@ -41,7 +41,8 @@ export const placeholders: Judge = (input) => {
     const marker = MARKER.exec(t);
     if (marker) findings.push({ ...at, message: `\`${marker[1]}\` is left in`, write: 'the content itself, in place of the marker' });
     const braces = BRACES.exec(t) ?? ANGLE.exec(t);
-    if (braces) findings.push({ ...at, message: `the template's placeholder \`${braces[0]}\` is left in`, write: 'what the placeholder asks for, in its place' });
+    if (braces)
+      findings.push({ ...at, message: `the template's placeholder \`${braces[0]}\` is left in`, write: 'what the placeholder asks for, in its place' });
     for (const _ of t.matchAll(CLARIFICATION)) clarifications.push(line.number);
   }
   const cap = clarificationCap(input);

@@ -27,7 +27,13 @@ export const selfCheck: Judge = ({ file, text, template }) => {
   const items = selfCheckItems(text);
   const base = { check: 'self-check', file, heading: SELF_CHECK_HEADING };
   if (!items)
-    return [{ ...base, message: 'the file has no `## Self-check` section', write: "the skill's Self-check list, copied from its template, each item `- [x]` once it holds" }];
+    return [
+      {
+        ...base,
+        message: 'the file has no `## Self-check` section',
+        write: "the skill's Self-check list, copied from its template, each item `- [x]` once it holds",
+      },
+    ];
   const findings: Finding[] = [];
   if (items.length === 0) findings.push({ ...base, message: 'the Self-check section lists no `- [x]` item', write: "the skill's Self-check items, ticked" });
   for (const item of items.filter((i) => !i.checked))

@@ -63,7 +63,8 @@ export const taskIndex: Judge = ({ file, text, siblings }) => {
   const lines = linesOf(text);
   const base = { check: 'task-index', file };
   const table = tablesOf(lines).find((t) => cellsOf(t.header.text).some((c) => columnKey(c) === 'task'));
-  if (!table) return [{ ...base, message: 'the file has no task table (no table with a `Task` column)', write: `the task table: ${TASK_TABLE_HEADER}, one row a task` }];
+  if (!table)
+    return [{ ...base, message: 'the file has no task table (no table with a `Task` column)', write: `the task table: ${TASK_TABLE_HEADER}, one row a task` }];
   let heading: string | undefined;
   for (const l of lines) {
     if (l.number > table.header.number) break;
@@ -78,7 +79,13 @@ export const taskIndex: Judge = ({ file, text, siblings }) => {
   }
   const missing = COLUMNS.filter((c) => !index.has(c.key));
   if (missing.length > 0)
-    return [{ ...at(table.header.number), message: `the task table lacks the column(s) ${missing.map((c) => c.name).join(', ')}`, write: `the header ${TASK_TABLE_HEADER}` }];
+    return [
+      {
+        ...at(table.header.number),
+        message: `the task table lacks the column(s) ${missing.map((c) => c.name).join(', ')}`,
+        write: `the header ${TASK_TABLE_HEADER}`,
+      },
+    ];
   if (table.rows.length === 0) return [{ ...at(table.header.number), message: 'the task table has no task', write: 'one row a task' }];
 
   const findings: Finding[] = [];
@@ -105,19 +112,33 @@ export const taskIndex: Judge = ({ file, text, siblings }) => {
     seen.add(id);
     if (!r.name || NONE.has(r.name.toLowerCase())) findings.push({ ...where, message: `task ${r.id} has no name`, write: 'a short name' });
     if (siblings && !names.some((n) => n.startsWith(`${id}_`) || n.startsWith(`${id}-`) || n === `${id}.md`))
-      findings.push({ ...where, message: `task ${r.id} has no task file beside the index`, write: `the task's file, \`${r.id}_<short_name>.md\`, in the index's folder` });
+      findings.push({
+        ...where,
+        message: `task ${r.id} has no task file beside the index`,
+        write: `the task's file, \`${r.id}_<short_name>.md\`, in the index's folder`,
+      });
     if (!(POINTS_SCALE as readonly number[]).includes(Number(r.points)) || !/^\d+$/.test(r.points))
-      findings.push({ ...where, message: `task ${r.id} has points "${r.points}", not on the scale`, write: `one of ${POINTS_SCALE.join(', ')} (split a larger task)` });
+      findings.push({
+        ...where,
+        message: `task ${r.id} has points "${r.points}", not on the scale`,
+        write: `one of ${POINTS_SCALE.join(', ')} (split a larger task)`,
+      });
     const batch = batchOf.get(id)!;
-    if (!Number.isSafeInteger(batch) || batch < 1) findings.push({ ...where, message: `task ${r.id} has batch "${r.batch}"`, write: 'the number of its batch: 1, 2, …' });
+    if (!Number.isSafeInteger(batch) || batch < 1)
+      findings.push({ ...where, message: `task ${r.id} has batch "${r.batch}"`, write: 'the number of its batch: 1, 2, …' });
     if (!r.strategy || NONE.has(r.strategy.toLowerCase()) || /\{\{|\b(TODO|TBD)\b/.test(r.strategy))
       findings.push({ ...where, message: `task ${r.id} has no test strategy`, write: 'how the task is tested (unit, integration, which cases)' });
     if (NONE.has(r.deps.toLowerCase())) continue;
     for (const dep of r.deps.split(/[,;\s]+/).filter((d) => d && !NONE.has(d.toLowerCase()))) {
       const depBatch = batchOf.get(dep.toLowerCase());
-      if (depBatch === undefined) findings.push({ ...where, message: `task ${r.id} depends on ${dep}, which is not in the table`, write: 'a task of the table, or `—`' });
+      if (depBatch === undefined)
+        findings.push({ ...where, message: `task ${r.id} depends on ${dep}, which is not in the table`, write: 'a task of the table, or `—`' });
       else if (Number.isSafeInteger(batch) && !(depBatch < batch))
-        findings.push({ ...where, message: `task ${r.id} (batch ${batch}) depends on ${dep} (batch ${depBatch}): a dependency comes in an earlier batch`, write: `a later batch for ${r.id}, or an earlier one for ${dep}` });
+        findings.push({
+          ...where,
+          message: `task ${r.id} (batch ${batch}) depends on ${dep} (batch ${depBatch}): a dependency comes in an earlier batch`,
+          write: `a later batch for ${r.id}, or an earlier one for ${dep}`,
+        });
     }
   }
   return findings;

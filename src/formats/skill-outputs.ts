@@ -23,7 +23,8 @@ import type { OutputDeclaration } from '../evidence/types.js';
 import { patternProblem } from '../flow/patterns.js';
 import { SKILL_OUTPUTS_MAX } from '../limits.js';
 
-export const OUTPUTS_EXAMPLE = 'outputs: [{ file: 00_problem/problem.md, template: templates/problem.md, sections: [Problem, Users], checks: [placeholders, self-check] }]';
+export const OUTPUTS_EXAMPLE =
+  'outputs: [{ file: 00_problem/problem.md, template: templates/problem.md, sections: [Problem, Users], checks: [placeholders, self-check] }]';
 const KEYS = new Set(['file', 'template', 'sections', 'checks', 'max_clarifications']);
 
 /** The outputs a SKILL.md declares; undefined when it declares none. */
@@ -38,7 +39,15 @@ export function parseOutputsDeclaration(skillText: string, file: string): { outp
   const lineAt = (offset: number | undefined) => 1 + (offset === undefined ? 0 : lineCounter.linePos(offset).line);
   const [error] = doc.errors;
   if (error)
-    return { problem: { file, line: lineAt(error.pos[0]), message: 'the front matter is not valid YAML', expected: 'YAML between `---` lines', received: firstLine(error.message) } };
+    return {
+      problem: {
+        file,
+        line: lineAt(error.pos[0]),
+        message: 'the front matter is not valid YAML',
+        expected: 'YAML between `---` lines',
+        received: firstLine(error.message),
+      },
+    };
   if (!isMap(doc.contents)) return undefined;
   const pair = doc.contents.items.find((p) => isScalar(p.key) && p.key.value === 'outputs');
   if (!pair) return undefined;
@@ -49,7 +58,8 @@ export function parseOutputsDeclaration(skillText: string, file: string): { outp
   const nodeLine = (node: unknown) => lineAt((node as Node | null)?.range?.[0]) || keyLine;
   const value = pair.value as Node | null;
   if (!isSeq(value)) return problem(keyLine, '`outputs` must be a list of outputs, each with its `file`', show(plain(value)));
-  if (value.items.length > SKILL_OUTPUTS_MAX) return problem(keyLine, `\`outputs\` lists ${value.items.length} outputs`, String(value.items.length), `at most ${SKILL_OUTPUTS_MAX}`);
+  if (value.items.length > SKILL_OUTPUTS_MAX)
+    return problem(keyLine, `\`outputs\` lists ${value.items.length} outputs`, String(value.items.length), `at most ${SKILL_OUTPUTS_MAX}`);
   const outputs: OutputDeclaration[] = [];
   for (const item of value.items) {
     const at = nodeLine(item);
@@ -63,15 +73,27 @@ export function parseOutputsDeclaration(skillText: string, file: string): { outp
     }
     const fileField = fields.get('file');
     const pattern = fileField && isScalar(fileField.node) ? fileField.node.value : undefined;
-    if (typeof pattern !== 'string' || pattern.trim() === '') return problem(fileField?.line ?? at, 'an output needs `file`: a path under the docs folder', show(plain(fileField?.node)));
+    if (typeof pattern !== 'string' || pattern.trim() === '')
+      return problem(fileField?.line ?? at, 'an output needs `file`: a path under the docs folder', show(plain(fileField?.node)));
     const bad = patternProblem(pattern);
     if (bad) return problem(fileField!.line, `the output's \`file\` is not usable: ${bad}`, pattern);
     const out: OutputDeclaration = { file: pattern, sections: [], checks: [] };
     const template = fields.get('template');
     if (template) {
       const t = isScalar(template.node) ? template.node.value : undefined;
-      if (typeof t !== 'string' || t.trim() === '' || t.startsWith('/') || /^[A-Za-z]:/.test(t) || t.includes('\\') || t.split('/').some((s) => s === '..' || s === '' || s === '.'))
-        return problem(template.line, "the output's `template` must be a path inside the skill's folder, like `templates/problem.md`", show(plain(template.node)));
+      if (
+        typeof t !== 'string' ||
+        t.trim() === '' ||
+        t.startsWith('/') ||
+        /^[A-Za-z]:/.test(t) ||
+        t.includes('\\') ||
+        t.split('/').some((s) => s === '..' || s === '' || s === '.')
+      )
+        return problem(
+          template.line,
+          "the output's `template` must be a path inside the skill's folder, like `templates/problem.md`",
+          show(plain(template.node)),
+        );
       out.template = t;
     }
     for (const key of ['sections', 'checks'] as const) {
@@ -79,7 +101,12 @@ export function parseOutputsDeclaration(skillText: string, file: string): { outp
       if (!field) continue;
       const list = isSeq(field.node) ? field.node.items.map((n) => (isScalar(n) ? n.value : undefined)) : undefined;
       if (!list || list.some((v) => typeof v !== 'string' || v.trim() === ''))
-        return problem(field.line, `the output's \`${key}\` must be a list of names`, show(plain(field.node)), key === 'sections' ? 'sections: [Problem, Users]' : `checks: [${JUDGE_NAMES.slice(0, 3).join(', ')}]`);
+        return problem(
+          field.line,
+          `the output's \`${key}\` must be a list of names`,
+          show(plain(field.node)),
+          key === 'sections' ? 'sections: [Problem, Users]' : `checks: [${JUDGE_NAMES.slice(0, 3).join(', ')}]`,
+        );
       const names = (list as string[]).map((s) => s.trim());
       if (key === 'checks') {
         const unknown = names.find((n) => !JUDGE_NAMES.includes(n));
@@ -90,7 +117,8 @@ export function parseOutputsDeclaration(skillText: string, file: string): { outp
     const cap = fields.get('max_clarifications');
     if (cap) {
       const n = isScalar(cap.node) ? cap.node.value : undefined;
-      if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) return problem(cap.line, '`max_clarifications` must be a whole number, 0 or more', show(plain(cap.node)), 'max_clarifications: 3');
+      if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0)
+        return problem(cap.line, '`max_clarifications` must be a whole number, 0 or more', show(plain(cap.node)), 'max_clarifications: 3');
       out.maxClarifications = n;
     }
     outputs.push(out);

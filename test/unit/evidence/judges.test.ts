@@ -105,14 +105,19 @@ describe('placeholders', () => {
   it('allows 3 [NEEDS CLARIFICATION] in the problem skill, none elsewhere, and what the output declares', () => {
     const text = (n: number) => Array.from({ length: n }, (_, i) => `- q${i} [NEEDS CLARIFICATION: which?]`).join('\n');
     expect(placeholders(input(text(3), { skill: 'problem' }))).toEqual([]);
-    expect(placeholders(input(text(4), { skill: 'problem' }))[0]).toMatchObject({ line: 4, message: expect.stringMatching(/^4 `\[NEEDS CLARIFICATION\]` markers/) });
+    expect(placeholders(input(text(4), { skill: 'problem' }))[0]).toMatchObject({
+      line: 4,
+      message: expect.stringMatching(/^4 `\[NEEDS CLARIFICATION\]` markers/),
+    });
     expect(placeholders(input(text(1), { skill: 'implement' }))[0]!.message).toMatch(/this step allows none/);
     expect(placeholders(input(text(2), { skill: 'plan', output: output({ maxClarifications: 2 }) }))).toEqual([]);
   });
 
   it("refuses a paragraph copied unchanged from the template, not the template's checklist nor a short line", () => {
-    const template = '## Problem\n\nDescribe the problem in the words of the people who have it.\n\nNone.\n\n## Self-check\n\n- [ ] Every section holds real words here\n';
-    const text = '## Problem\n\nDescribe the problem in the words of the people who have it.\n\nNone.\n\n## Self-check\n\n- [x] Every section holds real words here\n';
+    const template =
+      '## Problem\n\nDescribe the problem in the words of the people who have it.\n\nNone.\n\n## Self-check\n\n- [ ] Every section holds real words here\n';
+    const text =
+      '## Problem\n\nDescribe the problem in the words of the people who have it.\n\nNone.\n\n## Self-check\n\n- [x] Every section holds real words here\n';
     const found = placeholders(input(text, { template }));
     expect(found).toHaveLength(1);
     expect(found[0]).toMatchObject({ line: 3, heading: 'Problem', message: expect.stringMatching(/template's, unchanged/) });
@@ -137,14 +142,18 @@ describe('self-check', () => {
     expect(selfCheck(input('## Problem\n\ntext\n'))[0]!.message).toBe('the file has no `## Self-check` section');
     expect(selfCheck(input('## Self-check\n\nall fine\n'))[0]!.message).toMatch(/lists no/);
     const template = '## Self-check\n\n- [ ] one\n- [ ] **two**\n';
-    expect(selfCheck(input('## Self-check\n\n- [x] one\n', { template })).map((f) => f.message)).toEqual(['the Self-check item "**two**" of the template is missing']);
+    expect(selfCheck(input('## Self-check\n\n- [x] one\n', { template })).map((f) => f.message)).toEqual([
+      'the Self-check item "**two**" of the template is missing',
+    ]);
     expect(selfCheck(input('## Self-check\n\n- [X] one\n- [x] two\n', { template }))).toEqual([]);
   });
 });
 
 describe('acceptance-ids', () => {
   it('passes AC-01, AC-02 …, and refuses a criterion numbered `1.` or used twice, naming its line', () => {
-    expect(acceptanceIdsJudge(input('## Acceptance Criteria\n\n- AC-01: one holds\n- **AC-02** two holds\n  - a detail, indented\n\n## Self-check\n\n- [x] ids\n'))).toEqual([]);
+    expect(
+      acceptanceIdsJudge(input('## Acceptance Criteria\n\n- AC-01: one holds\n- **AC-02** two holds\n  - a detail, indented\n\n## Self-check\n\n- [x] ids\n')),
+    ).toEqual([]);
     const found = acceptanceIdsJudge(input('## Acceptance Criteria\n\n1. it works\n- AC-01: a\n- AC-01: b\n'));
     expect(found.map((f) => [f.line, f.message])).toEqual([
       [3, 'the criterion "it works" has no id'],
@@ -193,7 +202,9 @@ describe('exit-code', () => {
   it('refuses a failed run the report admits, unless a person accepted it; the last run of the command counts', () => {
     const failed = run({ exitCode: 1, totals: { passed: 12, failed: 7 } });
     const honest = report('1', '12 passed, 7 failed');
-    expect(exitCode(input(honest, { runs: [failed] }))).toEqual([expect.objectContaining({ acceptable: true, message: expect.stringMatching(/did not pass/) })]);
+    expect(exitCode(input(honest, { runs: [failed] }))).toEqual([
+      expect.objectContaining({ acceptable: true, message: expect.stringMatching(/did not pass/) }),
+    ]);
     expect(exitCode(input(honest, { runs: [failed], acceptFailures: true }))).toEqual([]);
     expect(exitCode(input(report('0'), { runs: [failed, run({ seq: 12 })] }))).toEqual([]);
   });
@@ -230,7 +241,9 @@ describe('task-index', () => {
 describe('fresh', () => {
   it('refuses an attempt whose files are all as they were when it began; a new or changed file passes', () => {
     const files = { 'a.md': '1', 'b.md': '2' };
-    expect(fresh({ files, baseline: files, attempt: 2, step: 'step 2 (Research)' })[0]!.message).toMatch(/^none of the files of step 2 \(Research\) is new or changed in this attempt \(attempt 2/);
+    expect(fresh({ files, baseline: files, attempt: 2, step: 'step 2 (Research)' })[0]!.message).toMatch(
+      /^none of the files of step 2 \(Research\) is new or changed in this attempt \(attempt 2/,
+    );
     expect(fresh({ files: { ...files, 'b.md': '3' }, baseline: files, step: 's' })).toEqual([]);
     expect(fresh({ files: { ...files, 'c.md': '4' }, baseline: files, step: 's' })).toEqual([]);
     expect(fresh({ files, step: 's' })).toEqual([]);
@@ -259,8 +272,16 @@ describe('fresh', () => {
 describe('totals read from a run’s closing lines', () => {
   it.each([
     ['vitest', ' Test Files  1 failed | 3 passed (4)\n      Tests  7 failed | 12 passed (19)\n   Duration  1.2s', { passed: 12, failed: 7 }],
-    ['vitest with colour', '\u001b[2m      Tests \u001b[22m \u001b[1m\u001b[32m54 passed\u001b[39m\u001b[22m\u001b[90m (54)\u001b[39m', { passed: 54, failed: 0 }],
-    ['jest', 'Test Suites: 1 failed, 1 total\nTests:       7 failed, 2 skipped, 12 passed, 21 total\nSnapshots:   0 total', { passed: 12, failed: 7, skipped: 2 }],
+    [
+      'vitest with colour',
+      '\u001b[2m      Tests \u001b[22m \u001b[1m\u001b[32m54 passed\u001b[39m\u001b[22m\u001b[90m (54)\u001b[39m',
+      { passed: 54, failed: 0 },
+    ],
+    [
+      'jest',
+      'Test Suites: 1 failed, 1 total\nTests:       7 failed, 2 skipped, 12 passed, 21 total\nSnapshots:   0 total',
+      { passed: 12, failed: 7, skipped: 2 },
+    ],
     ['pytest', '==== 12 passed, 7 failed, 1 skipped in 0.52s ====', { passed: 12, failed: 7, skipped: 1 }],
     ['pytest errors', '==== 3 passed, 1 error in 0.1s ====', { passed: 3, failed: 1 }],
     ['plain', 'done: 5 passed, 0 failed', { passed: 5, failed: 0 }],

@@ -26,7 +26,13 @@ describe('the outputs a SKILL.md declares', () => {
     );
     expect(parseOutputsDeclaration(text, FILE)).toEqual({
       outputs: [
-        { file: '00_problem/problem.md', template: 'templates/problem.md', sections: ['Problem', 'Users'], checks: ['placeholders', 'self-check'], maxClarifications: 2 },
+        {
+          file: '00_problem/problem.md',
+          template: 'templates/problem.md',
+          sections: ['Problem', 'Users'],
+          checks: ['placeholders', 'self-check'],
+          maxClarifications: 2,
+        },
         { file: '02_tasks/{cycle}/_index.md', sections: [], checks: ['task-index'] },
       ],
     });
