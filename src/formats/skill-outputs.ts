@@ -11,14 +11,15 @@
  * `file` is a pattern under the docs folder (the Done-when pattern language:
  * `{cycle}`, globs within a segment); `template` a path inside the skill's
  * folder; `sections` the required `## ` headings; `checks` the judges by name
- * (`evidence/index.ts`); `max_clarifications` the `[NEEDS CLARIFICATION]`
+ * (`evidence/names.ts`: this module goes into a lazy bundle of its own, which
+does not carry the judges); `max_clarifications` the `[NEEDS CLARIFICATION]`
  * markers the file may keep. Pure: SKILL.md's text → the declarations, none
  * (no `outputs:`), or the problem naming the file and line. The YAML parser
  * is imported here: only lazily loaded readers import this module.
  */
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import type { Problem } from '../errors.js';
-import { JUDGE_NAMES } from '../evidence/index.js';
+import { CHECK_NAMES } from '../evidence/names.js';
 import type { OutputDeclaration } from '../evidence/types.js';
 import { patternProblem } from '../flow/patterns.js';
 import { SKILL_OUTPUTS_MAX } from '../limits.js';
@@ -28,7 +29,11 @@ export const OUTPUTS_EXAMPLE =
 const KEYS = new Set(['file', 'template', 'sections', 'checks', 'max_clarifications']);
 
 /** The outputs a SKILL.md declares; undefined when it declares none. */
-export function parseOutputsDeclaration(skillText: string, file: string): { outputs: OutputDeclaration[] } | { problem: Problem } | undefined {
+export function parseOutputsDeclaration(
+  skillText: string,
+  file: string,
+  checks: readonly string[] = CHECK_NAMES,
+): { outputs: OutputDeclaration[] } | { problem: Problem } | undefined {
   const lines = skillText.replace(/^\uFEFF/, '').split(/\r?\n/);
   if (lines[0]?.trimEnd() !== '---') return undefined;
   const end = lines.findIndex((line, i) => i > 0 && /^(---|\.\.\.)\s*$/.test(line));
@@ -105,12 +110,12 @@ export function parseOutputsDeclaration(skillText: string, file: string): { outp
           field.line,
           `the output's \`${key}\` must be a list of names`,
           show(plain(field.node)),
-          key === 'sections' ? 'sections: [Problem, Users]' : `checks: [${JUDGE_NAMES.slice(0, 3).join(', ')}]`,
+          key === 'sections' ? 'sections: [Problem, Users]' : `checks: [${checks.slice(0, 3).join(', ')}]`,
         );
       const names = (list as string[]).map((s) => s.trim());
       if (key === 'checks') {
-        const unknown = names.find((n) => !JUDGE_NAMES.includes(n));
-        if (unknown) return problem(field.line, `the output's check \`${unknown}\` is not one autopilot knows`, unknown, `one of ${JUDGE_NAMES.join(', ')}`);
+        const unknown = names.find((n) => !checks.includes(n));
+        if (unknown) return problem(field.line, `the output's check \`${unknown}\` is not one autopilot knows`, unknown, `one of ${checks.join(', ')}`);
       }
       out[key] = names;
     }
