@@ -18,6 +18,7 @@ import { EXEC_OUTPUT_TAIL_BYTES, FREE_TEXT_MAX_LENGTH } from '../limits.js';
 import type { Context } from './context.js';
 import { loadRepoFlows } from './flows.js';
 import { readState } from './read-state.js';
+import { readSettings } from './settings.js';
 import { pointerAt, transact } from './transaction.js';
 
 export interface ExecResult {
@@ -47,8 +48,9 @@ export async function runExec(ctx: Context, words: readonly string[]): Promise<E
       expected: `at most ${FREE_TEXT_MAX_LENGTH}`,
       received: `${command.slice(0, 40)}…`,
     });
-  // A run is recorded for a step: refused before it runs when no step is under way.
+  // A run is recorded for a step: refused before it runs when no step is under way, or the record could not be written.
   const repo = openRepo(ctx.repo);
+  await readSettings(repo);
   const before = (await readState(repo, await loadRepoFlows(repo, false))).reconciled.position;
   if (typeof before.step !== 'number')
     throw new InputError({ message: `no step is under way (${before.flow} is done): a run is recorded for a step`, expected: 'a run with a current step' });

@@ -302,4 +302,16 @@ outputs:
     write(dir, '_docs/00_problem/problem.md', `# Report\n\n${green.json.result as string}\n`);
     expect((await run(dir, 'done')).json).toMatchObject({ outcome: 'advanced', step: 2 });
   });
+
+  it('refuses before it runs anything: no command, or a repository whose record it could not write', async () => {
+    const dir = tempRepo();
+    await run(dir, 'init', { flow: 'greenfield' });
+    await expect(run(dir, 'exec', { command: [] })).rejects.toThrow(/exec needs the command to run/);
+    write(dir, '.autopilot/config.yml', 'lease:\n  stale_after_minutes: soon\n');
+    const marker = join(dir, 'ran.txt');
+    await expect(run(dir, 'exec', { command: ['node', '-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x')`] })).rejects.toThrow(
+      /not a number of minutes/,
+    );
+    expect(existsSync(marker)).toBe(false);
+  });
 });
