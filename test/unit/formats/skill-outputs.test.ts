@@ -2,6 +2,7 @@
  * A skill's outputs declaration (its SKILL.md front matter's `outputs:`):
  * read into declarations, or refused with the SKILL.md's file and line.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseOutputsDeclaration } from '../../../src/formats/skill-outputs.js';
 
@@ -58,5 +59,33 @@ describe('the outputs a SKILL.md declares', () => {
   ])('refuses %s, naming the SKILL.md and the line', (_what, front, line, message) => {
     const parsed = parseOutputsDeclaration(skill(front), FILE);
     expect(parsed && 'problem' in parsed ? parsed.problem : parsed).toMatchObject({ file: FILE, line, message: expect.stringMatching(message) });
+  });
+
+  it('a property: whatever the front matter holds, the reader answers (declarations, nothing, or a problem with the file and a line) and never throws', () => {
+    const piece = fc.oneof(
+      fc.constantFrom(
+        'outputs:',
+        '  - file: a.md',
+        '    sections: [A, B]',
+        '    checks: [placeholders]',
+        '  -',
+        '    template: t.md',
+        '&a x',
+        '*a',
+        '[',
+        '{',
+        ': :',
+        '- - -',
+      ),
+      fc.string({ maxLength: 16 }),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 10 }), (lines) => {
+        const parsed = parseOutputsDeclaration(skill(lines.join('\n') + '\n'), FILE);
+        if (parsed && 'problem' in parsed) expect(parsed.problem).toMatchObject({ file: FILE, line: expect.any(Number) });
+        else if (parsed) for (const o of parsed.outputs) expect(typeof o.file).toBe('string');
+      }),
+      { numRuns: 500 },
+    );
   });
 });
