@@ -1,5 +1,6 @@
 // Bundles the CLI (and the bench and the fuzz runner) with esbuild, then pre-parses the built-in
-// flows into dist/flows.json so no command pays for the Markdown parser.
+// flows into dist/flows.json so no command pays for the Markdown parser, and the built-in skills'
+// output declarations into dist/skills.json so none pays for the YAML parser.
 //
 // What ships (package.json `files`) is the CLI, its lazy bundles and their chunks: every
 // dependency is bundled in, so installing autopilot installs nothing else. The repository's own
@@ -45,6 +46,7 @@ const LAZY = {
   'src/summary/task-table.ts': 'task-table',
   'src/app/parse-yaml.ts': 'parse-yaml',
   'src/io/skill-state.ts': 'skill-state',
+  'src/io/skill-outputs.ts': 'skill-outputs',
   'src/git/repository.ts': 'git-repository',
   'src/git/history.ts': 'git-history',
   'src/git/notes.ts': 'git-notes',
@@ -65,6 +67,8 @@ const stubs = {
     b.onResolve({ filter: /^mdast-util-to-markdown$/ }, () => ({ path: resolve(root, 'scripts/stubs/mdast-util-to-markdown.js') }));
     b.onResolve({ filter: /^markdown-table$/ }, () => ({ path: resolve(root, 'scripts/stubs/markdown-table.js') }));
     b.onResolve({ filter: /^debug$/ }, () => ({ path: resolve(root, 'scripts/stubs/debug.js') }));
+    // yaml's ES module build (the same code as its CommonJS one, which esbuild cannot tree-shake): only what autopilot calls ships.
+    b.onResolve({ filter: /^yaml$/ }, () => ({ path: resolve(root, 'node_modules/yaml/browser/dist/index.js') }));
     b.onResolve({ filter: /^picomatch$/ }, (args) =>
       args.importer.endsWith('picomatch-on-first-use.cjs') ? undefined : { path: resolve(root, 'scripts/stubs/picomatch-on-first-use.cjs') },
     );
@@ -123,10 +127,17 @@ await build({
   ...common,
   chunkNames: 'dev-chunks/[name]-[hash]',
   plugins: [stubs],
-  entryPoints: { app: 'src/library.ts', 'prebuild-flows': 'src/tools/prebuild-flows.ts', bench: 'bench/run.ts', fuzz: 'test/fuzz/main.ts' },
+  entryPoints: {
+    app: 'src/library.ts',
+    'prebuild-flows': 'src/tools/prebuild-flows.ts',
+    'prebuild-skills': 'src/tools/prebuild-skills.ts',
+    bench: 'bench/run.ts',
+    fuzz: 'test/fuzz/main.ts',
+  },
 });
 
 execFileSync(process.execPath, [`${out}/prebuild-flows.js`, `${out}/flows.json`], { stdio: 'inherit' });
+execFileSync(process.execPath, [`${out}/prebuild-skills.js`, `${out}/skills.json`], { stdio: 'inherit' });
 
 const old = `dist.old-${process.pid}`;
 if (existsSync('dist')) renameSync('dist', old);

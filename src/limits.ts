@@ -191,6 +191,21 @@ export const YAML_MAX_ALIASES = 100;
 /** YAML aliases in a SKILL.md's front matter (`maxAliasCount`): they have no use there; a few are tolerated, a billion laughs are not. */
 export const SKILL_STATE_MAX_ALIASES = 10;
 
+/** The outputs one skill may declare (`outputs:` in its SKILL.md): a step writes a few files. */
+export const SKILL_OUTPUTS_MAX = 20;
+
+/** An output file a judge reads at `done` (docs/flow-format.md, "Outputs and their checks"): far above any report; a larger one is refused, named. */
+export const OUTPUT_FILE_MAX_BYTES = 1024 * KB;
+
+/** A skill's template, read to compare an output with it. */
+export const TEMPLATE_MAX_BYTES = 256 * KB;
+
+/** The files of one step whose hashes an attempt's start records (`hashes` of `step_started`): beyond it, freshness is not judged. */
+export const HASHED_FILES_MAX = 200;
+
+/** What `autopilot exec` keeps of a command's output to read its totals from: the closing lines. */
+export const EXEC_OUTPUT_TAIL_BYTES = 64 * KB;
+
 /** YAML aliases in `.autopilot/config.yml` (`maxAliasCount`): three keys need none. */
 export const CONFIG_MAX_ALIASES = 10;
 

@@ -1,4 +1,4 @@
-/** `check`: every flow, every skill a flow names, the pointer against the journal, the journal, the guards; every problem, not the first. */
+/** `check`: every flow, every skill a flow names (and the outputs it declares), the pointer against the journal, the journal, the guards; every problem, not the first. */
 import { checkRecord } from '../engine/record.js';
 import { InputError, type Problem } from '../errors.js';
 import { isDeepStrictEqual } from 'node:util';
@@ -8,7 +8,10 @@ import { readJournalHead } from '../io/journal-head.js';
 import { readJournal } from '../io/journal.js';
 import { loadFlows } from '../io/load-flows.js';
 import { displayPath, openRepo } from '../io/repo.js';
-import { skillFile, type SkillFile } from '../io/skills.js';
+import { skillDisplayPath, skillFile, type SkillFile } from '../io/skills.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { readSkillOutputs } from './skill-outputs.js';
 import { positionHash } from '../formats/pointer/serialize-pointer.js';
 import type { Context } from './context.js';
 import { flowOfPointer, loadState, readPointer } from './load-state.js';
@@ -62,6 +65,26 @@ export async function runCheck(ctx: Pick<Context, 'repo'>): Promise<CheckResult>
           received: 'no such file',
         });
       }
+    }
+  }
+
+  // Each skill's declared outputs: a declaration that does not parse, or a template it names that is not there.
+  for (const [name, skill] of skills) {
+    if (!skill.exists || skill.problem) continue;
+    const declared = await readSkillOutputs(repo, name);
+    if (!declared) continue;
+    if ('problem' in declared) {
+      problems.push(declared.problem);
+      continue;
+    }
+    for (const output of declared.outputs) {
+      if (output.template && !existsSync(join(declared.dir, output.template)))
+        problems.push({
+          file: declared.file,
+          message: `the output \`${output.file}\` names the template ${output.template}, which is not in the skill's folder`,
+          expected: `a file ${skillDisplayPath(repo, join(declared.dir, output.template))}`,
+          received: 'no such file',
+        });
     }
   }
 

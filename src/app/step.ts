@@ -8,11 +8,18 @@ import { DECISIVE } from '../engine/repeat.js';
 import { decideStep, aimAt, isAimed, planStep, skillStateWanted, type StepInput } from '../engine/step-plan.js';
 import { exitCodeOf, type Event, type Transition } from '../engine/transitions.js';
 import { InputError } from '../errors.js';
-import { stepByNumber } from '../flow/model.js';
-import { latestAbout } from '../io/journal-head.js';
+import { stepByNumber, withCycle } from '../flow/model.js';
+import { attemptRecord, latestAbout } from '../io/journal-head.js';
+import { gatherOutputs, hashFiles, stepFiles } from '../io/gather-outputs.js';
+import { evidenceFor, type Evidence } from '../engine/evidence.js';
+import type { Target } from '../engine/repeat.js';
+import type { JournalEntry } from '../formats/journal-line.js';
+import type { Repo } from '../io/repo.js';
+import { join } from 'node:path';
+import { outputsForStep, skillOutputs, type DeclaredOutputs } from './skill-outputs.js';
 import { holderText } from '../io/lock.js';
 import { displayPath } from '../io/repo.js';
-import { skillFile } from '../io/skills.js';
+import { skillDisplayPath, skillFile } from '../io/skills.js';
 import type { Written } from './commit.js';
 import type { Context } from './context.js';
 import { flowChangeNotice } from './flows.js';
@@ -65,19 +72,27 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
       commits: await gitForCommits(repo, request.commit === true, settings.commit),
     }),
   };
+  const outputsOf = outputsReader();
   const { result } = await transact(ctx, spec, async (tx) => {
     const loaded = await tx.state();
     const { repo, flow } = loaded;
     const input = stepInput(loaded, event, request, tx.prepared.peeked, tx.ctx, tx.settings.staleMs, tx.lease);
     const { commits } = tx.prepared;
     const git = commits?.handle;
+    // `done` on a step whose skill declares its outputs: what they hold, for the judges.
+    if (event.type === 'done') input.state.evidence = await withOutputs(loaded, aimAt(event, request.step, tx.prepared.peeked, loaded.reconciled.position));
     let decided = decideStep(input);
     // A step starting: its commit will hold what changed in the work tree from now on.
     if (git && commits.mode === 'work' && decided.entries.some((e) => e.event === 'step_started')) decided = withStartTree(decided, await startTree(git));
+    // An attempt beginning (or a round): the step's files as they are, so `done` can tell this attempt's work.
+    decided = await withHashes(loaded, decided, outputsOf);
     const wanted = skillStateWanted(event, decided);
     const skill = wanted === undefined ? undefined : await skillPosition(repo, stepByNumber(flow, wanted)!, decided.position.cycle);
     const plan = planStep(input, decided, skill);
     const { transition } = plan;
+    const worked =
+      transition.outcome.kind === 'work' && typeof transition.position.step === 'number' ? stepByNumber(flow, transition.position.step) : undefined;
+    const templates = worked ? templatesOf(repo, outputsForStep(await outputsOf(repo, worked.skill), worked), transition.position.cycle) : [];
     // A skill file the agent must not be handed (too large, not a file) refuses the work order before anything is written.
     if (transition.outcome.kind === 'work' && typeof transition.position.step === 'number') {
       const problem = skillFile(repo, stepByNumber(flow, transition.position.step)!.skill).problem;
@@ -123,6 +138,7 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
           ...(plan.reason ? { reason: plan.reason } : {}),
           ...(plan.passedOver.length > 0 ? { passedOver: plan.passedOver } : {}),
           ...(plan.notices.length + (written.notices?.length ?? 0) > 0 ? { notices: [...plan.notices, ...(written.notices ?? [])] } : {}),
+          ...(templates.length > 0 ? { templates } : {}),
           // The first `next` of a session (it took the lease rather than renewing it) re-enters: the short status comes with it.
           ...(event.type === 'next' && tx.lease?.kind === 'take' ? { reentry: true } : {}),
         });
@@ -138,6 +154,76 @@ function shownAgain(event: Event, transition: Transition): boolean {
   if (event.type === 'next' || (transition.outcome.kind !== 'decision' && transition.outcome.kind !== 'boundary')) return false;
   if (transition.outcome.kind === 'boundary' && transition.outcome.answered) return false;
   return !transition.entries.some((e) => e.event === 'step_completed' || e.event === 'step_skipped' || e.event === 'boundary_answered');
+}
+
+/** A skill's declared outputs, read once a command (a step's skill is asked about by `withHashes` and the view alike). */
+function outputsReader(): (repo: Repo, skill: string) => Promise<DeclaredOutputs | undefined> {
+  const seen = new Map<string, Promise<DeclaredOutputs | undefined>>();
+  return (repo, skill) => {
+    let found = seen.get(skill);
+    if (!found) seen.set(skill, (found = skillOutputs(repo, skill)));
+    return found;
+  };
+}
+
+/**
+ * The evidence with the aimed step's declared outputs gathered: their files
+ * and texts, and what the journal says of this attempt (the files as it
+ * began, the commands it ran) and of a repeated round (its drafts' hashes).
+ * Unchanged for a step whose skill declares none, or of another cycle.
+ */
+async function withOutputs(loaded: Loaded, target: Target | undefined): Promise<Evidence> {
+  const { repo, flow, evidence } = loaded;
+  const step = target && target.flow === flow.id && target.cycle === evidence.cycle ? stepByNumber(flow, target.step) : undefined;
+  if (!step) return evidence;
+  const declared = outputsForStep(await skillOutputs(repo, step.skill), step);
+  if (!declared) return evidence;
+  const at = { flow: flow.id, cycle: evidence.cycle, step: step.number };
+  const outputs = gatherOutputs(repo, step, evidence.cycle, declared);
+  const attempt = attemptRecord(repo.journalFile, at);
+  if (attempt.start) {
+    const start = attempt.start;
+    outputs.attempt = {
+      ...(start.hashes ? { baseline: start.hashes } : {}),
+      number: start.event === 'step_started' && typeof start.attempt === 'number' ? start.attempt : start.retry_count + 1,
+      runs: attempt.runs.map((r) => ({
+        command: typeof r.command === 'string' ? r.command : '',
+        exitCode: r.exit_code === undefined ? null : r.exit_code,
+        ...(r.totals ? { totals: r.totals } : {}),
+        seq: r.seq,
+      })),
+    };
+  }
+  const ev = evidenceFor(evidence, step.number);
+  if (ev.roundBaseline) {
+    const answered = latestAbout(repo.journalFile, at, new Set(['decision_answered'] as const));
+    if (answered?.round_hashes) outputs.round = answered.round_hashes;
+  }
+  const steps = evidence.steps.map((s) => (s.step === step.number ? { ...s, outputs } : s));
+  return { ...evidence, steps };
+}
+
+/** The transition with, on each entry that begins an attempt or a round, the step's files and their hashes (a skill that declares outputs). */
+async function withHashes(loaded: Loaded, transition: Transition, outputsOf: ReturnType<typeof outputsReader>): Promise<Transition> {
+  const { repo, flow } = loaded;
+  const marks = (e: JournalEntry) => e.event === 'step_started' || e.event === 'step_failed' || (e.event === 'decision_answered' && e.then === 'repeat');
+  if (!transition.entries.some(marks)) return transition;
+  const entries: JournalEntry[] = [];
+  for (const e of transition.entries) {
+    const step = marks(e) && typeof e.step === 'number' ? stepByNumber(flow, e.step) : undefined;
+    const declared = step ? outputsForStep(await outputsOf(repo, step.skill), step) : undefined;
+    const hashes = step && declared ? hashFiles(repo, stepFiles(repo, step, e.cycle, declared)) : undefined;
+    entries.push(hashes ? ((e.event === 'decision_answered' ? { ...e, round_hashes: hashes } : { ...e, hashes }) as JournalEntry) : e);
+  }
+  return { ...transition, entries };
+}
+
+/** What `next` says about each output of the step it sends the agent to: the file and its template. */
+function templatesOf(repo: Repo, declared: DeclaredOutputs | undefined, cycle: number): { file: string; template: string }[] {
+  if (!declared) return [];
+  return declared.outputs
+    .filter((o) => o.template !== undefined)
+    .map((o) => ({ file: `${repo.docsName}/${withCycle(o.file, cycle)}`, template: skillDisplayPath(repo, join(declared.dir, o.template!)) }));
 }
 
 /** The transition with the work tree's snapshot on the entry that starts the step. */

@@ -25,6 +25,24 @@ function reasonOf(command: string, reason: unknown, example: string): string {
 export function validateEvent(event: Event): Event {
   switch (event.type) {
     case 'done':
+      if (event.force && event.acceptFailures)
+        throw new InputError({
+          message:
+            '--force and --accept-failures say two things: --force marks the step done whatever its files hold, --accept-failures accepts only its failed tests',
+          expected: 'one of them',
+          received: 'both',
+        });
+      if (event.acceptFailures)
+        return {
+          type: 'done',
+          acceptFailures: {
+            reason: reasonOf(
+              '--accept-failures',
+              event.acceptFailures.reason,
+              '`autopilot done --accept-failures --reason "the flaky e2e test is tracked in #42"`',
+            ),
+          },
+        };
       if (!event.force) return event;
       return { type: 'done', force: { reason: reasonOf('--force', event.force.reason, '`autopilot done --force --reason "reviewed on paper with Dana"`') } };
     case 'fail':

@@ -47,6 +47,8 @@ export interface View {
   reentry?: boolean;
   outcome?: Outcome;
   work?: WorkOrder;
+  /** `next` sending the agent to work: each output its skill declares with a template, and that template. */
+  templates?: { file: string; template: string }[];
   /** The step this command acted on, when it moved the pointer. */
   acted?: Step;
   reason?: string;

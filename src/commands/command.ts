@@ -36,6 +36,8 @@ export interface ArgumentSpec {
   summary: string;
   /** The values it may take (an option letter), checked by the MCP tool's schema. */
   choices?: readonly string[];
+  /** A `<name...>` argument kept as its words (a command line to run), not joined with spaces. */
+  words?: true;
 }
 
 /** What a command says: the JSON object (`--json`, the MCP structured content), the text for a person, the exit code. */
@@ -151,7 +153,8 @@ export function readArguments(command: Pick<Command, 'arguments' | 'options'>, r
   const args: Record<string, unknown> = {};
   for (const argument of command.arguments ?? []) {
     const value = raw[argument.key];
-    args[argument.key] = Array.isArray(value) ? value.join(' ') : value === undefined ? '' : String(value);
+    if (argument.words) args[argument.key] = Array.isArray(value) ? value.map(String) : value === undefined ? [] : [String(value)];
+    else args[argument.key] = Array.isArray(value) ? value.join(' ') : value === undefined ? '' : String(value);
   }
   for (const option of command.options ?? []) {
     const value = raw[option.key];

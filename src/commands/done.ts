@@ -1,10 +1,14 @@
-/** `autopilot done`: the step succeeded; its evidence is checked before the pointer moves on (rule 8). */
+/**
+ * `autopilot done`: the step succeeded; its evidence is checked before the
+ * pointer moves on (rule 8): its Done-when files, and what the skill's
+ * declared outputs hold (`evidence/`).
+ */
 import { stepCommand, type StepArgs } from './step-command.js';
 
-export const done = stepCommand<StepArgs & { force?: boolean; reason?: string }>({
+export const done = stepCommand<StepArgs & { force?: boolean; acceptFailures?: boolean; reason?: string }>({
   name: 'done',
   summary: 'the current step succeeded: check its evidence, then advance',
-  tool: 'The step succeeded; its done_when files must exist.',
+  tool: 'The step succeeded; its done_when files must exist and pass their checks.',
   aimed: true,
   options: [
     {
@@ -16,7 +20,21 @@ export const done = stepCommand<StepArgs & { force?: boolean; reason?: string }>
       notOnMcp:
         "a person's override of the evidence rule: a client's permission rules name MCP tools, not their arguments, so it stays on the command line where a rule asks the person",
     },
-    { key: 'reason', flags: '--reason <text>', type: 'string', summary: 'why, for the journal', notOnMcp: 'it goes with --force only' },
+    {
+      key: 'acceptFailures',
+      flags: '--accept-failures',
+      type: 'boolean',
+      summary: "a person accepts the step's failed test run; every other check still holds (journaled; needs --reason)",
+      person: true,
+      notOnMcp:
+        "a person's acceptance of failed tests: a client's permission rules name MCP tools, not their arguments, so it stays on the command line where a rule asks the person",
+    },
+    { key: 'reason', flags: '--reason <text>', type: 'string', summary: 'why, for the journal', notOnMcp: 'it goes with --force or --accept-failures only' },
   ],
-  event: (a) => (a.force ? { type: 'done', force: { reason: a.reason ?? '' } } : { type: 'done' }),
+  event: (a) =>
+    a.force
+      ? { type: 'done', force: { reason: a.reason ?? '' }, ...(a.acceptFailures ? { acceptFailures: { reason: a.reason ?? '' } } : {}) }
+      : a.acceptFailures
+        ? { type: 'done', acceptFailures: { reason: a.reason ?? '' } }
+        : { type: 'done' },
 });

@@ -11,6 +11,7 @@ import { checkpoints } from './checkpoints.js';
 import type { Command, FrontEnd } from './command.js';
 import { decide } from './decide.js';
 import { done } from './done.js';
+import { exec } from './exec.js';
 import { fail } from './fail.js';
 import { hook } from './hook.js';
 import { init } from './init.js';
@@ -36,6 +37,7 @@ export const COMMANDS: readonly (AnyCommand | FrontEnd)[] = [
   done,
   fail,
   skip,
+  exec,
   decide,
   ack,
   mcp,

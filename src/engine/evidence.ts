@@ -2,6 +2,7 @@
  * What the disk says about each step of one cycle. Gathered at the edge
  * (`io/gather-evidence.ts`), read here by the pure rules.
  */
+import { fresh, judgeFile, type CommandRun, type FileHashes, type Finding, type OutputDeclaration } from '../evidence/index.js';
 import { isPerCycle, type Flow, type Step } from '../flow/model.js';
 
 export interface PatternEvidence {
@@ -30,6 +31,8 @@ export interface StepEvidence {
   outside?: string[];
   /** Files that match but are empty: they prove nothing. */
   empty?: string[];
+  /** For `done` on a step whose skill declares its outputs: what they hold (`judgeOutputs`). */
+  outputs?: OutputsEvidence;
 }
 
 export interface Evidence {
@@ -101,4 +104,77 @@ export function evidenceFor(evidence: Evidence, step: number): StepEvidence {
 /** Every file that matches the step's patterns. */
 export function allMatches(ev: StepEvidence): string[] {
   return ev.patterns.flatMap((p) => p.matches);
+}
+
+/**
+ * What the files of a step whose skill declares its outputs hold, gathered
+ * for `done` (`io/gather-outputs.ts`): each output's files with their text,
+ * the template, what the judges need beside them, and what the journal says
+ * of this attempt (the files as it began, the commands it ran).
+ */
+export interface OutputsEvidence {
+  skill: string;
+  /** The SKILL.md that declares the outputs, as shown. */
+  skillFile: string;
+  outputs: {
+    output: OutputDeclaration;
+    /** The template's text, when it could be read. */
+    template?: string;
+    files: { file: string; text?: string; problem?: string; siblings?: string[] }[];
+  }[];
+  /** `00_problem/acceptance_criteria.md`, when a judge needs it and it exists. */
+  acceptance?: string;
+  /** The step's evidence files now (its Done-when matches and its outputs'), each with a hash. */
+  hashes: FileHashes;
+  /** This attempt, as the journal recorded its start: the files then (when recorded), its number, the commands it ran. */
+  attempt?: { baseline?: FileHashes; number: number; runs: CommandRun[] };
+  /** In a round a decision repeats: the files as the round began, with their hashes (when recorded). */
+  round?: FileHashes;
+}
+
+/** Every finding about a step's declared outputs, and whether its files are fresh. `acceptFailures`: a person accepted failed tests. */
+export function judgeOutputs(ev: OutputsEvidence, step: Pick<Step, 'number' | 'name'>, acceptFailures = false): Finding[] {
+  const findings: Finding[] = [];
+  const earlier = ev.round ?? {};
+  for (const { output, template, files } of ev.outputs) {
+    if (files.length === 0) {
+      findings.push({
+        check: 'file',
+        file: output.file,
+        message: `no file matches \`${output.file}\``,
+        write: `the file${output.template ? `, from the template ${output.template} beside ${ev.skillFile}` : ''}`,
+      });
+      continue;
+    }
+    for (const f of files) {
+      if (f.problem !== undefined) {
+        findings.push({ check: 'file', file: f.file, message: f.problem, write: 'a readable file within the size limit' });
+        continue;
+      }
+      // An earlier round's draft was judged in its round; `fresh` holds it unchanged.
+      if (Object.hasOwn(earlier, f.file) || f.text === undefined) continue;
+      findings.push(
+        ...judgeFile({
+          output,
+          file: f.file,
+          text: f.text,
+          skill: ev.skill,
+          ...(template !== undefined ? { template } : {}),
+          ...(ev.acceptance !== undefined ? { acceptance: ev.acceptance } : {}),
+          ...(f.siblings ? { siblings: f.siblings } : {}),
+          runs: ev.attempt?.runs ?? [],
+          ...(acceptFailures ? { acceptFailures } : {}),
+        }),
+      );
+    }
+  }
+  findings.push(
+    ...fresh({
+      files: ev.hashes,
+      ...(ev.attempt?.baseline ? { baseline: ev.attempt.baseline, attempt: ev.attempt.number } : {}),
+      ...(ev.round ? { round: ev.round } : {}),
+      step: `step ${step.number} (${step.name})`,
+    }),
+  );
+  return findings;
 }

@@ -6,7 +6,8 @@
 import type { Problem } from '../errors.js';
 import { stepByNumber, type Decision, type Flow, type Step } from '../flow/model.js';
 import { MAX_RETRIES, type Position } from '../formats/pointer/position.js';
-import { allMatches, conditionFalse, evidenceFor, hasArtifacts, missingPatterns, type Evidence } from './evidence.js';
+import type { Finding } from '../evidence/types.js';
+import { allMatches, conditionFalse, evidenceFor, hasArtifacts, judgeOutputs, missingPatterns, type Evidence } from './evidence.js';
 import { entry, type EventDetails, type JournalEntry } from '../formats/journal-line.js';
 import { atStep, successor } from './reconcile.js';
 import { boundaryDecision, type PendingBoundary } from './boundary.js';
@@ -14,7 +15,8 @@ import type { SideName, SideSummary } from './fork.js';
 
 export type Event =
   | { type: 'next' }
-  | { type: 'done'; force?: { reason: string } }
+  /** `force`: a person marks it done whatever its files hold; `acceptFailures`: a person accepts its failed test run (every other check still holds). */
+  | { type: 'done'; force?: { reason: string }; acceptFailures?: { reason: string } }
   | { type: 'fail'; reason: string }
   | { type: 'skip'; reason: string }
   | { type: 'decide'; option: string }
@@ -38,7 +40,8 @@ export type Outcome =
   | { kind: 'fork'; decision: Decision; reasons: string[]; sides: Record<SideName, SideSummary> }
   /** The command had already taken effect (a retry after a kill, a race): nothing was recorded again. */
   | { kind: 'duplicate'; of: number; event: string }
-  | { kind: 'refused'; problem: Problem; missing?: string[] };
+  /** `findings`: what is wrong with the step's files, each naming the file, line and heading, and what to write. */
+  | { kind: 'refused'; problem: Problem; missing?: string[]; findings?: Finding[] };
 
 export interface Transition {
   position: Position;
@@ -71,6 +74,28 @@ const refuse = (position: Position, message: string, expected?: string, received
   entries: [],
   outcome: { kind: 'refused', problem: { message, ...(expected ? { expected } : {}), ...(received ? { received } : {}) }, ...(missing ? { missing } : {}) },
 });
+
+/** `done` refused for what the step's files hold: each finding, and a sentence that counts them. */
+function refuseFindings(position: Position, step: Step, findings: Finding[]): Transition {
+  const files = [...new Set(findings.map((f) => f.file))];
+  const failedRun = findings.some((f) => f.acceptable);
+  return {
+    position,
+    entries: [],
+    outcome: {
+      kind: 'refused',
+      problem: {
+        message: `step ${step.number} (${step.name}) is not done: ${findings.length} problem${findings.length === 1 ? '' : 's'} in ${files.length === 1 ? files[0] : `${files.length} files`}`,
+        expected: `each file as its skill and template say (the list below says what to write where)${failedRun ? '; failed tests only a person may accept (`done --accept-failures --reason`)' : ''}`,
+        received: findings
+          .slice(0, 3)
+          .map((f) => f.message)
+          .join('; '),
+      },
+      findings,
+    },
+  };
+}
 
 /** How a step finished, with the details its journal entry carries. */
 type Finished = { status: 'completed'; details: EventDetails['step_completed'] } | { status: 'skipped'; details: EventDetails['step_skipped'] };
@@ -206,6 +231,14 @@ export function apply(flow: Flow, position: Position, evidence: Evidence, event:
           `a new file for ${step.doneWhen.map((p) => `\`${p}\``).join(', ')} (e.g. the next numbered draft)`,
           ev.roundBaseline!.join(', '),
         );
+      }
+      if (hasArtifacts(ev) && ev.outputs) {
+        const findings = judgeOutputs(ev.outputs, step);
+        if (findings.length > 0 && event.force) return finish(flow, position, step, completedWith({ forced: true, reason: event.force.reason }), evidence);
+        const accepted = event.acceptFailures && findings.some((f) => f.acceptable);
+        const left = accepted ? findings.filter((f) => !f.acceptable) : findings;
+        if (left.length > 0) return refuseFindings(position, step, left);
+        if (accepted) return finish(flow, position, step, completedWith({ accepted_failures: true, reason: event.acceptFailures!.reason }), evidence);
       }
       if (hasArtifacts(ev)) return finish(flow, position, step, completedWith(), evidence);
       if (event.force) return finish(flow, position, step, completedWith({ forced: true, reason: event.force.reason }), evidence);

@@ -46,16 +46,40 @@ export interface EventDetails {
   /** `edited`: the fields a person changed, when the journal knows what the pointer said before. */
   pointer_edited: { edited?: Record<string, { was: unknown; now: unknown }>; message: string };
   /** `tree`: the work tree when the step started (a git tree object), when progress commits hold the step's work. */
-  step_started: { attempt: number; tree?: string };
+  /**
+   * `tree`: the work tree when the step started (a git tree object), when progress commits hold the step's work.
+   * `hashes`: the step's evidence files as the attempt began, each with a hash of its content (only for a
+   * skill that declares its outputs): `done` needs one of them new or changed (`evidence/fresh.ts`).
+   */
+  step_started: { attempt: number; tree?: string; hashes?: Record<string, string> };
   substep: { sub_step: string };
-  /** `by: folder`: found done on disk; `forced`: a person forced it done, with a reason. */
-  step_completed: { by?: 'folder'; forced?: true; reason?: string };
+  /**
+   * `by: folder`: found done on disk; `forced`: a person forced it done, with a reason;
+   * `accepted_failures`: a person accepted its failed test run (`done --accept-failures`), with a reason.
+   */
+  step_completed: { by?: 'folder'; forced?: true; accepted_failures?: true; reason?: string };
   /** `inferred`: an optional step the run passed without a record, journaled by the first command that saw it. */
   step_skipped: { by: 'agent' | 'condition' | 'inferred'; reason: string };
-  step_failed: { reason: string; attempt: number };
+  /** `hashes`: the step's evidence files as the failed attempt left them, the next attempt's start (see `step_started`). */
+  step_failed: { reason: string; attempt: number; hashes?: Record<string, string> };
   decision_required: { decision: string };
-  /** `round_files`: with `then: repeat`, the files that existed when the new round began. */
-  decision_answered: { decision: string; option: string; choice: string; then: 'continue' | 'repeat'; round_files?: string[] };
+  /**
+   * `round_files`: with `then: repeat`, the files that existed when the new round began; `round_hashes`
+   * the same with a hash of each (a skill that declares its outputs): its drafts are never edited, nor copied.
+   */
+  decision_answered: {
+    decision: string;
+    option: string;
+    choice: string;
+    then: 'continue' | 'repeat';
+    round_files?: string[];
+    round_hashes?: Record<string, string>;
+  };
+  /**
+   * `autopilot exec -- <command>` ran a command in the current step: its exit code (null when a
+   * signal ended it or it could not start) and the totals read from its output, when it printed any.
+   */
+  command_run: { command: string; exit_code: number | null; totals?: { passed: number; failed: number; skipped?: number }; signal?: string };
   /** `after`: the step whose completion reached the boundary. */
   boundary_reached: { after: number };
   /** `reached_by`: the session that reached it, when a new session crossed it (answering A). */
@@ -238,27 +262,36 @@ const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every(isS
 const isBoolean = (v: unknown): v is boolean => typeof v === 'boolean';
 const isJsonObject = (v: unknown): v is object => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isChainHash = (v: unknown): v is string => typeof v === 'string' && CHAIN_HASH.test(v);
+const isHashes = (v: unknown): v is Record<string, string> => isJsonObject(v) && Object.values(v).every(isString);
+const isExitCode = (v: unknown): v is number | null => v === null || (typeof v === 'number' && Number.isSafeInteger(v));
+const isTotals = (v: unknown): v is { passed: number; failed: number; skipped?: number } =>
+  isJsonObject(v) &&
+  isCount((v as Record<string, unknown>).passed, 0) &&
+  isCount((v as Record<string, unknown>).failed, 0) &&
+  ((v as Record<string, unknown>).skipped === undefined || isCount((v as Record<string, unknown>).skipped, 0));
 
 /**
  * The details the engine decides by, checked on every line that holds them: a
  * wrong type makes the line not an event. The boundary pending (`after`),
  * the waivers and rounds of the journal index (`by`, `forced`, `then`,
  * `round_files`), the pinned step list (`pinned`: its flow shape is checked
- * where it is used) and the repeat of a command (`reason`, `sub_step`,
- * `option`). The types are wider than the writers' where a newer autopilot
+ * where it is used), the repeat of a command (`reason`, `sub_step`,
+ * `option`), the fresh-evidence record (`hashes`, `round_hashes`) and a
+ * command's run (`command`, `exit_code`, `totals`). The types are wider than the writers' where a newer autopilot
  * may write a value this one does not know (`by`, `then`).
  */
 const CHECKED = {
   boundary_reached: { after: isStepNumber },
-  decision_answered: { then: isString, round_files: isStrings, option: isString },
+  decision_answered: { then: isString, round_files: isStrings, option: isString, round_hashes: isHashes },
   boundary_answered: { option: isString },
   step_completed: { forced: isBoolean },
   step_skipped: { by: isString, reason: isString },
-  step_failed: { reason: isString },
+  step_failed: { reason: isString, hashes: isHashes },
   substep: { sub_step: isString },
   run_started: { pinned: isJsonObject },
   run_repinned: { pinned: isJsonObject },
-  step_started: { tree: isString },
+  step_started: { tree: isString, hashes: isHashes },
+  command_run: { command: isString, exit_code: isExitCode, totals: isTotals },
   progress_commit_owed: { files: isStrings, steps: isStepNumber, tree: isString },
   progress_commit_made: { owed: isStepNumber },
   journal_merged: { seams: isStrings, fork_point: isString, kept: isString },

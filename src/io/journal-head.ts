@@ -313,3 +313,27 @@ export function latestOf<E extends JournalEvent>(file: string, flow: string, eve
   );
   return found;
 }
+
+/** What the journal says of the attempt of a step now under way: the event that began it, and the commands run in it since (oldest first). */
+export interface AttemptRecord {
+  start?: Extract<KnownEntry, { event: 'step_started' | 'step_failed' }>;
+  runs: Extract<KnownEntry, { event: 'command_run' }>[];
+}
+
+const ATTEMPT_START = new Set(['step_started', 'step_failed'] as const);
+
+/** Read back from the end to the start of the step's current attempt (its `step_started`, or the `step_failed` that ended the one before). */
+export function attemptRecord(file: string, at: { flow: string; cycle: number; step: number }): AttemptRecord {
+  const record: AttemptRecord = { runs: [] };
+  readBackwards(
+    file,
+    (e) => {
+      if (e.flow !== at.flow || e.cycle !== at.cycle || e.step !== at.step) return false;
+      if (e.event === 'command_run') record.runs.unshift(e);
+      else if (isOneOf(e, ATTEMPT_START)) record.start = e;
+      return record.start !== undefined;
+    },
+    JOURNAL_STEP_WINDOW_BYTES,
+  );
+  return record;
+}

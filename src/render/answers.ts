@@ -135,6 +135,8 @@ export const stepAnswer = position.extend({
   write: z.array(z.string()).optional(),
   /** The `done_when` files that exist already and count for this round: kept and built on when a step is resumed. */
   have: z.array(z.string()).optional(),
+  /** Each output the step's skill declares with a template: the file to write, and the template to write it from. */
+  templates: z.array(z.object({ file: z.string(), template: z.string() })).optional(),
   /** The sub-step recorded (`substep`): where a resumed step picks up. */
   resume: z.string().optional(),
   decision: decision.optional(),
@@ -153,6 +155,20 @@ export const stepAnswer = position.extend({
   duplicate_of: z.object({ seq: z.number().int(), event: z.string() }).optional(),
   error: problemSchema.extend({ code }).optional(),
   missing: z.array(z.string()).optional(),
+  /** `done` refused for what the step's files hold: each problem, where, and what to write (`acceptable`: a failed test run only a person may accept). */
+  findings: z
+    .array(
+      z.object({
+        check: z.string(),
+        file: z.string(),
+        line: z.number().int().optional(),
+        heading: z.string().optional(),
+        message: z.string(),
+        write: z.string(),
+        acceptable: z.literal(true).optional(),
+      }),
+    )
+    .optional(),
   reason: z.string().optional(),
   /** The id of the checkpoint the command took: `autopilot restore <id>` returns to it. */
   checkpoint: z.string().optional(),
@@ -194,6 +210,16 @@ export const checkpointsAnswer = z.object({
   ),
 });
 export const restoreAnswer = z.object({ restored: z.string(), step: stepNumber, name: z.string(), status: z.enum(STATUSES) });
+/** `exec`: the run autopilot recorded, and the Result lines a report copies. */
+export const execAnswer = z.object({
+  command: z.string(),
+  exit_code: z.number().int().nullable(),
+  totals: z.object({ passed: z.number().int(), failed: z.number().int(), skipped: z.number().int().optional() }).optional(),
+  signal: z.string().optional(),
+  seq: z.number().int(),
+  step: z.number().int(),
+  result: z.string(),
+});
 export const closedAnswer = z.object({ closed: z.literal(true) });
 export const hookAnswer = z.object({ released: z.boolean().optional() });
 
@@ -210,6 +236,7 @@ export type RepinAnswer = z.infer<typeof repinAnswer>;
 export type CheckpointAnswer = z.infer<typeof checkpointAnswer>;
 export type CheckpointsAnswer = z.infer<typeof checkpointsAnswer>;
 export type RestoreAnswer = z.infer<typeof restoreAnswer>;
+export type ExecAnswer = z.infer<typeof execAnswer>;
 
 /** Each command's answer schema, by the name the registry gives it (`commands/*.ts`, `answer`). */
 export const ANSWERS = {
@@ -227,6 +254,7 @@ export const ANSWERS = {
   restore: restoreAnswer,
   closed: closedAnswer,
   hook: hookAnswer,
+  exec: execAnswer,
 } as const;
 
 export type AnswerName = keyof typeof ANSWERS;

@@ -136,6 +136,7 @@ export function stepJson(view: View): StepAnswer {
         if (view.work.write.length > 0) json.write = view.work.write;
         if (view.work.have.length > 0) json.have = view.work.have;
       }
+      if (view.templates) json.templates = view.templates;
       if (position.subStep !== '0') json.resume = position.subStep;
       break;
     case 'decision':
@@ -173,6 +174,16 @@ export function stepJson(view: View): StepAnswer {
     case 'refused':
       json.error = problemJson(outcome!.problem) as StepAnswer['error'];
       if (outcome!.missing) json.missing = outcome!.missing.map((m) => `${view.repo.docsName}/${m}`);
+      if (outcome!.findings)
+        json.findings = outcome!.findings.map((f) => ({
+          check: f.check,
+          file: `${view.repo.docsName}/${f.file}`,
+          ...(f.line !== undefined ? { line: f.line } : {}),
+          ...(f.heading !== undefined ? { heading: f.heading } : {}),
+          message: f.message,
+          write: f.write,
+          ...(f.acceptable ? { acceptable: true } : {}),
+        }));
       break;
     default:
       break;

@@ -1,4 +1,5 @@
 /** Text for a person or an agent reading every turn: short, and the next command always spelled out. */
+import type { Finding } from '../evidence/types.js';
 import type { LastAction } from '../formats/pointer/parse-pointer.js';
 import { evidenceFor, hasArtifacts, isSettled } from '../engine/evidence.js';
 import { formatProblem, GitFailed, HeldError, InputError, knownError, type Problem } from '../errors.js';
@@ -277,6 +278,7 @@ function workText(view: View, action: 'start' | 'resume' | 'retry'): string[] {
     if (work.have.length > 0)
       lines.push(`  Have:      ${work.have.slice(0, 4).map(line).join(', ')}${work.have.length > 4 ? ` and ${work.have.length - 4} more` : ''}`);
   }
+  for (const t of view.templates ?? []) lines.push(`  Template:  ${t.file} from ${t.template}`);
   lines.push('  Progress:  autopilot substep "<n — name>"', '  Finished:  autopilot done      Failed: autopilot fail --reason "<why>"');
   return lines;
 }
@@ -366,6 +368,7 @@ export function outcomeText(view: View): string {
       break;
     case 'refused':
       lines.push(safe(formatProblem(outcome.problem)));
+      for (const f of outcome.findings ?? []) lines.push(safe(findingText(view.repo.docsName, f)));
       break;
     case 'duplicate':
       lines.push(
@@ -383,6 +386,12 @@ export function outcomeText(view: View): string {
 export function alreadyText(view: Pick<View, 'flow'>, after: number, waits: string): string {
   const step = stepByNumber(view.flow, after);
   return `= Already recorded: step ${step ? stepLabel(step) : after} was completed before; nothing was written again, and ${waits}.`;
+}
+
+/** One finding of `done`'s checks: where, what is wrong, what to write. */
+function findingText(docs: string, f: Finding): string {
+  const where = `${docs}/${f.file}${f.line !== undefined ? `:${f.line}` : ''}${f.heading ? ` (## ${f.heading})` : ''}`;
+  return `  ✗ ${where}: ${line(f.message)}\n      write: ${line(f.write)}`;
 }
 
 /** A fork's two sides above its decision: why they disagree, and where each left the work. */

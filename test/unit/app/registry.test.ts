@@ -34,7 +34,16 @@ async function run(dir: string, name: string, raw: Record<string, unknown> = {},
     expect(() => errorAnswer.parse(json), `${name}: the error matches the contract`).not.toThrow();
     throw error;
   }
-  const schema = 'tool' in command.mcp ? ANSWERS[command.mcp.answer] : name === 'init' ? ANSWERS.init : name === 'hook' ? ANSWERS.hook : undefined;
+  const schema =
+    'tool' in command.mcp
+      ? ANSWERS[command.mcp.answer]
+      : name === 'init'
+        ? ANSWERS.init
+        : name === 'hook'
+          ? ANSWERS.hook
+          : name === 'exec'
+            ? ANSWERS.exec
+            : undefined;
   if (schema) {
     const parsed = schema.safeParse(answer.json);
     expect(parsed.success ? [] : parsed.error.issues, `${name}: the answer matches render/answers.ts`).toEqual([]);

@@ -1,5 +1,6 @@
 /**
- * The file formats are pure: nothing under src/formats (nor the shared
+ * The file formats and the judges of a step's evidence are pure: nothing
+ * under src/formats or src/evidence (nor the shared
  * errors, limits and hash) reads a file, the clock or the environment, or
  * leans on the layers that do; and nothing under src/flow imports src/io.
  * docs/architecture.md, "File formats (formats/)".
@@ -10,9 +11,9 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../../helpers/engine.js';
 import { SRC, sources, staticImports } from '../../helpers/imports.js';
 
-const PURE = [...sources(join(SRC, 'formats')), join(SRC, 'errors.ts'), join(SRC, 'limits.ts'), join(SRC, 'hash.ts')];
+const PURE = [...sources(join(SRC, 'formats')), ...sources(join(SRC, 'evidence')), join(SRC, 'errors.ts'), join(SRC, 'limits.ts'), join(SRC, 'hash.ts')];
 /** What a pure module may import: itself and the pure layers, node:crypto, and yaml (whose readers are loaded lazily). */
-const ALLOWED = /^(src\/(formats|flow)\/|src\/(errors|limits|hash)\.ts$|node:crypto$|yaml$)/;
+const ALLOWED = /^(src\/(formats|flow|evidence)\/|src\/(errors|limits|hash)\.ts$|node:crypto$|yaml$)/;
 
 describe('the formats are pure', () => {
   it('import nothing that reads a file, the clock or the environment', () => {

@@ -1,0 +1,89 @@
+/**
+ * Gathers, at the edge, what the judges of a step's declared outputs read
+ * (`engine/evidence.ts`, `OutputsEvidence`): each output's files and their
+ * text, its template, the acceptance criteria and the names beside a file
+ * when a judge needs them; and the hashes of a step's evidence files, which
+ * the journal records as an attempt begins. Only `done` reads the texts, and
+ * only `next`, `fail` and a repeating `decide` hash them, for a step whose
+ * skill declares outputs. Every read is bounded (`limits.ts`); a file too
+ * large or unreadable becomes a finding, never a crash.
+ */
+import { readdirSync } from 'node:fs';
+import { dirname, join, posix } from 'node:path';
+import type { OutputsEvidence } from '../engine/evidence.js';
+import { ACCEPTANCE_FILE, needsOf } from '../evidence/index.js';
+import type { FileHashes, SkillOutputs } from '../evidence/index.js';
+import { withCycle, type Step } from '../flow/model.js';
+import { hashText } from '../hash.js';
+import { EVIDENCE_MATCH_LIMIT, HASHED_FILES_MAX, OUTPUT_FILE_MAX_BYTES, TEMPLATE_MAX_BYTES } from '../limits.js';
+import { findMatches } from './find-matches.js';
+import { readBounded } from './read-bounded.js';
+import { displayPath, type Repo } from './repo.js';
+
+/** A content hash short enough for a journal line: 16 hex digits of the sha1. */
+const shortHash = (text: string) => hashText(text).slice(0, 16);
+
+function matchesOf(repo: Repo, pattern: string, cycle: number): string[] {
+  const within = { root: repo.root, refused: () => {} };
+  return findMatches(repo.docs, withCycle(pattern, cycle), EVIDENCE_MATCH_LIMIT, within);
+}
+
+/** The step's evidence files: its Done-when matches and its declared outputs', each once, in order. */
+export function stepFiles(repo: Repo, step: Step, cycle: number, declared: SkillOutputs): string[] {
+  const patterns = [...step.doneWhen.filter((p) => !p.endsWith('/')), ...declared.outputs.map((o) => o.file)];
+  return [...new Set(patterns.flatMap((p) => matchesOf(repo, p, cycle)))];
+}
+
+/** Each file with a hash of its content; undefined when the step has more files than a journal line should list. */
+export function hashFiles(repo: Repo, files: readonly string[]): FileHashes | undefined {
+  if (files.length > HASHED_FILES_MAX) return undefined;
+  const out: Record<string, string> = {};
+  for (const file of files) {
+    const read = readBounded(join(repo.docs, file), displayPath(join(repo.docs, file), repo.root), 'output file', OUTPUT_FILE_MAX_BYTES);
+    out[file] = 'problem' in read ? `unread:${read.problem.received ?? read.problem.message}` : shortHash(read.text);
+  }
+  return out;
+}
+
+/** What the judges of `declared` read for `step` in `cycle`; the journal's part (`attempt`, `round`) is the caller's. */
+export function gatherOutputs(repo: Repo, step: Step, cycle: number, declared: SkillOutputs & { dir: string }): OutputsEvidence {
+  const needs = needsOf(declared.outputs);
+  const docsShown = (rel: string) => displayPath(join(repo.docs, rel), repo.root);
+  const outputs = declared.outputs.map((output) => {
+    let template: string | undefined;
+    if (output.template) {
+      const read = readBounded(join(declared.dir, output.template), output.template, 'template', TEMPLATE_MAX_BYTES);
+      if ('text' in read) template = read.text;
+    }
+    const files = matchesOf(repo, output.file, cycle).map((file) => {
+      const read = readBounded(join(repo.docs, file), docsShown(file), 'output file', OUTPUT_FILE_MAX_BYTES);
+      if ('problem' in read) return { file, problem: read.problem.message };
+      return { file, text: read.text, ...(needs.siblings ? { siblings: siblingsOf(repo, file) } : {}) };
+    });
+    return { output, ...(template !== undefined ? { template } : {}), files };
+  });
+  let acceptance: string | undefined;
+  if (needs.acceptance) {
+    const read = readBounded(join(repo.docs, ACCEPTANCE_FILE), docsShown(ACCEPTANCE_FILE), 'acceptance criteria', OUTPUT_FILE_MAX_BYTES);
+    if ('text' in read) acceptance = read.text;
+  }
+  return {
+    skill: declared.skill,
+    skillFile: declared.file,
+    outputs,
+    ...(acceptance !== undefined ? { acceptance } : {}),
+    hashes: hashFiles(repo, stepFiles(repo, step, cycle, declared)) ?? {},
+  };
+}
+
+/** The names in the folder of a file (relative to the docs folder), but its own. */
+function siblingsOf(repo: Repo, file: string): string[] {
+  try {
+    const own = posix.basename(file);
+    return readdirSync(dirname(join(repo.docs, file)))
+      .filter((n) => n !== own)
+      .slice(0, EVIDENCE_MATCH_LIMIT * 10);
+  } catch {
+    return [];
+  }
+}
