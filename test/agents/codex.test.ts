@@ -34,7 +34,10 @@ import { itemText, startResponsesServer, type InputItem, type ResponsesBody, typ
 vi.setConfig({ testTimeout: 120_000 });
 
 /** Without the Codex binary (the dev dependency, or its native package for this platform, not installed) there is nothing to run. */
-const codexMissing = !existsSync(CODEX) || spawnSync(CODEX, ['--version'], { encoding: 'utf8' }).status !== 0;
+// In a CODEX_HOME of its own: with the user's, Codex writes its helper links under ~/.codex/tmp.
+const codexMissing =
+  !existsSync(CODEX) ||
+  spawnSync(CODEX, ['--version'], { encoding: 'utf8', env: { ...cleanEnv(), CODEX_HOME: tempFolder('autopilot-codex-version-') } }).status !== 0;
 
 /**
  * The workspace-write sandbox, with /tmp and $TMPDIR not among its writable roots: Codex guards the `.git` of
@@ -201,7 +204,8 @@ async function scriptedModel(): Promise<Model> {
         at++;
         continue;
       }
-      if (items.filter((item) => item.type === 'tool_search_output').length >= 40) throw new Error('the autopilot MCP server never showed up');
+      // A bound of about a minute (250 ms between searches): a loaded machine starts the server in seconds.
+      if (items.filter((item) => item.type === 'tool_search_output').length >= 240) throw new Error('the autopilot MCP server never showed up');
       if (last?.type === 'tool_search_output') await new Promise((resolve) => setTimeout(resolve, 250));
       return { toolSearch: 'autopilot next substep decide' };
     }

@@ -748,7 +748,7 @@ describe.skipIf(codexMissing)('the whole run under the real Codex', () => {
               if (last?.type === 'tool_search_output' && JSON.stringify(last.tools).includes('"mcp__autopilot"')) toolsFound = true;
               else {
                 // Codex starts MCP servers in the background: search until the autopilot tools show.
-                if (++searches > 60) throw new Error('the autopilot MCP server never showed up');
+                if (++searches > 240) throw new Error('the autopilot MCP server never showed up');
                 if (last?.type === 'tool_search_output') await new Promise((resolve) => setTimeout(resolve, 250));
                 return { toolSearch: 'autopilot next done substep' };
               }
