@@ -509,7 +509,7 @@ describe.skipIf(codexMissing).concurrent('autopilot under codex exec (workspace-
     }
   });
 
-  it('a thread at work keeps the lease: a second thread is refused (exit 4, shell and MCP) and told to ask the person, and so is a person at a shell', async () => {
+  it('a thread at work keeps the lease: a second thread is refused (exit 4, shell and MCP) and told to ask the person; a person at a shell answers the decision and leaves the lease as it was', async () => {
     const repo = installed();
     const model = await scriptedModel();
     const home = codexHome({ baseUrl: model.server.baseUrl, trusted: [repo], ...WORKSPACE_WRITE });
@@ -549,7 +549,7 @@ describe.skipIf(codexMissing).concurrent('autopilot under codex exec (workspace-
     // The person decides: the decision the agent is to show says so, and AGENTS.md tells the agent to stop on exit 4.
     expect(JSON.stringify(error.decision)).toMatch(/person/i);
     expect(agentsMessage(second.server.turns()[0]!)).toContain(
-      '4: another session holds the repository: show `error.message` and\n     `error.decision` to the person and stop',
+      '| another session holds it | 4 | `held` | show `error.message`, `error.decision`; stop, ask the person |',
     );
     const mcp = mcpCalls(refused);
     expect(mcp.map((c) => c.tool)).toEqual(['next']);
@@ -657,14 +657,15 @@ describe.skipIf(codexMissing).concurrent('autopilot under codex exec (workspace-
       ['step_completed', thread],
     ]);
 
-    // The decision was there to answer: the person answers it at a shell, taking the repository over from the
-    // thread, whose lease (renewed by a command in the sandbox) names no process that could be seen to end.
-    const answered = person(repo, 'decide', 'A', '--take-over', '--json');
+    // The decision was there to answer: the person answers it at a shell (rule 6). A person's answer acts on the
+    // run, not as a driver: it is not refused for the thread's lease, and it leaves that lease as it was.
+    const held = readFileSync(join(repo, '_docs/_autopilot/lease.json'), 'utf8');
+    const answered = person(repo, 'decide', 'A', '--json');
     expect(answered.code, answered.stdout).toBe(0);
     expect(journal(repo).slice(lines.length)).toEqual([
-      expect.objectContaining({ event: 'lease_taken_over', session: 'local', from: thread, reason: 'take-over' }),
-      expect.objectContaining({ event: 'decision_answered', session: 'local', option: 'A' }),
+      expect.objectContaining({ event: 'decision_answered', session: 'local', actor: 'person', option: 'A' }),
     ]);
+    expect(readFileSync(join(repo, '_docs/_autopilot/lease.json'), 'utf8')).toBe(held);
   });
 
   it('an agent in exec cannot take the repository over from a live session, nor force a step: --take-over and --force among the first words are refused like decide', async () => {
@@ -684,8 +685,9 @@ describe.skipIf(codexMissing).concurrent('autopilot under codex exec (workspace-
 
     for (const call of ['take_over', 'force']) expect(model.output(call)).toContain('approval required by policy, but AskForApproval is set to Never');
     // A gap: a script Codex cannot split into plain commands (here for `$?`) is judged as one command, which no
-    // prefix rule names, and runs. Only the lease refused this decide (exit 4); the texts never spell it so.
-    expect(model.output('probe')).toMatch(/Process exited with code 0[\s\S]*exit 4/);
+    // prefix rule names, and runs. A person's answer is never refused for the lease (rule 6), so what stops this
+    // decide is that no decision waits (exit 2, nothing written); the texts never spell it so.
+    expect(model.output('probe')).toMatch(/Process exited with code 0[\s\S]*no decision is waiting[\s\S]*exit 2/);
     expect(journal(repo).map((line) => [line.event, line.session])).toEqual([
       ['run_started', 'person'],
       ['step_started', 'person'],
