@@ -1,0 +1,51 @@
+/**
+ * The skills' templates filled as their skills say (issue 23): every
+ * `{{ … }}` replaced by what it asks for, every Self-check box ticked. A
+ * placeholder that asks for a value of a fixed shape (a task id, points, an
+ * `AC-` id, an exit code, totals) gets one of that shape; any other gets a
+ * sentence of its own. The walks and the skills' test write evidence with it
+ * that the engine's judges accept.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from './engine.js';
+
+/** The command a filled Result names, and the run `autopilot exec` recorded for it. */
+export const FILLED_COMMAND = 'npm test';
+export const FILLED_TOTALS = { passed: 12, failed: 0 };
+
+/** What a placeholder of a fixed shape is filled with, by the words it asks with. */
+const SHAPED: [RegExp, string][] = [
+  [/^task ids$/, '01'],
+  [/^task id$/, '01'],
+  [/^points$/, '3'],
+  [/^batch$/, '1'],
+  [/^depends on$/, '—'],
+  [/^ac id$/, 'AC-01'],
+  [/^case id/, 'TC-001'],
+  [/^exit code$/, '0'],
+  [/^totals$/, `${FILLED_TOTALS.passed} passed, ${FILLED_TOTALS.failed} failed`],
+  [/^command$|run through autopilot exec$/, FILLED_COMMAND],
+  [/^round number/, '01'],
+  [/^cycle number$/, '1'],
+  [/^count$/, '2'],
+];
+
+/** A template's text with every placeholder filled and every box ticked. */
+export function fillTemplate(template: string): string {
+  let n = 0;
+  return template
+    .replace(/\{\{\s*([^{}]*?)\s*\}\}/g, (_, asked: string) => {
+      const key = asked.toLowerCase();
+      const shaped = SHAPED.find(([pattern]) => pattern.test(key));
+      if (shaped) return shaped[1];
+      n += 1;
+      return `Answer ${n} holds this project's own words about ${key.split(/[,;:(]/)[0]!.trim()}`;
+    })
+    .replace(/^(\s*[-*] )\[ \]/gm, '$1[x]');
+}
+
+/** A skill's template, filled. */
+export function filledTemplate(skill: string, template: string): string {
+  return fillTemplate(readFileSync(join(ROOT, 'skills', skill, template), 'utf8'));
+}
