@@ -6,12 +6,12 @@
  * sentence of its own. The walks and the skills' test write evidence with it
  * that the engine's judges accept.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './engine.js';
 
-/** The command a filled Result names, and the run `autopilot exec` recorded for it. */
-export const FILLED_COMMAND = 'npm test';
+/** The command a filled Result names, and the run `autopilot exec` recorded for it: a command that prints those totals. */
+export const FILLED_COMMAND = `node -e "console.log('12 passed, 0 failed')"`;
 export const FILLED_TOTALS = { passed: 12, failed: 0 };
 
 /** What a placeholder of a fixed shape is filled with, by the words it asks with. */
@@ -48,4 +48,30 @@ export function fillTemplate(template: string): string {
 /** A skill's template, filled. */
 export function filledTemplate(skill: string, template: string): string {
   return fillTemplate(readFileSync(join(ROOT, 'skills', skill, template), 'utf8'));
+}
+
+/** Each built-in skill's declared outputs, `file` → `template`, read from its front matter's plain lines. */
+function declaredTemplates(): { skill: string; file: string; template: string }[] {
+  return readdirSync(join(ROOT, 'skills')).flatMap((skill) => {
+    const text = readFileSync(join(ROOT, 'skills', skill, 'SKILL.md'), 'utf8');
+    const front = text.slice(0, text.indexOf('\n---', 3));
+    return [...front.matchAll(/^ {2}- file: (\S+)\n {4}template: (\S+)$/gm)].map((m) => ({ skill, file: m[1]!, template: m[2]! }));
+  });
+}
+
+const patternRegExp = (pattern: string) => new RegExp(`^${pattern.replace(/[.]/g, '\\.').replace('{cycle}', '\\d+').replace(/\*/g, '[^/]*')}$`);
+
+/**
+ * The files that prove a Done-when file (relative to the docs folder, `*` and
+ * `{cycle}` already filled) as its skill says: the file itself, its template
+ * filled, and for a task index the task file beside it. For a report whose
+ * Result the engine holds to a recorded run, run `FILLED_COMMAND` through
+ * `autopilot exec` in the same attempt.
+ */
+export function filledEvidence(file: string): Record<string, string> {
+  const declared = declaredTemplates().find((d) => patternRegExp(d.file).test(file));
+  if (!declared) throw new Error(`no skill declares ${file}`);
+  const files: Record<string, string> = { [file]: filledTemplate(declared.skill, declared.template) };
+  if (file.endsWith('/_index.md')) files[file.replace(/_index\.md$/, '01_first_task.md')] = filledTemplate('decompose', 'templates/task.md');
+  return files;
 }

@@ -17,7 +17,7 @@ import { TASK_TABLE_HEADER } from '../../../src/evidence/task-index.js';
 import { parseOutputsDeclaration } from '../../../src/formats/skill-outputs.js';
 import { summarizeTasks } from '../../../src/summary/task-table.js';
 import { ROOT } from '../../helpers/engine.js';
-import { FILLED_COMMAND, FILLED_TOTALS, fillTemplate, filledTemplate } from '../../helpers/templates.js';
+import { FILLED_COMMAND, FILLED_TOTALS, filledEvidence, fillTemplate, filledTemplate } from '../../helpers/templates.js';
 
 const SKILLS = readdirSync(join(ROOT, 'skills')).sort();
 const skillText = (skill: string) => readFileSync(join(ROOT, 'skills', skill, 'SKILL.md'), 'utf8');
@@ -71,6 +71,20 @@ describe('the 16 skills and the two flows', () => {
     const patterns = STEPS.filter((s) => s.skill === skill).flatMap((s) => s.doneWhen);
     const files = outputsOf(skill).map((o) => o.file);
     expect([...files].sort()).toEqual([...new Set(patterns)].sort());
+  });
+});
+
+describe('filledEvidence, for the walks', () => {
+  it('gives every Done-when file of both flows (27 patterns) its filled template, and a task file beside each of the 3 task indexes', () => {
+    const patterns = STEPS.flatMap((s) => s.doneWhen);
+    expect(patterns).toHaveLength(27);
+    let taskFiles = 0;
+    for (const pattern of patterns) {
+      const files = filledEvidence(pattern.replace('{cycle}', '2').replace('*', '01'));
+      for (const text of Object.values(files)) expect(text).not.toMatch(/\{\{|- \[ \]/);
+      taskFiles += Object.keys(files).filter((f) => f.endsWith('01_first_task.md')).length;
+    }
+    expect(taskFiles).toBe(3);
   });
 });
 
