@@ -201,6 +201,13 @@ describe('_docs-example', () => {
     expect(judge(skill, output, file, text, [], acceptance)).toEqual([]);
   });
 
+  it.each(['02_document/architecture.md', '02_tasks/_index.md'])('%s, which `npm run demo` writes next (scripts/demo/), passes every judge its skill names', (file) => {
+    const { skill, output } = declared.find((d) => d.output.file === file)!;
+    const demo = join(ROOT, 'scripts', 'demo');
+    const siblings = readdirSync(join(demo, file, '..'));
+    expect(judge(skill, output, file, readFileSync(join(demo, file), 'utf8'), siblings, acceptance)).toEqual([]);
+  });
+
   it('numbers its criteria AC-01 to AC-07', () => {
     expect([...acceptance.matchAll(/\*\*(AC-\d\d)\*\*/g)].map((m) => m[1])).toEqual(['AC-01', 'AC-02', 'AC-03', 'AC-04', 'AC-05', 'AC-06', 'AC-07']);
   });
