@@ -10,8 +10,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './engine.js';
 
-/** The command a filled Result names, and the run `autopilot exec` recorded for it: a command that prints those totals. */
-export const FILLED_COMMAND = `node -e "console.log('12 passed, 0 failed')"`;
+/**
+ * The command a filled Result names, as `autopilot exec` prints it, and the
+ * words to run it with (`autopilot exec -- ...FILLED_ARGV`): it prints the
+ * totals the Result gives, and needs no quoting, so the two read alike.
+ */
+export const FILLED_ARGV = ['echo', '12', 'passed,', '0', 'failed'];
+export const FILLED_COMMAND = FILLED_ARGV.join(' ');
 export const FILLED_TOTALS = { passed: 12, failed: 0 };
 
 /** What a placeholder of a fixed shape is filled with, by the words it asks with. */
@@ -64,13 +69,16 @@ const patternRegExp = (pattern: string) => new RegExp(`^${pattern.replace(/[.]/g
 /**
  * The files that prove a Done-when file (relative to the docs folder, `*` and
  * `{cycle}` already filled) as its skill says: the file itself, its template
- * filled, and for a task index the task file beside it. For a report whose
- * Result the engine holds to a recorded run, run `FILLED_COMMAND` through
- * `autopilot exec` in the same attempt.
+ * filled, and for a task index the task file beside it. Name the skill when
+ * two declare the file (`02_document/architecture.md`: plan and document).
+ * For a report whose Result the engine holds to a recorded run, run
+ * `autopilot exec -- ...FILLED_ARGV` in the same attempt.
  */
-export function filledEvidence(file: string): Record<string, string> {
-  const declared = declaredTemplates().find((d) => patternRegExp(d.file).test(file));
-  if (!declared) throw new Error(`no skill declares ${file}`);
+export function filledEvidence(file: string, skill?: string): Record<string, string> {
+  const found = declaredTemplates().filter((d) => patternRegExp(d.file).test(file) && (skill === undefined || d.skill === skill));
+  const skills = [...new Set(found.map((d) => d.skill))];
+  if (skills.length !== 1) throw new Error(skills.length === 0 ? `no skill declares ${file}` : `${skills.join(' and ')} declare ${file}: name the skill`);
+  const declared = found[0]!;
   const files: Record<string, string> = { [file]: filledTemplate(declared.skill, declared.template) };
   if (file.endsWith('/_index.md')) files[file.replace(/_index\.md$/, '01_first_task.md')] = filledTemplate('decompose', 'templates/task.md');
   return files;

@@ -76,11 +76,12 @@ describe('the 16 skills and the two flows', () => {
 
 describe('filledEvidence, for the walks', () => {
   it('gives every Done-when file of both flows (27 patterns) its filled template, and a task file beside each of the 3 task indexes', () => {
-    const patterns = STEPS.flatMap((s) => s.doneWhen);
+    const patterns = STEPS.flatMap((s) => s.doneWhen.map((pattern) => ({ pattern, skill: s.skill })));
     expect(patterns).toHaveLength(27);
+    expect(() => filledEvidence('02_document/architecture.md')).toThrow('document and plan declare 02_document/architecture.md: name the skill');
     let taskFiles = 0;
-    for (const pattern of patterns) {
-      const files = filledEvidence(pattern.replace('{cycle}', '2').replace('*', '01'));
+    for (const { pattern, skill } of patterns) {
+      const files = filledEvidence(pattern.replace('{cycle}', '2').replace('*', '01'), skill);
       for (const text of Object.values(files)) expect(text).not.toMatch(/\{\{|- \[ \]/);
       taskFiles += Object.keys(files).filter((f) => f.endsWith('01_first_task.md')).length;
     }
