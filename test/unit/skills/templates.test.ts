@@ -17,7 +17,7 @@ import { TASK_TABLE_HEADER } from '../../../src/evidence/task-index.js';
 import { parseOutputsDeclaration } from '../../../src/formats/skill-outputs.js';
 import { summarizeTasks } from '../../../src/summary/task-table.js';
 import { ROOT } from '../../helpers/engine.js';
-import { FILLED_COMMAND, FILLED_TOTALS, filledEvidence, fillTemplate, filledTemplate } from '../../helpers/templates.js';
+import { FILLED_COMMAND, FILLED_TOTALS, filledEvidence, fillTemplate, filledTemplate, stepEvidence } from '../../helpers/templates.js';
 
 const SKILLS = readdirSync(join(ROOT, 'skills')).sort();
 const skillText = (skill: string) => readFileSync(join(ROOT, 'skills', skill, 'SKILL.md'), 'utf8');
@@ -86,6 +86,23 @@ describe('filledEvidence, for the walks', () => {
       taskFiles += Object.keys(files).filter((f) => f.endsWith('01_first_task.md')).length;
     }
     expect(taskFiles).toBe(3);
+  });
+});
+
+describe('stepEvidence, for the walks that write files one at a time', () => {
+  it('writes 02_document/architecture.md, declared by plan and by document, so that both skills’ judges pass', () => {
+    const text = stepEvidence(['_docs/02_document/architecture.md'])['_docs/02_document/architecture.md']!;
+    for (const skill of ['plan', 'document']) {
+      const output = outputsOf(skill).find((o) => o.file === '02_document/architecture.md')!;
+      expect(judge(skill, output, '02_document/architecture.md', text, []), skill).toEqual([]);
+    }
+  });
+
+  it('takes the skill that declares every file of the list, and gives a file no skill declares a line of text', () => {
+    const plan = stepEvidence(['_docs/01_solution/solution.md', '_docs/02_document/architecture.md']);
+    expect(plan['_docs/02_document/architecture.md']).toContain('## Review and risks');
+    expect(plan['_docs/02_document/architecture.md']).not.toContain('## Build and run');
+    expect(stepEvidence(['_docs/notes/x.md'])).toEqual({ '_docs/notes/x.md': 'written for _docs/notes/x.md\n' });
   });
 });
 
