@@ -6,9 +6,11 @@
  * sentence of its own. The walks and the skills' test write evidence with it
  * that the engine's judges accept.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from './engine.js';
+
+/** The repository's root, which holds skills/: two folders up in source (test/helpers/), one when bundled into dist/bench.js. */
+const ROOT = [join(import.meta.dirname, '..', '..'), join(import.meta.dirname, '..')].find((dir) => existsSync(join(dir, 'skills', 'problem', 'SKILL.md')))!;
 
 /**
  * The command a filled Result names, as `autopilot exec` prints it, and the
