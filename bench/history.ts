@@ -13,6 +13,7 @@ import { carryIndex, emptyJournalIndex, indexEvent } from '../src/formats/journa
 import { chainHash, type StampedEntry } from '../src/formats/journal-line.js';
 import { JOURNAL_INDEX_CARRY_BYTES } from '../src/limits.js';
 import { GREENFIELD_1_TO_7 } from '../test/helpers/greenfield.js';
+import { FILLED_ARGV, hasResult, stepEvidence } from '../test/helpers/templates.js';
 
 /** Walks a fresh repository to step 9 through the real CLI: a repeated round of Research, the boundary, a skipped Security Audit. */
 export function walkToStep9(cli: string, dir: string): void {
@@ -20,26 +21,34 @@ export function walkToStep9(cli: string, dir: string): void {
     const r = spawnSync(process.execPath, [cli, '-C', dir, ...args], { encoding: 'utf8', env: { ...process.env, AUTOPILOT_SESSION: 'bench' } });
     if (r.status !== 0 && r.status !== 3) throw new BenchFailure(`long-history setup: autopilot ${args.join(' ')} exited ${r.status}\n${r.stderr}${r.stdout}`);
   };
+  // Each file as its skill says (its template filled); a report with a Result also needs the run autopilot exec records.
+  let needsRun = false;
   const write = (rel: string) => {
-    mkdirSync(dirname(join(dir, '_docs', rel)), { recursive: true });
-    writeFileSync(join(dir, '_docs', rel), `# ${rel}\n\nWritten for the bench.\n`);
+    for (const [path, text] of Object.entries(stepEvidence([`_docs/${rel}`]))) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+      needsRun ||= hasResult(text);
+    }
   };
   run('init', '--flow', 'greenfield');
-  for (const rel of GREENFIELD_1_TO_7.slice(0, 2)) write(rel);
+  // Each step's files are written after its `next`: done needs them new or changed in the attempt.
   run('next'); // step 1
+  for (const rel of GREENFIELD_1_TO_7.slice(0, 2)) write(rel);
   run('done');
-  write(GREENFIELD_1_TO_7[2]!);
   run('next'); // step 2
+  write(GREENFIELD_1_TO_7[2]!);
   run('done'); // decision
   run('decide', 'A'); // another round: needs a new draft
-  write('01_solution/solution_draft_02.md');
   run('next');
+  write('01_solution/solution_draft_02.md');
   run('done');
   run('decide', 'B');
   // Plan (two files), (UI Design passed over), Decompose (a boundary), Implement, Run Tests: each step's files as it is done.
   for (const files of [GREENFIELD_1_TO_7.slice(3, 5), GREENFIELD_1_TO_7.slice(5, 6), GREENFIELD_1_TO_7.slice(6, 7), GREENFIELD_1_TO_7.slice(7, 8)]) {
     run('next');
     files.forEach(write);
+    if (needsRun) run('exec', '--', ...FILLED_ARGV);
+    needsRun = false;
     run('done');
     // The session boundary after Decompose: go on in this session.
     if (files.includes('02_tasks/_index.md')) run('decide', 'B');

@@ -1,7 +1,7 @@
 // `npm run demo`: walks a copy of _docs-example a few steps on, as an agent would,
 // printing each command and what autopilot answers. The example itself is not touched.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,23 +17,22 @@ const autopilot = (...args) => {
   console.log(`(exit ${run.status})`);
   return run.status;
 };
-const agentWrites = (file, text) => {
+// What the agent writes, as the plan and decompose skills and their templates say: scripts/demo/ (the skills' test judges it).
+const agentWrites = (file) => {
   console.log(`\n# the agent writes _docs/${file}`);
   mkdirSync(dirname(join(work, '_docs', file)), { recursive: true });
-  writeFileSync(join(work, '_docs', file), text);
+  cpSync(join(root, 'scripts', 'demo', file), join(work, '_docs', file));
 };
 
 try {
   console.log(`A copy of _docs-example in ${work}: linkcheck, part-way through the greenfield flow.`);
   autopilot('status');
   autopilot('next');
-  agentWrites('02_document/architecture.md', '# Architecture\n\nParser workers, a link index, two passes.\n');
+  agentWrites('02_document/architecture.md');
   autopilot('done');
   autopilot('next');
-  agentWrites(
-    '02_tasks/_index.md',
-    '# Tasks\n\n| Task | Name | Points | Batch |\n|---|---|---|---|\n| 01 | Parse and index | 3 | 1 |\n| 02 | Internal links | 2 | 2 |\n| 03 | External links | 5 | 2 |\n',
-  );
+  for (const task of ['01_parse_and_index.md', '02_internal_links.md', '03_external_links.md']) agentWrites(`02_tasks/${task}`);
+  agentWrites('02_tasks/_index.md');
   autopilot('done');
   autopilot('decide', 'A');
   autopilot('log', '--limit', '6');

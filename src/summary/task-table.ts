@@ -1,8 +1,10 @@
 /**
  * The summary shown at the session boundary after a decompose step: how many
  * tasks, how many batches, how many complexity points — read from the task
- * table of the step's index (`02_tasks/_index.md`, `02_tasks/tests/_index.md`),
- * whose format `skills/decompose/SKILL.md` defines. When the table cannot be
+ * table of the step's index (`02_tasks/_index.md`, `02_tasks/tests/_index.md`,
+ * `02_tasks/cycle-N/_index.md`), whose format `skills/decompose/SKILL.md`
+ * defines (`| Task | Name | Points | Batch | Depends on | Test strategy |`; the
+ * summary needs only Task, Points and Batch, in any order). When the table cannot be
  * read, the answer is a problem that says why: the engine never shows numbers
  * the file does not hold.
  *
@@ -25,7 +27,8 @@ const TASK_COLUMN = 'task';
 const POINTS_COLUMNS = ['points', 'complexity', 'complexitypoints'];
 const BATCH_COLUMN = 'batch';
 /** The task table an index holds, as its problems say it. */
-export const TABLE_EXAMPLE = '| Task | Name | Points | Batch | Depends on |, one row per task, e.g. | 03 | Parse config | 3 | 2 | 01 |';
+export const TABLE_EXAMPLE =
+  '| Task | Name | Points | Batch | Depends on | Test strategy |, one row per task, e.g. | 03 | Parse config | 3 | 2 | 01 | unit per rule |';
 /** Whole or decimal points: `3`, `0.5`. */
 const POINTS = /^\d+(\.\d+)?$/;
 

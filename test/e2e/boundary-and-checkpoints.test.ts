@@ -8,7 +8,44 @@ import { autopilot as cli, journal, read, tempRepo, write, type NextJson } from 
 /** The agent of one conversation, named as the installed /autopilot text names it; `--session` given again names another. */
 const autopilot = (dir: string, ...args: string[]) => (args.includes('--session') ? cli(dir, ...args) : cli(dir, '--session', 'conversation-1', ...args));
 
-const TABLE = '# Tasks\n\n| Task | Name | Points | Batch |\n|---|---|---|---|\n| 01 | Parse | 3 | 1 |\n| 02 | Store | 5 | 1 |\n| 03 | Serve | 2 | 2 |\n';
+/** A task index as the decompose skill writes it: 3 tasks in 2 batches, 10 points, a task file beside it for each (`writeTasks`). */
+const TABLE = `# Tasks
+
+## Tasks
+
+| Task | Name | Points | Batch | Depends on | Test strategy |
+|---|---|---|---|---|---|
+| 01 | Parse | 3 | 1 | — | unit tests on fixture files |
+| 02 | Store | 5 | 1 | — | integration tests on a temporary folder |
+| 03 | Serve | 2 | 2 | 01, 02 | end-to-end runs of the command |
+
+## Batches
+
+| Batch | Tasks | Points | Why together |
+|---|---|---|---|
+| 1 | 01, 02 | 8 | neither needs the other |
+| 2 | 03 | 2 | needs the parser and the store |
+
+## Coverage
+
+| Criterion | Tasks |
+|---|---|
+| AC-01 | 01, 02, 03 |
+
+## Self-check
+
+- [x] Every task row has its task file beside the index.
+- [x] Every dependency is a task of an earlier batch.
+- [x] Every task has points from 1, 2, 3, 5, 8 and a test strategy.
+- [x] Every acceptance criterion or test case id is covered by a task.
+`;
+
+/** The index and its task files, as Decompose leaves them. */
+function writeTasks(dir: string): void {
+  for (const task of ['01_parse.md', '02_store.md', '03_serve.md'])
+    write(dir, `_docs/02_tasks/${task}`, `# ${task}\n\nWhat the task does, its criteria and its tests.\n`);
+  write(dir, '_docs/02_tasks/_index.md', TABLE);
+}
 
 /** A greenfield run walked to Decompose (step 5) in progress, by one conversation (or, with `cli`, by commands that name none). */
 function atDecompose(run: typeof autopilot = autopilot): string {
@@ -37,7 +74,7 @@ interface BoundaryJson extends Omit<NextJson, 'boundary'> {
 describe('the session boundary is the seed’s decision', () => {
   it('shows the question, A and B, and a summary read from the real task table: 3 tasks, 2 batches, 10 points', () => {
     const dir = atDecompose();
-    write(dir, '_docs/02_tasks/_index.md', TABLE);
+    writeTasks(dir);
     const done = autopilot(dir, 'done');
     expect(done.code).toBe(3);
     expect(done.stdout).toContain('Summary: 3 tasks in 2 batches, 10 complexity points (_docs/02_tasks/_index.md)');
@@ -48,17 +85,20 @@ describe('the session boundary is the seed’s decision', () => {
     expect(again.boundary.summary).toEqual({ file: '_docs/02_tasks/_index.md', tasks: 3, batches: 2, points: 10 });
   });
 
-  it('says so, and invents no numbers, when the task table is missing its columns', () => {
+  it('is not reached with an index that has no task table: done refuses it (exit 2) naming the file, and the pointer stays', () => {
     const dir = atDecompose();
     write(dir, '_docs/02_tasks/_index.md', '# Tasks\n\n- parse\n- store\n');
-    const done = autopilot(dir, 'done', '--json').json<BoundaryJson>();
-    expect(done.boundary.summary).toMatchObject({ file: '_docs/02_tasks/_index.md', problem: expect.stringContaining('no task table') });
-    expect(JSON.stringify(done.boundary.summary)).not.toMatch(/"tasks"/);
+    const pointer = read(dir, '_docs/_autopilot_state.md');
+    const done = autopilot(dir, 'done');
+    expect(done.code).toBe(2);
+    expect(done.stdout + done.stderr).toContain('_docs/02_tasks/_index.md');
+    expect(done.stdout + done.stderr).toContain('no task table');
+    expect(read(dir, '_docs/_autopilot_state.md')).toBe(pointer);
   });
 
   it('answered A: exit 3 telling this conversation to stop, and the next `next` proceeds', () => {
     const dir = atDecompose();
-    write(dir, '_docs/02_tasks/_index.md', TABLE);
+    writeTasks(dir);
     autopilot(dir, 'done');
     expect(autopilot(dir, 'next').code).toBe(3);
     const a = autopilot(dir, 'decide', 'A');
@@ -70,7 +110,7 @@ describe('the session boundary is the seed’s decision', () => {
 
   it('answered B: the same conversation goes on', () => {
     const dir = atDecompose();
-    write(dir, '_docs/02_tasks/_index.md', TABLE);
+    writeTasks(dir);
     autopilot(dir, 'done');
     expect(autopilot(dir, 'decide', 'B', '--json').json<NextJson>()).toMatchObject({ outcome: 'advanced', step: 6 });
     expect(autopilot(dir, 'next', '--json').json<NextJson>()).toMatchObject({ step: 6, action: 'start' });
@@ -112,7 +152,7 @@ describe('the session boundary is the seed’s decision', () => {
 
   it('reached where sessions cannot be told apart (every command `local`): asked once, and the next `next` goes on — it never loops', () => {
     const dir = atDecompose(cli);
-    write(dir, '_docs/02_tasks/_index.md', TABLE);
+    writeTasks(dir);
     expect(cli(dir, 'done').code).toBe(3);
     // A retry of the very `done` that reached it (a crash before it answered) shows the question again.
     expect(cli(dir, 'done').code).toBe(3);
@@ -124,7 +164,7 @@ describe('the session boundary is the seed’s decision', () => {
 
   it('crossed by a new session: counts as A, journaled, and the new conversation needs no --take-over (the lease ended at the boundary)', () => {
     const dir = atDecompose();
-    write(dir, '_docs/02_tasks/_index.md', TABLE);
+    writeTasks(dir);
     expect(autopilot(dir, '--session', 'first', 'done', '--take-over').code).toBe(3);
     const second = autopilot(dir, '--session', 'second', 'next', '--json');
     expect(second.code).toBe(0);

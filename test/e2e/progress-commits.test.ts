@@ -59,8 +59,9 @@ function copyOf(dir: string): string {
 /** Step 1 worked and ready for `done`. */
 function problemWritten(dir: string): void {
   expect(autopilot(dir, 'next').code).toBe(0);
-  write(dir, '_docs/00_problem/problem.md', '# Problem\n');
-  write(dir, '_docs/00_problem/acceptance_criteria.md', '# Acceptance\n');
+  // As the problem skill says: each file from its template, filled.
+  write(dir, '_docs/00_problem/problem.md');
+  write(dir, '_docs/00_problem/acceptance_criteria.md');
 }
 
 describe("a progress commit holds the step's work", () => {
@@ -255,7 +256,7 @@ describe('signed as git commit signs', () => {
 
     git(dir, 'config', 'user.signingKey', join(keys, 'no-such-key'));
     expect(autopilot(dir, 'next').code).toBe(0);
-    write(dir, '_docs/01_solution/solution_draft_01.md', '# Draft\n');
+    write(dir, '_docs/01_solution/solution_draft_01.md');
     const head = git(dir, 'rev-parse', 'HEAD');
     const done = autopilot(dir, 'done', '--json');
     expect(done.code).toBe(1);

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach } from 'vitest';
 import { ROOT } from './engine.js';
+import { FILLED_ARGV, hasResult, stepEvidence } from './templates.js';
 
 const BIN = join(ROOT, 'bin', 'autopilot.js');
 const made: string[] = [];
@@ -45,10 +46,18 @@ export function autopilot(dir: string, ...args: string[]): Run {
   };
 }
 
-export function write(dir: string, rel: string, text = `written for ${rel}\n`): void {
-  const file = join(dir, rel);
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, text);
+/**
+ * Writes a file under `dir`. Without a text, a file a built-in skill declares
+ * (`_docs/00_problem/problem.md`) is written as the skill says, its template
+ * filled (with the task file beside a task index); any other gets a line.
+ */
+export function write(dir: string, rel: string, text?: string): void {
+  const files = text === undefined ? stepEvidence([rel]) : { [rel]: text };
+  for (const [path, content] of Object.entries(files)) {
+    const file = join(dir, path);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, content);
+  }
 }
 
 export const read = (dir: string, rel: string) => readFileSync(join(dir, rel), 'utf8');
@@ -74,9 +83,17 @@ export interface NextJson {
 
 export { GREENFIELD_1_TO_7 } from './greenfield.js';
 
-/** What an agent does with a step: write every file `next` asks for (globs filled in). */
-export function writeArtifacts(dir: string, doneWhen: string[]): void {
-  for (const pattern of doneWhen) write(dir, pattern.replace(/\*/g, '01'));
+/**
+ * What an agent does with a step: write every file `next` asks for (globs
+ * filled in) as its skill says, each from its template filled
+ * (`helpers/templates.ts`), and, when a report holds a Result, run the suite
+ * through `autopilot exec` (with `args` before it, e.g. `--session`), so that
+ * `done` accepts the work.
+ */
+export function writeArtifacts(dir: string, doneWhen: string[], ...args: string[]): void {
+  const files = stepEvidence(doneWhen);
+  for (const [path, text] of Object.entries(files)) write(dir, path, text);
+  if (Object.values(files).some(hasResult)) autopilot(dir, ...args, 'exec', '--', ...FILLED_ARGV);
 }
 
 /** Every file under `dir` with its content and modification time: to prove a command wrote nothing. */

@@ -13,6 +13,7 @@ import { readJournal } from '../../src/io/journal.js';
 import { parsePointer, type ParsedPointer } from '../../src/formats/pointer/parse-pointer.js';
 import { ROOT } from './engine.js';
 import { write } from './cli.js';
+import { FILLED_ARGV, hasResult, stepEvidence } from './templates.js';
 
 const made: string[] = [];
 
@@ -293,7 +294,10 @@ export async function walkTo(app: App, dir: string, target: number): Promise<voi
     }
     if (p.step === target) return;
     if (typeof p.step !== 'number' || p.step > target) throw new Error(`walked past step ${target}: at ${p.step}`);
-    writeStepFiles(dir, flow.steps[p.step - 1]!.doneWhen);
+    const doneWhen = flow.steps[p.step - 1]!.doneWhen;
+    writeStepFiles(dir, doneWhen);
+    // A report with a Result is held to the run autopilot exec recorded in the attempt.
+    if (Object.values(stepEvidence(doneWhen.map((pattern) => `_docs/${pattern}`))).some(hasResult)) await cli(dir, ['exec', '--', ...FILLED_ARGV]);
     await app.runStep(ctxOf(dir), { event: { type: 'done' } });
   }
   throw new Error(`never reached step ${target}`);

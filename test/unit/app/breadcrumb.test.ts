@@ -4,18 +4,15 @@
  * `--mark` moves "since the last one", a boundary labelled by the step it
  * follows.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runBreadcrumb } from '../../../src/app/breadcrumb.js';
 import type { Context } from '../../../src/app/context.js';
 import { runStep } from '../../../src/app/step.js';
-import { tempRepo as repo } from '../../helpers/cli.js';
+// `write` without a text writes a file a skill declares as the skill says (its template filled).
+import { tempRepo as repo, write } from '../../helpers/cli.js';
 
-const write = (dir: string, rel: string, text = `# ${rel}\n`) => {
-  mkdirSync(dirname(join(dir, rel)), { recursive: true });
-  writeFileSync(join(dir, rel), text);
-};
 const ctx = (dir: string): Context => ({ repo: { dir }, session: 'unit', now: () => new Date() });
 const journalText = (dir: string) => readFileSync(join(dir, '_docs/_autopilot/journal.jsonl'), 'utf8');
 

@@ -5,20 +5,14 @@
  * agent reads. Fast: no process is spawned, so this is where the command
  * layer's behaviour is tried first.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Context } from '../../../src/app/context.js';
 import { readArguments, type Answer } from '../../../src/commands/command.js';
 import { COMMANDS, type AnyCommand } from '../../../src/commands/index.js';
 import { errorJson } from '../../../src/errors.js';
 import { ANSWERS, errorAnswer } from '../../../src/render/answers.js';
-import { tempRepo as repo } from '../../helpers/cli.js';
-
-function write(dir: string, rel: string, text = `written for ${rel}\n`): void {
-  mkdirSync(dirname(join(dir, rel)), { recursive: true });
-  writeFileSync(join(dir, rel), text);
-}
+// `write` without a text writes a file a skill declares as the skill says (its template filled).
+import { tempRepo as repo, write } from '../../helpers/cli.js';
 
 const commandNamed = (name: string) => COMMANDS.find((c) => c.name === name) as AnyCommand;
 

@@ -13,12 +13,12 @@ Built from the plan; batch 1 has no dependencies.
 
 ## Tasks
 
-| Task | Name | Points | Batch | Depends on |
-|---|---|---|---|---|
-| 01 | Project skeleton | 2 | 1 | — |
-| 02 | Config loader | 3 | 1 | — |
-| 03 | Parse config | 5 | 2 | 02 |
-| 04 | CLI | 8 | 3 | 01, 03 |
+| Task | Name | Points | Batch | Depends on | Test strategy |
+|---|---|---|---|---|---|
+| 01 | Project skeleton | 2 | 1 | — | unit: prints its version |
+| 02 | Config loader | 3 | 1 | — | unit: defaults and bad values |
+| 03 | Parse config | 5 | 2 | 02 | unit per rule |
+| 04 | CLI | 8 | 3 | 01, 03 | end to end: exit codes |
 
 ## Batches
 
@@ -88,7 +88,7 @@ describe('summarizeTasks', () => {
       file: FILE,
       line: lineOf(text, '| Task | Name | Batch |'),
       message: 'the task table lacks the column(s) Points',
-      expected: expect.stringContaining('| Task | Name | Points | Batch |'),
+      expected: expect.stringContaining('| Task | Name | Points | Batch | Depends on | Test strategy |'),
       received: '| Task | Name | Batch |',
     });
     const noTask = '| Step | Points |\n|---|---|\n| 1 | 2 |\n';
@@ -191,7 +191,7 @@ describe('the format skills/decompose/SKILL.md teaches', () => {
     const skill = readFileSync(join(ROOT, 'skills', 'decompose', 'SKILL.md'), 'utf8');
     const examples = [...skill.matchAll(/```markdown\n([\s\S]*?)```/g)].map((m) => m[1]!);
     expect(examples).toHaveLength(2);
-    expect(skill).toContain('That table reads as 4 tasks, 3 batches, 13 points.');
+    expect(skill).toContain('that one reads as 4 tasks, 3 batches, 13');
     expect(summarizeTasks(examples.join('\n'), FILE)).toEqual({ tasks: 4, batches: 3, points: 13 });
     // The Batches table alone is not a task table.
     expect(summarizeTasks(examples[1]!, FILE)).toMatchObject({ problem: { message: 'the task table lacks the column(s) Task' } });

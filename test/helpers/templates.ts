@@ -1,0 +1,145 @@
+/**
+ * The skills' templates filled as their skills say (issue 23): every
+ * `{{ … }}` replaced by what it asks for, every Self-check box ticked. A
+ * placeholder that asks for a value of a fixed shape (a task id, points, an
+ * `AC-` id, an exit code, totals) gets one of that shape; any other gets a
+ * sentence of its own. The walks and the skills' test write evidence with it
+ * that the engine's judges accept.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The repository's root, which holds skills/: two folders up in source (test/helpers/), one when bundled into dist/bench.js. */
+const ROOT = [join(import.meta.dirname, '..', '..'), join(import.meta.dirname, '..')].find((dir) => existsSync(join(dir, 'skills', 'problem', 'SKILL.md')))!;
+
+/**
+ * The command a filled Result names, as `autopilot exec` prints it, and the
+ * words to run it with (`autopilot exec -- ...FILLED_ARGV`): it prints the
+ * totals the Result gives, and needs no quoting, so the two read alike.
+ */
+export const FILLED_ARGV = ['echo', '12', 'passed,', '0', 'failed'];
+export const FILLED_COMMAND = FILLED_ARGV.join(' ');
+export const FILLED_TOTALS = { passed: 12, failed: 0 };
+
+/** What a placeholder of a fixed shape is filled with, by the words it asks with. */
+const SHAPED: [RegExp, string][] = [
+  [/^task ids$/, '01'],
+  [/^task id$/, '01'],
+  [/^points$/, '3'],
+  [/^batch$/, '1'],
+  [/^depends on$/, '—'],
+  [/^ac id$/, 'AC-01'],
+  [/^case id/, 'TC-001'],
+  [/^exit code$/, '0'],
+  [/^totals$/, `${FILLED_TOTALS.passed} passed, ${FILLED_TOTALS.failed} failed`],
+  [/^command$|run through autopilot exec$/, FILLED_COMMAND],
+  [/^round number/, '01'],
+  [/^cycle number$/, '1'],
+  [/^count$/, '2'],
+];
+
+/** A template's text with every placeholder filled and every box ticked; `tag` (a file's name) makes two files' sentences differ. */
+export function fillTemplate(template: string, tag?: string): string {
+  let n = 0;
+  return template
+    .replace(/\{\{\s*([^{}]*?)\s*\}\}/g, (_, asked: string) => {
+      const key = asked.toLowerCase();
+      const shaped = SHAPED.find(([pattern]) => pattern.test(key));
+      if (shaped) return shaped[1];
+      n += 1;
+      return `Answer ${n}${tag ? ` in ${tag}` : ''} holds this project's own words about ${key.split(/[,;:(]/)[0]!.trim()}`;
+    })
+    .replace(/^(\s*[-*] )\[ \]/gm, '$1[x]');
+}
+
+/** A skill's template, filled. */
+export function filledTemplate(skill: string, template: string, tag?: string): string {
+  return fillTemplate(readFileSync(join(ROOT, 'skills', skill, template), 'utf8'), tag);
+}
+
+/** Each built-in skill's declared outputs, `file` → `template`, read from its front matter's plain lines. */
+let declared: { skill: string; file: string; template: string }[] | undefined;
+function declaredTemplates(): { skill: string; file: string; template: string }[] {
+  return (declared ??= readdirSync(join(ROOT, 'skills')).flatMap((skill) => {
+    const text = readFileSync(join(ROOT, 'skills', skill, 'SKILL.md'), 'utf8');
+    const front = text.slice(0, text.indexOf('\n---', 3));
+    return [...front.matchAll(/^ {2}- file: (\S+)\n {4}template: (\S+)$/gm)].map((m) => ({ skill, file: m[1]!, template: m[2]! }));
+  }));
+}
+
+const patternRegExp = (pattern: string) => new RegExp(`^${pattern.replace(/[.]/g, '\\.').replace('{cycle}', '\\d+').replace(/\*/g, '[^/]*')}$`);
+
+/**
+ * The files that prove a Done-when file (relative to the docs folder, `*` and
+ * `{cycle}` already filled) as its skill says: the file itself, its template
+ * filled, and for a task index the task file beside it. Name the skill when
+ * two declare the file (`02_document/architecture.md`: plan and document).
+ * For a report with a Result (`hasResult`), run `autopilot exec --
+ * ...FILLED_ARGV` in the same attempt: the engine holds it to that run.
+ */
+export function filledEvidence(file: string, skill?: string): Record<string, string> {
+  const skills = [
+    ...new Set(
+      declaredTemplates()
+        .filter((d) => patternRegExp(d.file).test(file) && (skill === undefined || d.skill === skill))
+        .map((d) => d.skill),
+    ),
+  ];
+  if (skills.length !== 1) throw new Error(skills.length === 0 ? `no skill declares ${file}` : `${skills.join(' and ')} declare ${file}: name the skill`);
+  return evidenceFor(file, skills[0])!;
+}
+
+/** The filled templates of one file declared by several skills, as one text that satisfies each: every section, one Self-check with every item. */
+function merged(texts: string[]): string {
+  const [body, checks] = texts.reduce<[string[], string[]]>(
+    ([bodies, items], text, i) => {
+      const [main, check = ''] = text.split(/^## Self-check\s*$/m);
+      return [
+        [...bodies, i === 0 ? main!.trimEnd() : main!.replace(/^# .*$/m, '').trim()],
+        [...items, ...check.trim().split('\n')],
+      ];
+    },
+    [[], []],
+  );
+  return `${body.join('\n\n')}\n\n## Self-check\n\n${[...new Set(checks)].join('\n')}\n`;
+}
+
+function evidenceFor(file: string, skill?: string): Record<string, string> | undefined {
+  const all = declaredTemplates().filter((d) => patternRegExp(d.file).test(file) && (skill === undefined || d.skill === skill));
+  const found = all[0];
+  if (!found) return undefined;
+  const texts = [...new Map(all.map((d) => [d.skill, filledTemplate(d.skill, d.template, file)])).values()];
+  const files: Record<string, string> = { [file]: texts.length === 1 ? texts[0]! : merged(texts) };
+  if (file.endsWith('/_index.md')) files[file.replace(/_index\.md$/, '01_first_task.md')] = filledTemplate('decompose', 'templates/task.md');
+  return files;
+}
+
+/**
+ * The files an agent writes for a step whose Done-when list is `doneWhen`
+ * (paths under the repository, the docs folder first: `_docs/00_problem/problem.md`),
+ * each as its skill says, keyed by path under the repository. A file no skill
+ * declares (a test's own flow) gets a line of text. The skill is the one that
+ * declares every file of the list (plan, not document, for Plan's two files).
+ */
+export function stepEvidence(doneWhen: string[]): Record<string, string> {
+  const paths = doneWhen.map((p) => p.replace(/\*/g, '01'));
+  const split = (path: string) => {
+    const slash = path.indexOf('/');
+    return slash < 0 ? { docs: '', rel: path } : { docs: path.slice(0, slash + 1), rel: path.slice(slash + 1) };
+  };
+  const all = declaredTemplates();
+  const owners = [...new Set(all.map((d) => d.skill))].filter((skill) =>
+    paths.every((path) => all.some((d) => d.skill === skill && patternRegExp(d.file).test(split(path).rel))),
+  );
+  const out: Record<string, string> = {};
+  for (const path of paths) {
+    const { docs, rel } = split(path);
+    const files = evidenceFor(rel, owners.length === 1 ? owners[0] : undefined) ?? evidenceFor(rel);
+    if (!files) out[path] = `written for ${path}\n`;
+    else for (const [file, text] of Object.entries(files)) out[docs + file] = text;
+  }
+  return out;
+}
+
+/** Whether a text holds a `## Result` the engine holds to a run `autopilot exec` recorded. */
+export const hasResult = (text: string): boolean => /^## Result\s*$/m.test(text);
