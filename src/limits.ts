@@ -188,6 +188,13 @@ export const MARKDOWN_LIMITS = {
 /** YAML aliases (`*name`) in a flow's front matter, and yaml's `maxAliasCount`: yaml resolves each alias by scanning the document. */
 export const YAML_MAX_ALIASES = 100;
 
+/**
+ * How deep `[` and `{` may nest in a front matter's YAML: yaml's parser takes
+ * seconds on thousands of levels (a 29 KB line of `[` took 1.3 s), and a flow
+ * or a skill needs two or three.
+ */
+export const YAML_MAX_NESTING = 64;
+
 /** YAML aliases in a SKILL.md's front matter (`maxAliasCount`): they have no use there; a few are tolerated, a billion laughs are not. */
 export const SKILL_STATE_MAX_ALIASES = 10;
 
