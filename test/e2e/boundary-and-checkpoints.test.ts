@@ -118,7 +118,7 @@ describe('the session boundary is the seed’s decision', () => {
 
   it('answered B: says it goes on in this conversation at step 6 Implement, and never that a step was completed', () => {
     const dir = atDecompose();
-    write(dir, '_docs/02_tasks/_index.md', TABLE);
+    writeTasks(dir);
     autopilot(dir, 'done');
     const b = autopilot(dir, 'decide', 'B');
     expect(b.code).toBe(0);
@@ -131,7 +131,7 @@ describe('the session boundary is the seed’s decision', () => {
 
   it('done again at the boundary (the step was completed before): exit 3, the boundary again, "already recorded", never "✓ Completed"; 0 events written', () => {
     const dir = atDecompose();
-    write(dir, '_docs/02_tasks/_index.md', TABLE);
+    writeTasks(dir);
     expect(autopilot(dir, 'done').code).toBe(3);
     const events = journal(dir).length;
     const again = autopilot(dir, 'done', '--step', '5');

@@ -4,6 +4,8 @@
  * sub-step, the files already there), and at a boundary whose task index
  * cannot be read, what to fix. Every answer holds to its schema.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stepAnswer, type StepAnswer } from '../../src/render/answers.js';
 import { autopilot as cli, tempRepo, write } from '../helpers/cli.js';
@@ -71,7 +73,7 @@ describe('next, resuming a step, says where to pick up', () => {
 });
 
 describe('a boundary whose task index cannot be read', () => {
-  it('tells the agent the file and what it needs; fixed, the next `next` shows the numbers', () => {
+  it('done refuses it, naming the file and what it needs (exit 2, 0 events); forced by a person, the boundary says what to fix; fixed, the next `next` shows the numbers', () => {
     const dir = atResearch();
     const walk: string[][] = [['01_solution/solution_draft_01.md'], ['01_solution/solution.md', '02_document/architecture.md']];
     for (const files of walk) {
@@ -81,15 +83,19 @@ describe('a boundary whose task index cannot be read', () => {
     }
     expect(next(dir).json).toMatchObject({ step: 5, name: 'Decompose' });
     write(dir, '_docs/02_tasks/_index.md', '# Tasks\n\n- parse\n- store\n');
-    const done = autopilot(dir, 'done', '--json');
-    expect(done.code).toBe(3);
+    const events = readFileSync(join(dir, '_docs/_autopilot/journal.jsonl'), 'utf8');
+    const refused = autopilot(dir, 'done');
+    expect(refused.code).toBe(2);
+    expect(refused.stdout + refused.stderr).toContain('_docs/02_tasks/_index.md');
+    expect(readFileSync(join(dir, '_docs/_autopilot/journal.jsonl'), 'utf8')).toBe(events);
+    // A person forces it past the checks: the boundary's summary then tells the agent what to fix.
+    const done = autopilot(dir, 'done', '--force', '--reason', 'the index is rewritten next', '--json');
+    expect(done.code, done.stdout + done.stderr).toBe(3);
     const summary = stepAnswer.parse(done.json()).boundary?.summary;
     expect(summary).toMatchObject({
       file: '_docs/02_tasks/_index.md',
       problem: 'the task index has no task table',
-      fix: expect.stringMatching(
-        /^fix _docs\/02_tasks\/_index\.md: it needs \| Task \| Name \| Points \| Batch \| Depends on \|, one row per task.*then run `next`/,
-      ),
+      fix: expect.stringMatching(/^fix _docs\/02_tasks\/_index\.md: it needs \| Task \| Name \| Points \| Batch \| Depends on \|.*then run `next`/),
     });
     expect(autopilot(dir, 'next').stdout).toContain('  The agent: fix _docs/02_tasks/_index.md: it needs | Task |');
     write(dir, '_docs/02_tasks/_index.md', '# Tasks\n\n| Task | Name | Points | Batch |\n|---|---|---|---|\n| 01 | Parse | 3 | 1 |\n');

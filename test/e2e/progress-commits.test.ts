@@ -309,7 +309,7 @@ describe('by default, every step is committed in a repository with a first commi
     expect(autopilot(dir, 'check').code).toBe(0);
     // A second step, the same, stopping at its decision (exit 3).
     expect(autopilot(dir, 'next').code).toBe(0);
-    write(dir, '_docs/01_solution/solution_draft_01.md', '# Draft\n\nA plan.\n');
+    write(dir, '_docs/01_solution/solution_draft_01.md');
     expect(autopilot(dir, 'done').code).toBe(3);
     expect(progressEvents(dir)).toHaveLength(2);
     expect(git(dir, 'status', '--porcelain')).toBe('');
@@ -369,8 +369,8 @@ describe('a commit is recognised by what its tree holds, never by its trailers a
   /** The same step 1 done again: `next`, the evidence, `done`. */
   function redo(dir: string): Run {
     expect(autopilot(dir, 'next').code).toBe(0);
-    write(dir, '_docs/00_problem/problem.md', '# Problem, again\n');
-    write(dir, '_docs/00_problem/acceptance_criteria.md', '# Acceptance, again\n');
+    write(dir, '_docs/00_problem/problem.md');
+    write(dir, '_docs/00_problem/acceptance_criteria.md');
     return autopilot(dir, 'done');
   }
 
@@ -506,7 +506,7 @@ describe('an older journal, with `progress_commit_made` lines after its commits'
     expect(autopilot(dir, 'status', '--json').json()).not.toHaveProperty('progress_commit_owed');
     expect(autopilot(dir, 'check').code).toBe(0);
     expect(autopilot(dir, 'next').code).toBe(0);
-    write(dir, '_docs/01_solution/solution_draft_01.md', '# Draft\n\nA plan.\n');
+    write(dir, '_docs/01_solution/solution_draft_01.md');
     expect(autopilot(dir, 'done').code).toBe(3);
     expect(progressEvents(dir)).toHaveLength(2);
     expect(git(dir, 'status', '--porcelain')).toBe('');

@@ -53,11 +53,33 @@ export function autopilot(dir: string, ...args: string[]): Run {
  */
 export function write(dir: string, rel: string, text?: string): void {
   const files = text === undefined ? stepEvidence([rel]) : { [rel]: text };
-  for (const [path, content] of Object.entries(files)) {
+  for (const [path, filled] of Object.entries(files)) {
+    const content = text === undefined ? namingCriteria(dir, path, filled) : filled;
     const file = join(dir, path);
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, content);
   }
+}
+
+/**
+ * A filled template names AC-01 where it traces criteria; a repository whose
+ * problem step wrote more (the example: AC-01 to AC-07) gets the rest named
+ * too, above the Self-check, as an agent covering each would.
+ */
+function namingCriteria(dir: string, path: string, filled: string): string {
+  const docs = path.slice(0, path.indexOf('/') + 1);
+  let criteria: string;
+  try {
+    criteria = readFileSync(join(dir, docs, '00_problem/acceptance_criteria.md'), 'utf8');
+  } catch {
+    return filled;
+  }
+  if (!/\bAC-\d{2,}\b/.test(filled) || path.endsWith('acceptance_criteria.md')) return filled;
+  const missing = [...new Set(criteria.match(/\bAC-\d{2,}\b/g) ?? [])].filter((id) => !filled.includes(id));
+  if (missing.length === 0) return filled;
+  const line = `Also covered here: ${missing.join(', ')}, each as its criterion says.\n\n`;
+  const at = filled.search(/^## Self-check\s*$/m);
+  return at < 0 ? `${filled}\n${line}` : filled.slice(0, at) + line + filled.slice(at);
 }
 
 export const read = (dir: string, rel: string) => readFileSync(join(dir, rel), 'utf8');
