@@ -17,11 +17,13 @@ const RUNS_TESTS = new Set(['implement', 'test-run', 'refactor', 'testability-re
 interface Walked {
   steps: string[];
   skills: Set<string>;
+  /** With `placeholdersFirst`: the steps whose templates, written as they are, `done` refused naming each file and what to write. */
+  refused: string[];
 }
 
 /** Walks the flow as the skills say until `stop` says so; answers each decision and boundary with B (go on). */
-function walk(dir: string, stop: (next: NextJson) => boolean, extra: Record<string, string> = {}): Walked {
-  const walked: Walked = { steps: [], skills: new Set() };
+function walk(dir: string, stop: (next: NextJson) => boolean, extra: Record<string, string> = {}, placeholdersFirst = false): Walked {
+  const walked: Walked = { steps: [], skills: new Set(), refused: [] };
   for (let i = 0; i < 40; i++) {
     const next = autopilot(dir, 'next', '--json');
     expect(next.code, next.stdout + next.stderr).toBe(0);
@@ -34,6 +36,17 @@ function walk(dir: string, stop: (next: NextJson) => boolean, extra: Record<stri
       const run = autopilot(dir, 'exec', '--', ...FILLED_ARGV);
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toContain(`Command: ${FILLED_COMMAND}`);
+    }
+    if (placeholdersFirst) {
+      // The templates copied as they are: every placeholder left in, every box unticked.
+      for (const { file, template } of json.templates) write(dir, file.replace('*', '01'), readFileSync(template, 'utf8'));
+      const journal = readFileSync(`${dir}/_docs/_autopilot/journal.jsonl`, 'utf8');
+      const refused = autopilot(dir, 'done');
+      expect(refused.code, `${json.step} ${json.name}: ${refused.stdout}`).toBe(2);
+      for (const { file } of json.templates) expect(refused.stdout).toContain(`✗ ${file.replace('*', '01')}`);
+      expect(refused.stdout).toMatch(/\n {6}write: \S/);
+      expect(readFileSync(`${dir}/_docs/_autopilot/journal.jsonl`, 'utf8')).toBe(journal);
+      walked.refused.push(`${json.step} ${json.name}`);
     }
     for (const { file, template } of json.templates) {
       const path = file.replace('*', '01');
@@ -78,6 +91,14 @@ describe('the positive walk: every step written as its skill and template say', 
     expect(walked.steps).toHaveLength(14);
     expect(walked.steps[2]).toBe('3 Code Testability Revision');
     for (const skill of walked.skills) skills.add(skill);
+  }, 120_000);
+
+  it('an agent that copies each template as it is (placeholders left, boxes unticked) is refused at every one of the 10 greenfield steps, naming each file and what to write, with 0 events written; filled, it goes on', () => {
+    const dir = tempRepo();
+    const walked = walk(dir, () => false, { '_docs/00_problem/problem.md': '_docs/00_problem/ui.md' }, true);
+    expect(walked.refused).toEqual(walked.steps);
+    expect(walked.refused).toHaveLength(10);
+    expect(autopilot(dir, 'status', '--json').json()).toMatchObject({ step: 'done' });
   }, 120_000);
 
   it('between them the two walks used all 16 skills', () => {
