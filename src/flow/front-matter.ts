@@ -7,7 +7,8 @@
  */
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Alias, type Document } from 'yaml';
 import type { Problem } from '../errors.js';
-import { YAML_MAX_ALIASES, YAML_MAX_NESTING } from '../limits.js';
+import { YAML_MAX_ALIASES } from '../limits.js';
+import { nestingProblem } from './yaml-nesting.js';
 import type { CheckpointMark, Detection } from './model.js';
 import { patternProblem } from './patterns.js';
 
@@ -56,31 +57,6 @@ export function readFrontMatter(source: string, file: string, firstLine: number,
       ],
     };
   }
-}
-
-/**
- * Flow collections nested past `YAML_MAX_NESTING`, found in one pass before
- * yaml sees the text. Brackets inside quotes or comments count too: a flow's
- * front matter has no use for so many either way.
- */
-export function nestingProblem(source: string, file: string, firstLine: number): Problem | undefined {
-  let depth = 0;
-  let line = firstLine + 1;
-  for (let i = 0; i < source.length; i++) {
-    const c = source.charCodeAt(i);
-    if (c === 10) line++;
-    else if (c === 91 || c === 123) {
-      if (++depth > YAML_MAX_NESTING)
-        return {
-          file,
-          line,
-          message: `the front matter nests \`[\` or \`{\` more than ${YAML_MAX_NESTING} deep`,
-          expected: EXAMPLE,
-          received: `more than ${YAML_MAX_NESTING} open brackets by this line`,
-        };
-    } else if ((c === 93 || c === 125) && depth > 0) depth--;
-  }
-  return undefined;
 }
 
 function yamlErrors(doc: Document.Parsed, file: string, at: (offset: number) => number): Problem[] {

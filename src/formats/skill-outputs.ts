@@ -21,6 +21,7 @@ import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Node 
 import type { Problem } from '../errors.js';
 import { CHECK_NAMES } from '../evidence/names.js';
 import type { OutputDeclaration } from '../evidence/types.js';
+import { nestingProblem } from '../flow/yaml-nesting.js';
 import { patternProblem } from '../flow/patterns.js';
 import { SKILL_OUTPUTS_MAX } from '../limits.js';
 
@@ -38,8 +39,12 @@ export function parseOutputsDeclaration(
   if (lines[0]?.trimEnd() !== '---') return undefined;
   const end = lines.findIndex((line, i) => i > 0 && /^(---|\.\.\.)\s*$/.test(line));
   if (end < 0) return { problem: { file, line: 1, message: 'the front matter is never closed', expected: 'a line `---` after it', received: 'no such line' } };
+  const yaml = lines.slice(1, end).join('\n');
+  // Brackets nested thousands deep cost yaml seconds: refused first, in one pass.
+  const nesting = nestingProblem(yaml, file, 1);
+  if (nesting) return { problem: nesting };
   const lineCounter = new LineCounter();
-  const doc = parseDocument(lines.slice(1, end).join('\n'), { lineCounter, prettyErrors: false });
+  const doc = parseDocument(yaml, { lineCounter, prettyErrors: false });
   // The YAML starts on the file's second line.
   const lineAt = (offset: number | undefined) => 1 + (offset === undefined ? 0 : lineCounter.linePos(offset).line);
   const [error] = doc.errors;

@@ -39,6 +39,14 @@ describe('the outputs a SKILL.md declares', () => {
     });
   });
 
+  it('14,169 nested `[` in the front matter are refused at their line (4) in one pass, before yaml reads them', () => {
+    const started = process.cpuUsage();
+    const read = parseOutputsDeclaration(skill(`outputs: ${'['.repeat(14_169)}\n`), FILE);
+    const cpu = process.cpuUsage(started);
+    expect(read).toEqual({ problem: expect.objectContaining({ file: FILE, line: 4, message: expect.stringContaining('more than 64 deep') }) });
+    expect((cpu.user + cpu.system) / 1000).toBeLessThan(100);
+  });
+
   it('is nothing for a skill without front matter or without `outputs:`', () => {
     expect(parseOutputsDeclaration('# Problem\n', FILE)).toBeUndefined();
     expect(parseOutputsDeclaration(skill(''), FILE)).toBeUndefined();
