@@ -16,6 +16,8 @@ import { renderMarkdown } from '../report/markdown.js';
 import { buildReport } from '../report/report-model.js';
 import type { Context } from './context.js';
 import { transact } from './transaction.js';
+import { readAcCoverage } from './ac-coverage.js';
+import { acCoverageLine } from '../evidence/ac-coverage.js';
 
 export const REPORT_MD = '_autopilot_report.md';
 export const REPORT_HTML = '_autopilot_report.html';
@@ -30,12 +32,14 @@ export async function runReport(ctx: Context, html: boolean): Promise<{ file: st
       position.status === 'failed' ? entries.findLast((e) => e.event === 'step_failed' && e.step === position.step && e.cycle === position.cycle) : undefined;
     const reason = failed && typeof readDetail(failed, 'reason') === 'string' ? (readDetail(failed, 'reason') as string) : undefined;
     const pending = pendingQuestion(loaded.flow, position, loaded.boundary, fork, reason);
+    const coverage = readAcCoverage(repo, loaded.flow, position.cycle);
     const model = buildReport({
       flow: loaded.flow,
       position,
       entries,
       ...(pending ? { pending } : {}),
       now: ctx.now(),
+      ...(coverage ? { acceptance: { file: coverage.file, summary: acCoverageLine(coverage) } } : {}),
     });
     const md = join(repo.docs, REPORT_MD);
     const page = join(repo.docs, REPORT_HTML);

@@ -21,6 +21,7 @@ import { readSettings } from './settings.js';
 import { flowChangeNotice, loadRepoFlows } from './flows.js';
 import { buildView, type View } from './view.js';
 import { displayPath, type Repo } from '../io/repo.js';
+import { readAcCoverage } from './ac-coverage.js';
 
 /** Guards that cannot work in this repository, in words; empty when all is well. Said by `status` and `check` every time. */
 export function guardProblems(repo: Repo): string[] {
@@ -90,9 +91,11 @@ export async function runStatus(ctx: Context): Promise<{ view: View; exit: numbe
       : undefined;
   const fork = loaded.fork?.verdict.kind === 'disagree' ? forkDecision(loaded.fork.verdict) : undefined;
   const pending = pendingQuestion(loaded.flow, position, loaded.boundary, fork, typeof failed?.reason === 'string' ? failed.reason : undefined);
+  const acceptance = readAcCoverage(repo, loaded.flow, position.cycle);
   const view = buildView('status', loaded, position, undefined, {
     ...(notices.length > 0 ? { notices } : {}),
     ...(pending ? { pending } : {}),
+    ...(acceptance ? { acceptance } : {}),
     lease: leaseStatus(repo, { session: ctx.session, unnamed: ctx.sessionFrom === 'default' }, ctx.now(), settings.staleMs, () =>
       conversationProcess(ctx.role ?? 'cli'),
     ),

@@ -3,6 +3,7 @@
  * agent, as a few lines of text for a person.
  */
 import { evidenceFor, type Evidence } from '../engine/evidence.js';
+import type { AcCoverage } from '../evidence/ac-coverage.js';
 import { nextFreeName } from '../engine/next-name.js';
 import { findMatches } from '../io/find-matches.js';
 import { EVIDENCE_MATCH_LIMIT } from '../limits.js';
@@ -79,6 +80,8 @@ export interface View {
   gitOff?: string;
   /** `status`: whether step commands make progress commits here, and why not. */
   commits?: { on: boolean; reason?: string };
+  /** `status`: how far the acceptance criteria are traced (covered by tasks, tested), when their file exists. */
+  acceptance?: AcCoverage;
   /** `status`: the question waiting for a person (a decision, a boundary, a failure, a fork), with the command that answers it. */
   pending?: PendingQuestion;
   /** A boundary waiting for its answer. */

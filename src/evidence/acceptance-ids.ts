@@ -2,9 +2,12 @@
  * `acceptance-ids`: the acceptance criteria are numbered `AC-01`, `AC-02`, …
  * (`AC-` and two or more digits): every top-level list item (outside the
  * Self-check) starts with its own id, and no id is used twice, so later
- * steps can name each criterion.
+ * steps can name each criterion. A file with an `## Acceptance criteria`
+ * heading (any level, any case) is read only under that heading, so a list
+ * under Scope or Tasks is not taken for criteria; a file without one is the
+ * criteria file itself and is read whole.
  */
-import { headingKey, headingOf, linesOf, withoutComments } from './markdown.js';
+import { headingKey, headingOf, linesOf, withoutComments, type Line } from './markdown.js';
 import { SELF_CHECK_HEADING } from './self-check.js';
 import type { Finding, Judge } from './types.js';
 
@@ -17,12 +20,34 @@ export function acceptanceIds(text: string): string[] {
   return [...new Set(text.match(AC_ID) ?? [])];
 }
 
+const CRITERIA_HEADING = headingKey('Acceptance criteria');
+
+/**
+ * The lines the criteria are read from: those under every `Acceptance
+ * criteria` heading (up to the next heading of the same or a higher level)
+ * when the file has one, else the whole file.
+ */
+export function criteriaLines(text: string): Line[] {
+  const lines = withoutComments(linesOf(text));
+  const sectioned = lines.some((line) => headingKey(headingOf(line)?.text ?? '') === CRITERIA_HEADING);
+  if (!sectioned) return lines;
+  const out: Line[] = [];
+  let level: number | undefined;
+  for (const line of lines) {
+    const h = headingOf(line);
+    if (h && level !== undefined && h.level <= level) level = undefined;
+    if (h && headingKey(h.text) === CRITERIA_HEADING) level = h.level;
+    if (level !== undefined) out.push(line);
+  }
+  return out;
+}
+
 export const acceptanceIdsJudge: Judge = ({ file, text }) => {
   const findings: Finding[] = [];
   const seen = new Map<string, number>();
   let heading: string | undefined;
   let inSelfCheck = false;
-  for (const line of withoutComments(linesOf(text))) {
+  for (const line of criteriaLines(text)) {
     const h = headingOf(line);
     if (h) {
       heading = h.text;

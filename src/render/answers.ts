@@ -113,6 +113,15 @@ export const statusAnswer = position.extend({
   progress_commit_owed: z.object({ event: z.number().int() }).optional(),
   /** Whether step commands make progress commits here (on by default in a repository with a first commit), and why not. */
   progress_commits: z.object({ on: z.boolean(), reason: z.string().optional() }).optional(),
+  /** The acceptance criteria's ids (when their file exists), those the task index names (covered) and those the test report names (tested), each with the ids it misses. */
+  acceptance: z
+    .object({
+      file: z.string(),
+      ids: z.array(z.string()),
+      covered: z.object({ file: z.string(), ids: z.array(z.string()), missing: z.array(z.string()) }).optional(),
+      tested: z.object({ file: z.string(), ids: z.array(z.string()), missing: z.array(z.string()) }).optional(),
+    })
+    .optional(),
   boundary_pending: z.object({ after: z.number().int(), reached_by: z.string(), decision }).optional(),
   fork_pending: fork.extend({ decision }).optional(),
   /** What waits for a person's answer, if anything: a decision, a session boundary, a step failed three times, a fork. */

@@ -4,6 +4,7 @@
  * outcome adds. Typed by the schemas in `answers.ts`.
  */
 import type { CheckResult } from '../app/check.js';
+import type { AcCoverage, Traced } from '../evidence/ac-coverage.js';
 import type { Seam } from '../app/log.js';
 import { currentStep, doneWhenPaths, type View } from '../app/view.js';
 import { boundaryDecision } from '../engine/boundary.js';
@@ -65,6 +66,12 @@ function positionJson(view: View) {
   };
 }
 
+/** The criteria's coverage as `status --json` gives it: the ids, and per file the ids it names and those it misses. */
+function acceptanceJson(c: AcCoverage): NonNullable<StatusAnswer['acceptance']> {
+  const traced = (t: Traced) => ({ file: t.file, ids: t.named, missing: t.missing });
+  return { file: c.file, ids: c.ids, ...(c.covered ? { covered: traced(c.covered) } : {}), ...(c.tested ? { tested: traced(c.tested) } : {}) };
+}
+
 export function statusJson(view: View): StatusAnswer {
   const step = currentStep(view);
   const lease = view.lease;
@@ -96,6 +103,7 @@ export function statusJson(view: View): StatusAnswer {
     git_fallback: view.gitOff ? { on: false, reason: view.gitOff } : { on: true },
     ...(view.owedCommit !== undefined ? { progress_commit_owed: { event: view.owedCommit } } : {}),
     ...(view.commits ? { progress_commits: view.commits } : {}),
+    ...(view.acceptance ? { acceptance: acceptanceJson(view.acceptance) } : {}),
     ...(view.boundary
       ? {
           boundary_pending: {

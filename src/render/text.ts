@@ -1,5 +1,6 @@
 /** Text for a person or an agent reading every turn: short, and the next command always spelled out. */
 import type { Finding } from '../evidence/types.js';
+import { acCoverageLine } from '../evidence/ac-coverage.js';
 import type { LastAction } from '../formats/pointer/parse-pointer.js';
 import { evidenceFor, hasArtifacts, isSettled } from '../engine/evidence.js';
 import { formatProblem, GitFailed, HeldError, InputError, knownError, type Problem } from '../errors.js';
@@ -193,6 +194,7 @@ export function statusText(view: View): string {
   }
   if (view.lastAction) lines.push(`Last      ${lastActionLine(view.lastAction)}`);
   lines.push(`Progress  ${progress(view)}`);
+  if (view.acceptance) lines.push(...wrapped('AC', acCoverageLine(view.acceptance), '   '));
   if (view.fork) lines.push(...forkLines(view.fork.reasons, view.fork.sides));
   const problems = driftLines(view);
   lines.push(problems.length === 0 ? 'Problems  none' : 'Problems', ...problems.map((p) => `  ${p}`));

@@ -154,7 +154,7 @@ ${renderSvg(model)}
 ${rows.join('\n')}
 </tbody>
 </table>
-<h2>Open decisions</h2>
+${model.acceptance ? `<h2>Acceptance criteria</h2>\n<p class="acceptance">${esc(model.acceptance.summary)} (<code>${esc(model.acceptance.file)}</code>).</p>\n` : ''}<h2>Open decisions</h2>
 ${decision}
 <h2>Last actions</h2>
 ${events.length > 0 ? `<ol class="events">${events.join('\n')}</ol>` : '<p>The journal is empty.</p>'}

@@ -46,6 +46,7 @@ export function renderMarkdown(model: ReportModel): string {
     '|---|---|---|---|---|---|---|',
     ...rows,
     '',
+    ...(model.acceptance ? ['## Acceptance criteria', '', `${mdText(model.acceptance.summary)} (\`${model.acceptance.file}\`).`, ''] : []),
     '## Open decisions',
     '',
     ...(decision

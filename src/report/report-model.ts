@@ -87,6 +87,13 @@ export interface ReportModel {
   };
   lastEvents: ReportEvent[];
   generatedAt: string;
+  /** How far the acceptance criteria are traced (read by src/app when their file exists): their file and one line, `2 of 3 covered, 1 of 3 tested; untested AC-02, AC-03`. */
+  acceptance?: ReportAcceptance;
+}
+
+export interface ReportAcceptance {
+  file: string;
+  summary: string;
 }
 
 export interface ReportInput {
@@ -100,6 +107,7 @@ export interface ReportInput {
   now: Date;
   /** How many of the last events to show. */
   lastCount?: number;
+  acceptance?: ReportAcceptance;
 }
 
 const STEP_EVENTS = new Set(['step_started', 'substep', 'step_completed', 'step_skipped', 'step_failed', 'failure_acknowledged']);
@@ -239,5 +247,6 @@ export function buildReport(input: ReportInput): ReportModel {
       : {}),
     lastEvents,
     generatedAt: isoTime(input.now),
+    ...(input.acceptance ? { acceptance: input.acceptance } : {}),
   };
 }

@@ -161,6 +161,29 @@ describe('acceptance-ids', () => {
     ]);
     expect(acceptanceIdsJudge(input('## Acceptance Criteria\n\nIt works.\n'))[0]!.message).toMatch(/no acceptance criterion with an id/);
   });
+
+  it('reads only the Acceptance criteria section when the file has one: 2 bullets under Scope and 1 under Tasks are not criteria', () => {
+    const index = [
+      '# Cycle 2: export',
+      '## Scope',
+      '- the CSV export',
+      '- not the PDF one',
+      '## ACCEPTANCE CRITERIA:',
+      '- AC-01: a CSV downloads',
+      '### Edge cases',
+      '- AC-02: an empty table gives a header row',
+      '## Tasks',
+      '- T1 write the exporter',
+    ].join('\n');
+    expect(acceptanceIdsJudge(input(index))).toEqual([]);
+    const bad = acceptanceIdsJudge(input(index.replace('- AC-02: an empty', '- an empty')));
+    expect(bad.map((f) => [f.line, f.heading])).toEqual([[8, 'Edge cases']]);
+    expect(acceptanceIdsJudge(input('## Scope\n\n- a\n\n## Acceptance criteria\n\nNone yet.\n'))[0]!.message).toMatch(/no acceptance criterion with an id/);
+  });
+
+  it('reads the whole file when it has no Acceptance criteria heading (the criteria file itself)', () => {
+    expect(acceptanceIdsJudge(input('# Criteria\n\n- AC-01: a\n\n## More\n\n- b\n')).map((f) => f.line)).toEqual([7]);
+  });
 });
 
 describe('acceptance-trace', () => {
