@@ -40,6 +40,9 @@ async function run(dir: string, name: string, raw: Record<string, unknown> = {})
   return answer as Answer & { json: Record<string, unknown> };
 }
 
+/** A problem skill of the repository's own that declares no outputs: its step is proved by files alone, as before issue 23. */
+const PLAIN_PROBLEM_SKILL = '---\nname: problem\ndescription: the problem, with no outputs declared\n---\n# Problem\n';
+
 const PROBLEM_SKILL = `---
 name: problem
 description: what is wrong, for whom
@@ -161,6 +164,8 @@ describe('done judges the outputs a skill declares', () => {
   it('a skill that declares no outputs changes nothing: no hashes journaled, a one-line file still passes', async () => {
     const dir = tempRepo();
     await run(dir, 'init', { flow: 'greenfield' });
+    // The repository's own problem skill, without the built-in one's declaration.
+    write(dir, '.autopilot/skills/problem/SKILL.md', PLAIN_PROBLEM_SKILL);
     await run(dir, 'next');
     expect(read(dir, '_docs/_autopilot/journal.jsonl')).not.toMatch(/"hashes"/);
     write(dir, '_docs/00_problem/problem.md', '# x\n');
@@ -207,6 +212,7 @@ outputs:
     const dir = tempRepo();
     await run(dir, 'init', { flow: 'greenfield' });
     write(dir, '.autopilot/skills/research/SKILL.md', SKILL);
+    write(dir, '.autopilot/skills/problem/SKILL.md', PLAIN_PROBLEM_SKILL);
     await run(dir, 'next');
     write(dir, '_docs/00_problem/problem.md', '# x\n');
     write(dir, '_docs/00_problem/acceptance_criteria.md', '# x\n');
