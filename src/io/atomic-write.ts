@@ -11,6 +11,7 @@ import { closeSync, constants, fsyncSync, openSync, readdirSync, renameSync, sta
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { crashPoint, diskFullError } from './crash-point.js';
+import { processAlive } from './machine.js';
 
 /** Temporary files carry this in their name, so an interrupted write's leftovers are recognisable (and git-ignored). */
 export const TEMP_MARK = '.autopilot-tmp-';
@@ -90,17 +91,6 @@ export function leftoverPid(name: string): number | undefined {
   if (at < 0) return undefined;
   const match = /^(?:kept-)?(\d{1,10})-[0-9a-f]+$/.exec(name.slice(at + TEMP_MARK.length));
   return match ? Number(match[1]) : undefined;
-}
-
-/** Whether a process of this machine is running (EPERM: it is, under another user). */
-export function processAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**
