@@ -31,7 +31,9 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLAUDE, claudeHome, put, startClaude, tempDir } from '../helpers/claude.js';
 import { CODEX, codexHome, runCodex, tempFolder } from '../helpers/codex.js';
+import { namingCriteria } from '../helpers/cli.js';
 import { ROOT } from '../helpers/engine.js';
+import { FILLED_ARGV, fillTemplate } from '../helpers/templates.js';
 import { bash, startModelServer, toolUse, userText, withoutReminders, type MessagesBody, type Turn as ClaudeTurn } from '../helpers/model-server.js';
 import { startResponsesServer, type InputItem, type ResponsesBody, type Turn as CodexTurn } from '../helpers/responses-server.js';
 
@@ -241,18 +243,44 @@ interface Written {
 
 /** What the agent writes for a work answer (start, resume or retry): the files not there yet. */
 function workFor(answer: Answer, project: Project, counts: { named: number; derived: number }): Written[] {
-  const json = answer.json as { skill: string; name: string; done_when: string[] };
+  const json = answer.json as { skill: string; name: string; done_when: string[]; templates?: { file: string; template: string }[] };
   const skill = readFileSync(join(project.repo, json.skill), 'utf8');
   const docs = json.done_when[0]!.split('/')[0]!;
   const paths = [...filesToWrite(answer, counts), ...conditionalOutputs(skill, docs, project)];
-  return paths.filter((path) => !existsSync(join(project.repo, path))).map((path) => ({ path, text: documentFor(path, skill, json.name, project) }));
+  // A file the answer names a template for is written from it (every {{ … }} filled, every box ticked), naming each
+  // acceptance criterion the problem step wrote; a task index gets its first task file beside it.
+  const fromTemplate = (path: string): string | undefined => {
+    const named = json.templates?.find((t) => new RegExp(`^${t.file.replace(/[.]/g, '\\.').replace(/\*/g, '[^/]*')}$`).test(path));
+    if (!named) return undefined;
+    const at = (rel: string) => (rel.startsWith('/') ? rel : join(project.repo, rel));
+    return namingCriteria(project.repo, path, fillTemplate(readFileSync(at(named.template), 'utf8'), path));
+  };
+  const out: Written[] = [];
+  for (const path of paths.filter((p) => !existsSync(join(project.repo, p)))) {
+    const text = fromTemplate(path);
+    out.push({ path, text: text ?? documentFor(path, skill, json.name, project) });
+    const index = json.templates?.find((t) => path.endsWith('/_index.md') && t.file === path);
+    if (text && index) {
+      const task = join(dirname(index.template), 'task.md');
+      out.push({
+        path: path.replace(/_index\.md$/, '01_first_task.md'),
+        text: fillTemplate(readFileSync(index.template.startsWith('/') ? task : join(project.repo, task), 'utf8'), 'task'),
+      });
+    }
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------
 // One conversation's agent, whatever the client: what it does next, from the last answer.
 
 type Move =
-  { kind: 'next' } | { kind: 'done'; step: number } | { kind: 'write'; step: number; files: Written[] } | { kind: 'say'; text: string } | { kind: 'stall' };
+  | { kind: 'next' }
+  | { kind: 'done'; step: number }
+  | { kind: 'write'; step: number; files: Written[] }
+  | { kind: 'run'; step: number }
+  | { kind: 'say'; text: string }
+  | { kind: 'stall' };
 
 /** A point where the test kills the client: before the agent calls `done` for a step, or before the `next` that follows a step's `done`. */
 interface KillPoint {
@@ -301,6 +329,8 @@ function agent(project: Project, log: RunLog, conversation: number, kills: KillP
           log.written.set(step, [...(log.written.get(step) ?? []), ...files.map((f) => f.path)]);
           queue.push({ kind: 'write', step, files });
         }
+        // A report with a Result: the suite runs through `autopilot exec`, which records what the report says.
+        if (files.some((f) => /^## Result\s*$/m.test(f.text))) queue.push({ kind: 'run', step });
         queue.push({ kind: 'done', step });
         return;
       }
@@ -653,7 +683,8 @@ describe.skipIf(claudeMissing)('the whole run under the real Claude Code', () =>
         const server = await startModelServer(async (request): Promise<ClaudeTurn> => {
           if (pending) {
             const text = resultFor(request, pending.id);
-            if (pending.call !== 'write') brain.react(pending.call, bashAnswer(text ?? ''));
+            if (pending.call === 'run' && /^Exit code/.test(text ?? '')) throw new Error(`autopilot exec failed: ${text ?? ''}`);
+            if (pending.call !== 'write' && pending.call !== 'run') brain.react(pending.call, bashAnswer(text ?? ''));
             pending = undefined;
           }
           const move = brain.move();
@@ -669,6 +700,9 @@ describe.skipIf(claudeMissing)('the whole run under the real Claude Code', () =>
             case 'done':
               pending = { id, call: 'done' };
               return bash(`${BIN} done --step ${move.step} --json --session ${sessionIn(request)}`, id);
+            case 'run':
+              pending = { id, call: 'run' };
+              return bash(`${BIN} exec --session ${sessionIn(request)} -- ${FILLED_ARGV.join(' ')}`, id);
             case 'write': {
               // One Write a file, in one turn; the last one's id is the one waited on.
               const blocks = move.files.map((file, i) => toolUse('Write', { file_path: join(project.repo, file.path), content: file.text }, `${id}_${i}`));
@@ -755,8 +789,8 @@ describe.skipIf(codexMissing)('the whole run under the real Codex', () => {
             }
             if (pending) {
               const output = since.find((item) => item.type === 'function_call_output' && item.call_id === pending!.id)?.output;
-              if (pending.call === 'write') {
-                if (!/Process exited with code 0/.test(String(output))) throw new Error(`writing the files failed: ${String(output)}`);
+              if (pending.call === 'write' || pending.call === 'run') {
+                if (!/Process exited with code 0/.test(String(output))) throw new Error(`${pending.call} failed: ${String(output)}`);
               } else brain.react(pending.call, mcpAnswer(output));
               pending = undefined;
             }
@@ -773,6 +807,17 @@ describe.skipIf(codexMissing)('the whole run under the real Codex', () => {
               case 'done':
                 pending = { id, call: 'done' };
                 return { calls: [{ namespace: 'mcp__autopilot', name: 'done', arguments: { step: move.step }, callId: id }] };
+              case 'run':
+                pending = { id, call: 'run' };
+                return {
+                  calls: [
+                    {
+                      name: 'exec_command',
+                      arguments: { cmd: `node_modules/.bin/autopilot exec -- ${FILLED_ARGV.join(' ')}`, yield_time_ms: 30_000 },
+                      callId: id,
+                    },
+                  ],
+                };
               case 'write':
                 pending = { id, call: 'write' };
                 return { calls: [{ name: 'exec_command', arguments: { cmd: writeScript(move.files), yield_time_ms: 30_000 }, callId: id }] };

@@ -66,7 +66,7 @@ export function write(dir: string, rel: string, text?: string): void {
  * problem step wrote more (the example: AC-01 to AC-07) gets the rest named
  * too, above the Self-check, as an agent covering each would.
  */
-function namingCriteria(dir: string, path: string, filled: string): string {
+export function namingCriteria(dir: string, path: string, filled: string): string {
   const docs = path.slice(0, path.indexOf('/') + 1);
   let criteria: string;
   try {
