@@ -22,6 +22,8 @@ import { displayPath, gatePath, type Repo } from '../io/repo.js';
 import { parsePointer, type ParsedPointer } from '../formats/pointer/parse-pointer.js';
 import { positionHash } from '../formats/pointer/serialize-pointer.js';
 import { POINTER_MAX_BYTES } from '../limits.js';
+import type { Finding } from '../evidence/types.js';
+import type { StampedEntry } from '../formats/journal-line.js';
 
 export interface Loaded {
   repo: Repo;
@@ -177,8 +179,17 @@ export interface PointerOverride {
   folderEmpty?: boolean;
 }
 
+/**
+ * What the checks `done` gives a step found its files holding, for the steps a
+ * walk over work found on disk would complete (`app/found-on-disk.ts`): by
+ * `foundKey(cycle, step)`.
+ */
+export type JudgedSteps = ReadonlyMap<string, Finding[]>;
+
+export const foundKey = (cycle: number, step: number) => `${cycle}:${step}`;
+
 /** `known`: the journal's end as the caller read it under the lock, with nothing written since (one read, not two). */
-export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride, known?: JournalHead): Loaded {
+export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride, known?: JournalHead, judged?: JudgedSteps): Loaded {
   let pointer = override ? override.pointer : readPointer(repo);
   gatePath(repo, repo.journalFile);
   const read = known ?? readJournalHead(repo.journalFile);
@@ -236,9 +247,17 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride,
         const finished = ev.step === start.step && (start.status === 'completed' || start.status === 'skipped');
         if (ev.step < start.step || finished) ev.waiver ??= 'forced';
       }
+    for (const ev of evidence.steps) {
+      const findings = judged?.get(foundKey(cycle, ev.step));
+      if (findings) ev.judged = findings;
+    }
     return evidence;
   };
-  const { evidence, ...located } = locate(flow, start, diskCycle(repo, flow), gather, { claimed });
+  let boundaryEvent: { at?: StampedEntry } | undefined;
+  const latestBoundary = () => (boundaryEvent ??= { at: latestOf(repo.journalFile, chosen.id, BOUNDARY_EVENTS) }).at;
+  // A session boundary reached at the pointer, not yet answered: the folder does not walk past it.
+  const atBoundary = start !== null && mayWaitAtBoundary(flow, start) && pendingBoundary(flow, start, latestBoundary()) !== undefined;
+  const { evidence, ...located } = locate(flow, start, diskCycle(repo, flow), gather, { claimed, waiting: atBoundary });
   const overridden = override?.drift ? [override.drift] : [];
   const readAs = (pointer?.readAs ?? []).map((message): Drift => ({ kind: 'read-as', step: pointer!.position.step, message }));
   // Two sides that disagree: nothing moves, not even by the folder, until a person keeps one; the position shown is where both began.
@@ -250,9 +269,7 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride,
         drift: [...overridden, ...readAs, ...record.drift, ...(byName ? [byName.drift] : []), ...located.drift],
         ...(override?.pointer && located.source === 'state' ? { source: 'git' as const } : {}),
       };
-  const boundary = mayWaitAtBoundary(flow, reconciled.position)
-    ? pendingBoundary(flow, reconciled.position, latestOf(repo.journalFile, flow.id, BOUNDARY_EVENTS))
-    : undefined;
+  const boundary = mayWaitAtBoundary(flow, reconciled.position) ? pendingBoundary(flow, reconciled.position, latestBoundary()) : undefined;
   const loadedIndex = index as LoadedIndex | undefined;
   return {
     repo,

@@ -22,7 +22,8 @@ import { parsePointer } from '../formats/pointer/parse-pointer.js';
 import type { Position } from '../formats/pointer/position.js';
 import { isTouched } from '../engine/evidence.js';
 import { conflictSides, gitFallbackOff, positionFromGit } from './git-source.js';
-import { loadState, readPointerText, type Loaded } from './load-state.js';
+import { loadState, readPointerText, type Loaded, type PointerOverride } from './load-state.js';
+import { judgeFound } from './found-on-disk.js';
 import { readJournalHead, type JournalHead } from '../io/journal-head.js';
 import { describeTarget } from '../engine/follow-through.js';
 import { POINTER_MAX_BYTES } from '../limits.js';
@@ -36,14 +37,14 @@ const unreadablePointer = (repo: Repo, error: unknown) =>
 export async function readState(repo: Repo, flows: Flow[], known?: JournalHead): Promise<Loaded> {
   let loaded: Loaded;
   try {
-    loaded = loadState(repo, flows, undefined, known);
+    loaded = await load(repo, flows, undefined, known);
   } catch (error) {
     if (!unreadablePointer(repo, error)) throw error;
     const text = readPointerText(repo) ?? '';
     const sides = conflictSides(text);
     if (readJournalHead(repo.journalFile).fork) {
       const what = sides ? 'holds merge-conflict markers' : 'does not parse';
-      return loadState(repo, flows, {
+      return load(repo, flows, {
         pointer: null,
         broken: text,
         drift: { kind: 'journal-fork', step: 1, message: `the pointer ${what}: it is set aside (and kept when rewritten); the journal's fork decides` },
@@ -52,7 +53,7 @@ export async function readState(repo: Repo, flows: Flow[], known?: JournalHead):
     if (sides) return resolveConflict(repo, flows, sides, text);
     const fromGit = await positionFromGit(repo, flows);
     if (!fromGit) throw withGitNote(repo, error as InputError);
-    return loadState(repo, flows, {
+    return load(repo, flows, {
       pointer: fromGit.pointer,
       broken: text,
       drift: { kind: 'from-git', step: fromGit.pointer.position.step, message: `the pointer does not parse; the position comes from ${fromGit.from}` },
@@ -64,7 +65,7 @@ export async function readState(repo: Repo, flows: Flow[], known?: JournalHead):
   if (!nothing) return loaded;
   const fromGit = await positionFromGit(repo, flows);
   if (!fromGit) return loaded;
-  return loadState(repo, flows, {
+  return load(repo, flows, {
     pointer: fromGit.pointer,
     folderEmpty: true,
     drift: {
@@ -73,6 +74,18 @@ export async function readState(repo: Repo, flows: Flow[], known?: JournalHead):
       message: `no pointer, no journal and nothing in the folder; the position comes from ${fromGit.from}`,
     },
   });
+}
+
+/**
+ * `loadState`, and when its walk over work found on disk completed steps
+ * (`walkFolder`), once more with each of those steps' files judged as `done`
+ * judges them (`judgeFound`): the walk then stops at the first that fails.
+ * Only then are outputs read and judged: a command with no such walk pays nothing.
+ */
+async function load(repo: Repo, flows: Flow[], override?: PointerOverride, known?: JournalHead): Promise<Loaded> {
+  const loaded = loadState(repo, flows, override, known);
+  const judged = await judgeFound(loaded);
+  return judged ? loadState(repo, flows, override, known, judged) : loaded;
 }
 
 function withGitNote(repo: Repo, error: InputError): InputError {

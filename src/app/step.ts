@@ -9,9 +9,11 @@ import { decideStep, aimAt, isAimed, planStep, skillStateWanted, type StepInput 
 import { exitCodeOf, type Event, type Transition } from '../engine/transitions.js';
 import { InputError } from '../errors.js';
 import { stepByNumber, withCycle } from '../flow/model.js';
-import { attemptRecord, latestAbout } from '../io/journal-head.js';
-import { gatherOutputs, hashFiles, stepFiles } from '../io/gather-outputs.js';
-import { evidenceFor, type Evidence } from '../engine/evidence.js';
+import { latestAbout } from '../io/journal-head.js';
+import { hashFiles, stepFiles } from '../io/gather-outputs.js';
+import { stepOutputs } from './found-on-disk.js';
+import type { Evidence } from '../engine/evidence.js';
+import type { Finding } from '../evidence/types.js';
 import type { Target } from '../engine/repeat.js';
 import type { JournalEntry } from '../formats/journal-line.js';
 import type { Repo } from '../io/repo.js';
@@ -139,6 +141,7 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
           ...(plan.passedOver.length > 0 ? { passedOver: plan.passedOver } : {}),
           ...(plan.notices.length + (written.notices?.length ?? 0) > 0 ? { notices: [...plan.notices, ...(written.notices ?? [])] } : {}),
           ...(templates.length > 0 ? { templates } : {}),
+          ...walkFindings(loaded, transition),
           // The first `next` of a session (it took the lease rather than renewing it) re-enters: the short status comes with it.
           ...(event.type === 'next' && tx.lease?.kind === 'take' ? { reentry: true } : {}),
         });
@@ -147,6 +150,13 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
     };
   });
   return result;
+}
+
+/** `next` sent to the step where a walk over work found on disk stopped because its files fail the checks: what they found. */
+function walkFindings(loaded: Loaded, transition: Transition): { findings?: Finding[] } {
+  const stop = loaded.reconciled.walk?.stop;
+  if (transition.outcome.kind !== 'work' || stop?.kind !== 'findings' || stop.step !== transition.position.step) return {};
+  return { findings: stop.findings };
 }
 
 /** A decision or a boundary that a command other than `next` reached without finishing a step: it was finished before. */
@@ -167,9 +177,7 @@ function outputsReader(): (repo: Repo, skill: string) => Promise<DeclaredOutputs
 }
 
 /**
- * The evidence with the aimed step's declared outputs gathered: their files
- * and texts, and what the journal says of this attempt (the files as it
- * began, the commands it ran) and of a repeated round (its drafts' hashes).
+ * The evidence with the aimed step's declared outputs gathered (`stepOutputs`).
  * Unchanged for a step whose skill declares none, or of another cycle.
  */
 async function withOutputs(loaded: Loaded, target: Target | undefined): Promise<Evidence> {
@@ -178,27 +186,7 @@ async function withOutputs(loaded: Loaded, target: Target | undefined): Promise<
   if (!step) return evidence;
   const declared = outputsForStep(await skillOutputs(repo, step.skill), step);
   if (!declared) return evidence;
-  const at = { flow: flow.id, cycle: evidence.cycle, step: step.number };
-  const outputs = gatherOutputs(repo, step, evidence.cycle, declared);
-  const attempt = attemptRecord(repo.journalFile, at);
-  if (attempt.start) {
-    const start = attempt.start;
-    outputs.attempt = {
-      ...(start.hashes ? { baseline: start.hashes } : {}),
-      number: start.event === 'step_started' && typeof start.attempt === 'number' ? start.attempt : start.retry_count + 1,
-      runs: attempt.runs.map((r) => ({
-        command: typeof r.command === 'string' ? r.command : '',
-        exitCode: r.exit_code === undefined ? null : r.exit_code,
-        ...(r.totals ? { totals: r.totals } : {}),
-        seq: r.seq,
-      })),
-    };
-  }
-  const ev = evidenceFor(evidence, step.number);
-  if (ev.roundBaseline) {
-    const answered = latestAbout(repo.journalFile, at, new Set(['decision_answered'] as const));
-    if (answered?.round_hashes) outputs.round = answered.round_hashes;
-  }
+  const outputs = stepOutputs(repo, flow, step, evidence, declared);
   const steps = evidence.steps.map((s) => (s.step === step.number ? { ...s, outputs } : s));
   return { ...evidence, steps };
 }

@@ -4,6 +4,7 @@
  */
 import { evidenceFor, type Evidence } from '../engine/evidence.js';
 import type { AcCoverage } from '../evidence/ac-coverage.js';
+import type { Finding } from '../evidence/types.js';
 import { nextFreeName } from '../engine/next-name.js';
 import { findMatches } from '../io/find-matches.js';
 import { EVIDENCE_MATCH_LIMIT } from '../limits.js';
@@ -50,6 +51,8 @@ export interface View {
   work?: WorkOrder;
   /** `next` sending the agent to work: each output its skill declares with a template, and that template. */
   templates?: { file: string; template: string }[];
+  /** `next` sending the agent to a step found done on disk whose files fail the checks `done` gives them: what they found. */
+  findings?: Finding[];
   /** The step this command acted on, when it moved the pointer. */
   acted?: Step;
   reason?: string;

@@ -33,6 +33,12 @@ export interface StepEvidence {
   empty?: string[];
   /** For `done` on a step whose skill declares its outputs: what they hold (`judgeOutputs`). */
   outputs?: OutputsEvidence;
+  /**
+   * For a step a walk over work found on disk would complete (`walkFolder`):
+   * what the checks `done` gives it found in its files, gathered at the edge
+   * (empty: they pass, or its skill declares no outputs). Undefined: not judged yet.
+   */
+  judged?: Finding[];
 }
 
 export interface Evidence {

@@ -2,9 +2,21 @@
  * Rule 1 and 2 of the contract: the pointer is cross-checked against the
  * evidence on disk, and where they disagree the evidence decides. Pure.
  */
-import { loopStart, stepByNumber, type Flow, type Step } from '../flow/model.js';
+import { checkpointBefore, loopStart, stepByNumber, type Flow, type Step } from '../flow/model.js';
+import type { Finding } from '../evidence/types.js';
 import { DONE_NAME, type Position } from '../formats/pointer/position.js';
-import { evidenceFor, hasArtifacts, inferPassed, isSettled, isTouched, missingPatterns, type Evidence } from './evidence.js';
+import {
+  allMatches,
+  conditionFalse,
+  evidenceFor,
+  hasArtifacts,
+  inferPassed,
+  isSettled,
+  isTouched,
+  missingPatterns,
+  type Evidence,
+  type StepEvidence,
+} from './evidence.js';
 import { RECONCILE_MAX_HOPS } from '../limits.js';
 
 export type Source = 'state' | 'folder' | 'git';
@@ -36,6 +48,31 @@ export interface Reconciled {
   position: Position;
   drift: Drift[];
   source: Source;
+  /** Work the folder shows done that the journal never heard of: how far the walk over it went, and why it stopped (`walkFolder`). */
+  walk?: Walk;
+}
+
+/** Why a walk over work found on disk stopped where it did. */
+export type WalkStop =
+  /** The step's Then is a decision: the walk completes it and the question waits for a person. */
+  | { kind: 'decision'; step: number }
+  /** The step's Then is a session boundary: the walk completes it and stops at the boundary, before the next step. */
+  | { kind: 'boundary'; after: number }
+  /** The flow takes a checkpoint before this step: the walk stops before it, so the checkpoint is taken as it starts. */
+  | { kind: 'checkpoint'; step: number }
+  /** The step's files do not pass the checks `done` gives them: the walk stops there, and the agent does the step. */
+  | { kind: 'findings'; step: number; findings: Finding[] }
+  /** The step is not settled on disk (some or none of its files): the work stands there. */
+  | { kind: 'unsettled'; step: number }
+  /** A step a decision repeats whose round has no new file: the round's work is still to do. */
+  | { kind: 'round'; step: number }
+  /** Every step is settled: the flow is done, or the next cycle begins. */
+  | { kind: 'end' };
+
+export interface Walk {
+  /** The steps completed by folder, in order, each in its cycle: journaled `step_completed` `by: folder`. */
+  found: { step: number; cycle: number }[];
+  stop: WalkStop;
 }
 
 export interface ReconcileOptions {
@@ -46,6 +83,8 @@ export interface ReconcileOptions {
    * (`inferPassed`).
    */
   claimed?: boolean;
+  /** A session boundary reached at the pointer waits for its answer: the folder never walks past it (`walkFolder`). */
+  waiting?: boolean;
 }
 
 /** The first step that is not settled on disk, or undefined when every step is. */
@@ -68,6 +107,81 @@ export function successor(flow: Flow, step: Step, cycle: number): Position {
   const next = then.kind === 'end' ? undefined : stepByNumber(flow, step.number + 1);
   if (next) return atStep(flow, next, cycle);
   return { flow: flow.id, step: 'done', name: DONE_NAME, status: 'completed', subStep: '0', retryCount: 0, cycle };
+}
+
+/**
+ * Issue 23, point 7: the folder never walks past a person. Work found on disk
+ * that the journal never heard of (no pointer and no journal, or a pointer
+ * behind the folder) is completed step by step from `from` only as far as
+ * `done` would have taken it without a person:
+ * - a step completed by folder gets the checks `done` gives it: its skill's
+ *   declared outputs judged (`ev.judged`, gathered at the edge; undefined
+ *   before they are gathered: the first pass only finds which steps to judge),
+ *   and a repeated round needs a new file. A step whose files fail stops the
+ *   walk there, not started, with the findings;
+ * - a step whose Then is a decision is completed, and the walk stops on it:
+ *   the question waits for a person;
+ * - a step whose Then is a session boundary is completed, and the walk stops
+ *   at the boundary, before the next step;
+ * - a step the flow takes a checkpoint before is not entered: the walk stops
+ *   before it, and the checkpoint is taken as `next` starts it.
+ * `fromDone`: the `from` step is already recorded completed or skipped (a
+ * pointer waiting at its decision): it is not completed again. Pure.
+ */
+export function walkFolder(flow: Flow, from: Step, evidence: Evidence, fromDone = false): { position: Position; walk: Walk } {
+  const cycle = evidence.cycle;
+  const found: Walk['found'] = [];
+  const stopAt = (position: Position, stop: WalkStop) => ({ position, walk: { found, stop } });
+  for (let step: Step | undefined = from; step;) {
+    const ev = evidenceFor(evidence, step.number);
+    const recorded = fromDone && step.number === from.number;
+    if (!recorded && !isSettled(step, ev))
+      return stopAt(atStep(flow, step, cycle, isTouched(ev) ? 'in_progress' : 'not_started'), { kind: 'unsettled', step: step.number });
+    // Settled by its own files, not by a skip, a waiver or a false condition: the walk completes it, as `done` would.
+    const byFiles = !recorded && hasArtifacts(ev) && ev.waiver === undefined && ev.inferred === undefined && !conditionFalse(step, ev);
+    if (byFiles) {
+      if (checkpointBefore(flow, step)) return stopAt(atStep(flow, step, cycle), { kind: 'checkpoint', step: step.number });
+      if (staleRound(ev)) return stopAt(atStep(flow, step, cycle), { kind: 'round', step: step.number });
+      if (ev.judged && ev.judged.length > 0) return stopAt(atStep(flow, step, cycle), { kind: 'findings', step: step.number, findings: ev.judged });
+      found.push({ step: step.number, cycle });
+    }
+    const then = step.then;
+    if (then.kind === 'decision') {
+      const status = recorded ? 'completed' : byFiles || hasArtifacts(ev) ? 'completed' : 'skipped';
+      return stopAt(atStep(flow, step, cycle, status), { kind: 'decision', step: step.number });
+    }
+    const next = successor(flow, step, cycle);
+    if (then.kind === 'boundary') return stopAt(next, { kind: 'boundary', after: step.number });
+    if (next.step === 'done' || next.cycle !== cycle) return stopAt(next, { kind: 'end' });
+    step = stepByNumber(flow, next.step);
+  }
+  return stopAt(successor(flow, flow.steps[flow.steps.length - 1]!, cycle), { kind: 'end' });
+}
+
+/** A step a decision repeats, whose every file existed as the round began: `done` refuses it (no new artifact). */
+function staleRound(ev: StepEvidence): boolean {
+  return ev.roundBaseline !== undefined && allMatches(ev).every((file) => ev.roundBaseline!.includes(file));
+}
+
+/** Why a walk stopped, in words. */
+export function walkStopText(flow: Flow, stop: WalkStop): string {
+  const name = (n: number) => `step ${n} (${stepByNumber(flow, n)!.name})`;
+  switch (stop.kind) {
+    case 'decision':
+      return `${name(stop.step)} is followed by a decision, which waits for a person`;
+    case 'boundary':
+      return `${name(stop.after)} ends at a session boundary`;
+    case 'checkpoint':
+      return `${name(stop.step)} starts with a checkpoint`;
+    case 'findings':
+      return `the files of ${name(stop.step)} do not pass its checks (${stop.findings.length} problem${stop.findings.length === 1 ? '' : 's'})`;
+    case 'unsettled':
+      return `${name(stop.step)} is not done on disk`;
+    case 'round':
+      return `${name(stop.step)} is being repeated and this round has no new file`;
+    case 'end':
+      return 'every step is settled';
+  }
 }
 
 /** Where the disk alone says the work stands. */
@@ -123,13 +237,16 @@ export function reconcile(
       evidence = { cycle: evidence.cycle, steps };
     }
   }
-  const judged = judge(flow, pointer, evidence, cycleDrift);
+  const judged = judge(flow, pointer, evidence, cycleDrift, options.waiting === true);
   return { ...judged, drift: [...inferredDrift(flow, evidence, judged.position), ...judged.drift], evidence };
 }
 
-function judge(flow: Flow, pointer: Position | null, evidence: Evidence, cycleDrift?: Drift): Reconciled {
+function judge(flow: Flow, pointer: Position | null, evidence: Evidence, cycleDrift: Drift | undefined, waiting: boolean): Reconciled {
   const drift: Drift[] = cycleDrift ? [cycleDrift] : [];
-  if (!pointer) return { position: scanPosition(flow, evidence), drift, source: 'folder' };
+  if (!pointer) {
+    const walked = walkFolder(flow, flow.steps[0]!, evidence);
+    return { position: walked.position, drift, source: 'folder', walk: walked.walk };
+  }
 
   const fromFolder = (position: Position, d: Drift): Reconciled => ({ position, drift: [...drift, d], source: 'folder' });
   const first = firstUnsettled(flow, evidence);
@@ -162,14 +279,32 @@ function judge(flow: Flow, pointer: Position | null, evidence: Evidence, cycleDr
   }
 
   // The pointer's step is settled and later steps already have artifacts: work went on without the pointer.
+  // The walk over it stops before anything a person must see (`walkFolder`).
   const currentSettled = isSettled(current, evidenceFor(evidence, k));
-  if (currentSettled && anyTouchedAfter(flow, evidence, k)) {
-    const position = scanPosition(flow, evidence);
-    return fromFolder(position, {
-      kind: 'ahead-on-disk',
-      step: position.step,
-      message: `the pointer is at step ${k} (${current.name}), but the folder shows the work reached step ${position.step} (${position.name})`,
-    });
+  if (currentSettled && !waiting && anyTouchedAfter(flow, evidence, k)) {
+    const recorded = pointer.status === 'completed' || pointer.status === 'skipped';
+    const { position, walk } = walkFolder(flow, current, evidence, recorded);
+    // Nothing completed and the walk stands where the pointer does: the pointer stands (the walk says why, e.g. the step's findings).
+    if (walk.found.length === 0 && position.step === k && (recorded || walk.stop.kind !== 'decision')) {
+      const stays = pointer.name === current.name ? kept : { ...kept, name: current.name };
+      return { position: stays, drift, source: 'state', walk };
+    }
+    const reached = position.step === 'done' ? 'done' : `step ${position.step} (${position.name})`;
+    const completed =
+      walk.found.length > 0 ? `; completed by folder: step${walk.found.length === 1 ? '' : 's'} ${walk.found.map((f) => f.step).join(', ')}` : '';
+    return {
+      position,
+      drift: [
+        ...drift,
+        {
+          kind: 'ahead-on-disk',
+          step: position.step,
+          message: `the pointer is at step ${k} (${current.name}), but the folder shows later work${completed}; the walk stops at ${reached}: ${walkStopText(flow, walk.stop)}`,
+        },
+      ],
+      source: 'folder',
+      walk,
+    };
   }
 
   if (pointer.status === 'completed' || pointer.status === 'skipped') {
@@ -248,7 +383,11 @@ export function locate(
     const again = reconcile(flow, result.position, evidenceOf(result.position.cycle));
     // The steps passed in the cycle that was left were said there; what counts now is the new cycle.
     const kept = result.drift.filter((d) => d.kind !== 'inferred-skip');
-    result = { position: again.position, drift: [...kept, ...again.drift], source: result.source, evidence: again.evidence };
+    // A walk that went on into the new cycle: its steps found in both, its stop the new cycle's.
+    const found = [...(result.walk?.found ?? []), ...(again.walk?.found ?? [])];
+    const stop = again.walk?.stop ?? result.walk?.stop;
+    const walk = stop && (found.length > 0 || again.walk) ? { walk: { found, stop } } : {};
+    result = { position: again.position, drift: [...kept, ...again.drift], source: result.source, evidence: again.evidence, ...walk };
   }
   return result;
 }

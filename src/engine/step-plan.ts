@@ -17,7 +17,7 @@ import { checkpointBefore, loopStart, stepByNumber, type Flow, type Step } from 
 import type { LastAction } from '../formats/pointer/parse-pointer.js';
 import { samePosition, type Position } from '../formats/pointer/position.js';
 import type { PendingBoundary } from './boundary.js';
-import { evidenceFor, hasArtifacts, type Evidence } from './evidence.js';
+import type { Evidence } from './evidence.js';
 import { followThrough, lastActionOf } from './follow-through.js';
 import { entry, type JournalEntry, type PointerRecord, type StampedEntry } from '../formats/journal-line.js';
 import type { LeaseVerdict } from './lease.js';
@@ -145,7 +145,31 @@ export function decideStep(input: StepInput): Transition {
   const last = state.lastRecord;
   if (input.step === undefined && last && repeatsLastCommand(event, session, last) && sameAsRecord(position, last.pointer))
     return stopOrDuplicate(input, { seq: last.seq, event: last.key!.split(':')[0]! });
+  const walked = walkedToBoundary(state);
+  if (walked !== undefined) return atWalkedBoundary(input, walked);
   return apply(flow, position, evidence, event, applyContext(input));
+}
+
+/** The step after which a walk over work found on disk reached a session boundary that the journal has not recorded yet. */
+function walkedToBoundary(state: StepState): number | undefined {
+  const stop = state.reconciled.walk?.stop;
+  return stop?.kind === 'boundary' && !state.boundary && typeof state.reconciled.position.step === 'number' ? stop.after : undefined;
+}
+
+/**
+ * A walk over work found on disk stopped at a session boundary (`walkFolder`):
+ * it is reached now, by this command, as `done` would have reached it —
+ * journaled `boundary_reached`, so it takes its checkpoint and its progress
+ * commit. `next` stops there (the question); any other command meets it as
+ * the session that reached it.
+ */
+function atWalkedBoundary(input: StepInput, after: number): Transition {
+  const { flow, evidence } = input.state;
+  const position = input.state.reconciled.position;
+  const reached = entry('boundary_reached', position, { after });
+  if (input.event.type === 'next') return { position, entries: [reached], outcome: { kind: 'boundary', after } };
+  const then = apply(flow, position, evidence, input.event, { ...applyContext(input), boundary: { after, session: input.session } });
+  return { ...then, entries: [reached, ...then.entries] };
 }
 
 /** A fork whose sides disagree: `decide A|B` keeps a side (journaled, the pointer from its record); anything else stops (exit 3). */
@@ -216,7 +240,7 @@ export function unpinned(state: Pick<StepState, 'pointer' | 'lastRecord'>): bool
 
 /** What reconciliation itself changed, as journal entries: a run begun, work found on disk, a hand edit, a repair. */
 export function reconciliationEntries(state: Pick<StepState, 'flow' | 'pointer' | 'record' | 'reconciled' | 'evidence' | 'lastRecord'>): JournalEntry[] {
-  const { pointer, reconciled, flow, record, evidence } = state;
+  const { pointer, reconciled, flow, record } = state;
   const entries: JournalEntry[] = [];
   const begun = !pointer && !record.start;
   // A run the journal has no record of (begun from a hand-written pointer, or its journal lost) is pinned now: its steps stay its own.
@@ -225,14 +249,17 @@ export function reconciliationEntries(state: Pick<StepState, 'flow' | 'pointer' 
       entry('run_started', reconciled.position, { source: reconciled.source, flow_hash: flow.hash, flow_file: flowFileRef(flow), pinned: pinnedCopy(flow) }),
     );
   }
-  // Work the folder shows done that the journal never heard of: record each completion, so history matches the files.
-  const found = begun || reconciled.drift.some((d) => d.kind === 'ahead-on-disk');
-  if (found && typeof reconciled.position.step === 'number') {
-    const from = typeof pointer?.position.step === 'number' ? pointer.position.step : 1;
-    for (const step of flow.steps) {
-      if (step.number < from || step.number >= reconciled.position.step || !hasArtifacts(evidenceFor(evidence, step.number))) continue;
-      entries.push(entry('step_completed', atStep(flow, step, reconciled.position.cycle, 'completed'), { by: 'folder' }));
-    }
+  // Work the folder shows done that the journal never heard of: record each completion the walk made (`walkFolder`:
+  // never past a decision, a session boundary or a checkpointed step, and each step's files judged as `done` judges them).
+  const walk = reconciled.walk;
+  for (const found of walk?.found ?? []) {
+    const step = stepByNumber(flow, found.step)!;
+    entries.push(entry('step_completed', atStep(flow, step, found.cycle, 'completed'), { by: 'folder' }));
+  }
+  // The walk completed a step a decision follows: the question is asked now, as `done` asks it.
+  if (walk?.stop.kind === 'decision' && walk.found.some((f) => f.step === reconciled.position.step)) {
+    const then = stepByNumber(flow, walk.stop.step)!.then;
+    if (then.kind === 'decision') entries.push(entry('decision_required', reconciled.position, { decision: then.id }));
   }
   // Optional steps the run passed without a record: journaled as skips, so the next command finds them settled.
   for (const d of reconciled.drift) {

@@ -3,6 +3,7 @@
  * tools' structured content): the contract's keys first, then what the
  * outcome adds. Typed by the schemas in `answers.ts`.
  */
+import type { Finding } from '../evidence/types.js';
 import type { CheckResult } from '../app/check.js';
 import type { AcCoverage, Traced } from '../evidence/ac-coverage.js';
 import type { Seam } from '../app/log.js';
@@ -146,6 +147,7 @@ export function stepJson(view: View): StepAnswer {
       }
       if (view.templates) json.templates = view.templates;
       if (position.subStep !== '0') json.resume = position.subStep;
+      if (view.findings) json.findings = findingsJson(view.repo.docsName, view.findings);
       break;
     case 'decision':
       json.decision = decisionJson(outcome!.decision);
@@ -182,16 +184,7 @@ export function stepJson(view: View): StepAnswer {
     case 'refused':
       json.error = problemJson(outcome!.problem) as StepAnswer['error'];
       if (outcome!.missing) json.missing = outcome!.missing.map((m) => `${view.repo.docsName}/${m}`);
-      if (outcome!.findings)
-        json.findings = outcome!.findings.map((f) => ({
-          check: f.check,
-          file: `${view.repo.docsName}/${f.file}`,
-          ...(f.line !== undefined ? { line: f.line } : {}),
-          ...(f.heading !== undefined ? { heading: f.heading } : {}),
-          message: f.message,
-          write: f.write,
-          ...(f.acceptable ? { acceptable: true } : {}),
-        }));
+      if (outcome!.findings) json.findings = findingsJson(view.repo.docsName, outcome!.findings);
       break;
     default:
       break;
@@ -199,6 +192,19 @@ export function stepJson(view: View): StepAnswer {
   if (view.reason) json.reason = view.reason;
   if (view.checkpoint) json.checkpoint = view.checkpoint;
   return json;
+}
+
+/** The checks' findings about a step's files: where, what is wrong, what to write. */
+function findingsJson(docs: string, findings: Finding[]): NonNullable<StepAnswer['findings']> {
+  return findings.map((f) => ({
+    check: f.check,
+    file: `${docs}/${f.file}`,
+    ...(f.line !== undefined ? { line: f.line } : {}),
+    ...(f.heading !== undefined ? { heading: f.heading } : {}),
+    message: f.message,
+    write: f.write,
+    ...(f.acceptable ? { acceptable: true as const } : {}),
+  }));
 }
 
 /** `status` or a step command's answer, by the view's command. */

@@ -315,6 +315,10 @@ export function outcomeText(view: View): string {
   switch (outcome?.kind) {
     case 'work':
       lines.push(...workText(view, outcome.action));
+      if (view.findings) {
+        lines.push(`✗ Its files were found on disk, but they do not pass its checks (${view.findings.length}): write them as below, then \`autopilot done\``);
+        for (const f of view.findings) lines.push(safe(findingText(view.repo.docsName, f)));
+      }
       break;
     case 'advanced':
       // B at a session boundary finishes nothing: the step after it goes on in the conversation that reached it.
