@@ -57,11 +57,18 @@ describe('pointer cross-checked against the folder', () => {
     expect(r.drift[0]!.message).toContain('`02_tasks/_index.md`');
   });
 
-  it('moves a pointer forward when later steps already have artifacts', () => {
+  it('moves a pointer forward when later steps already have artifacts, as far as the research decision (never past it)', () => {
     const r = reconcile(greenfield, at(greenfield, 1, 'in_progress'), evidence(greenfield, { done: upTo(3), touched: [], conditionMet: [] }));
-    // Step 4 (UI Design) is passed over: its condition is false; Plan's artifacts exist, so work reached step 5.
-    expect(r.position).toEqual(at(greenfield, 5));
+    // Plan's artifacts exist too, but the decision after Research waits for a person: the walk completes 1 and 2 and asks it.
+    expect(r.position).toEqual(at(greenfield, 2, 'completed'));
     expect(r.drift[0]!.kind).toBe('ahead-on-disk');
+    expect(r.walk).toEqual({
+      found: [
+        { step: 1, cycle: 1 },
+        { step: 2, cycle: 1 },
+      ],
+      stop: { kind: 'decision', step: 2 },
+    });
   });
 
   it('keeps a step in progress whose artifacts exist while nothing after it has begun (it may still be polished)', () => {
@@ -118,7 +125,8 @@ describe('locate: a cycle the folder finished is left behind', () => {
     // Cycle 1 is complete on disk; cycle 2 has nothing yet.
     const byCycle = (cycle: number) =>
       cycle === 1 ? evidence(existing, { done: upTo(14), conditionMet: [3] }, 1) : evidence(existing, { done: upTo(7), conditionMet: [3] }, cycle);
-    const found = locate(existing, null, 1, byCycle);
+    // The pointer says Deploy of cycle 1 is completed: the run moves into cycle 2.
+    const found = locate(existing, at(existing, 14, 'completed'), 1, byCycle);
     expect(found.position).toMatchObject({ step: 8, cycle: 2, status: 'not_started' });
     expect(found.evidence.cycle).toBe(2);
     // So `done` on New Task of cycle 2 is refused: cycle 1's task index proves nothing.

@@ -12,6 +12,7 @@ import type { StampedEntry } from '../../../src/formats/journal-line.js';
 import { toPointerRecord } from '../../../src/formats/journal-line.js';
 import { DECISIVE } from '../../../src/engine/repeat.js';
 import { aimAt, decideStep, enteredMarkedStep, planStep, reconciliationEntries, type StepInput, type StepState } from '../../../src/engine/step-plan.js';
+import { reconcile } from '../../../src/engine/reconcile.js';
 import type { Event } from '../../../src/engine/transitions.js';
 import type { Flow } from '../../../src/flow/model.js';
 import type { Position } from '../../../src/formats/pointer/position.js';
@@ -211,16 +212,12 @@ describe('the rules that live in the step plan', () => {
     expect(p.notices[0]).toMatch(/expected step 2 \(Research\) next, but the work is at step 3/);
   });
 
-  it('a run begun from the folder journals run_started and a completion for each step the folder shows done', () => {
-    const position = at(flow, 3);
-    const entries = reconciliationEntries({
-      flow,
-      pointer: null,
-      record: { start: null, drift: [] },
-      reconciled: { position, drift: [], source: 'folder' },
-      evidence: evidence(flow, { done: upTo(2) }),
-    });
-    expect(entries.map((e) => `${e.event}:${e.step}`)).toEqual(['run_started:3', 'step_completed:1', 'step_completed:2']);
+  it('a run begun from the folder journals run_started, a completion by folder for each step the walk completed (2), and the decision it stopped at', () => {
+    const found = evidence(flow, { done: upTo(3) });
+    const { evidence: judged, ...reconciled } = reconcile(flow, null, found);
+    const entries = reconciliationEntries({ flow, pointer: null, record: { start: null, drift: [] }, reconciled, evidence: judged });
+    expect(entries.map((e) => `${e.event}:${e.step}`)).toEqual(['run_started:2', 'step_completed:1', 'step_completed:2', 'decision_required:2']);
+    expect(entries.filter((e) => e.event === 'step_completed').every((e) => e.by === 'folder')).toBe(true);
   });
 
   it('the key names the command, the step it was aimed at and the attempt', () => {
