@@ -175,6 +175,8 @@ describe('a lock is never broken on age', () => {
   async function nextWhileLocked(holder: Record<string, unknown>): Promise<{ code: number; events: string[] }> {
     const dir = greenfieldUpTo7();
     expect(autopilot(dir, 'init', '--flow', 'greenfield').code).toBe(0);
+    // The seed's pointer at Security Audit: files found ahead of a run are never walked past the research decision.
+    seedPointer(dir, 'greenfield', 8, 'Security Audit', 'not_started');
     const lock = join(dir, '_docs/_autopilot/lock');
     const twoMinutesAgo = new Date(Date.now() - 120_000).toISOString();
     writeFileSync(lock, JSON.stringify({ host: 'elsewhere', session: 'paused', at: twoMinutesAgo, nonce: 'held-by-test', ...holder }));
@@ -210,6 +212,8 @@ describe('re-entry shows the status summary (seed 001)', () => {
   it('the first `next` of a session says where the work stands, the last action and the problems above the next step; the session’s later `next` does not repeat it', () => {
     const dir = greenfieldUpTo7();
     expect(autopilot(dir, 'init', '--flow', 'greenfield').code).toBe(0);
+    // The seed's pointer at Security Audit: files found ahead of a run are never walked past the research decision.
+    seedPointer(dir, 'greenfield', 8, 'Security Audit', 'not_started');
     autopilot(dir, 'next');
     autopilot(dir, 'substep', '2 — Dependency and secret scan');
     rmSync(join(dir, '_docs/_autopilot/lease.json'));
@@ -227,6 +231,8 @@ describe('re-entry shows the status summary (seed 001)', () => {
   it('`status` (what the SessionStart hook prints) includes the last action', () => {
     const dir = greenfieldUpTo7();
     expect(autopilot(dir, 'init', '--flow', 'greenfield').code).toBe(0);
+    // The seed's pointer at Security Audit: files found ahead of a run are never walked past the research decision.
+    seedPointer(dir, 'greenfield', 8, 'Security Audit', 'not_started');
     autopilot(dir, 'next');
     expect(autopilot(dir, 'status').stdout).toMatch(/\nLast {6}next step 8 \(Security Audit\) \(partial, /);
     const hook = spawnSync(process.execPath, [join(ROOT, 'bin', 'autopilot.js'), '-C', dir, 'hook', 'session-start'], {

@@ -122,7 +122,9 @@ describe('greenfield, start to end, through the CLI', () => {
     for (const rel of GREENFIELD_1_TO_7) {
       write(dir, `_docs/${rel}`);
     }
-    expect(next(dir)).toMatchObject({ step: 8, source: 'folder' });
+    // A run the seed's autopilot left at Security Audit (files alone are never walked past the research decision).
+    write(dir, '_docs/_autopilot_state.md', 'flow: greenfield\nstep: 8\nname: Security Audit\nstatus: not_started\nsub_step: 0\nretry_count: 0\n');
+    expect(next(dir)).toMatchObject({ step: 8 });
     expect(autopilot(dir, 'skip', '--reason', 'internal tool').code).toBe(0);
     expect(autopilot(dir, 'status', '--json').json<NextJson>()).toMatchObject({ step: 9, drift: [] });
   });

@@ -156,7 +156,7 @@ describe('what a walk journals and how the run stops', () => {
     const decided = decideStep(input);
     expect(decided.outcome).toEqual({ kind: 'boundary', after: 5 });
     const plan = planStep(input, decided);
-    expect(plan.entries.map((e) => `${e.event}:${e.step}${e.by ? `:${e.by}` : ''}`)).toEqual([
+    expect(plan.entries.map((e) => `${e.event}:${e.step}${'by' in e ? `:${String(e.by)}` : ''}`)).toEqual([
       'step_completed:3:folder',
       'step_completed:5:folder',
       'position_repaired:6',
