@@ -53,7 +53,9 @@ export function stepOutputs(repo: Repo, flow: Flow, step: Step, evidence: Eviden
  * none. The `fresh` check does not apply to a step found on disk: no attempt
  * of it began, so there is nothing its files could be new against. Only the
  * step the run stood in (the journal's last record), whose attempt the
- * journal recorded as it began, is held to it, as `done` would hold it.
+ * journal recorded as it began (or as a `fail` ended the one before), is held
+ * to it, as `done` would hold it: a failed step's files unchanged are not
+ * walked over.
  */
 export async function judgeFound(loaded: Loaded): Promise<JudgedSteps | undefined> {
   const found = loaded.reconciled.walk?.found ?? [];
@@ -66,7 +68,8 @@ export async function judgeFound(loaded: Loaded): Promise<JudgedSteps | undefine
     const declared = outputsForStep(await skillOutputs(repo, step.skill), step);
     // A step of a cycle the evidence read does not describe (a walk into the next cycle) is judged by its own cycle's files.
     const ev: Evidence = evidence.cycle === cycle ? evidence : { cycle, steps: [] };
-    const current = record?.flow === flow.id && record.step === number && record.cycle === cycle && record.status === 'in_progress';
+    // The step the run stands in (started, or failed and not yet retried): its attempt's files, as the journal recorded them, count.
+    const current = record?.flow === flow.id && record.step === number && record.cycle === cycle;
     judged.set(foundKey(cycle, number), declared ? judgeOutputs(stepOutputs(repo, flow, step, ev, declared, current), step) : []);
   }
   return judged;

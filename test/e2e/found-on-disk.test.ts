@@ -107,6 +107,18 @@ describe('the folder never walks past a person (the built CLI, real git)', () =>
     expect(autopilot(dir, 'check').code).toBe(0);
   });
 
+  it("after a `fail`, the step's files unchanged and the next step's draft on disk: 0 steps complete; the retry is told its files are not new (fresh)", () => {
+    const dir = freshRepo();
+    expect(autopilot(dir, 'next').code).toBe(0);
+    for (const rel of STEPS_1_TO_3.slice(0, 2)) write(dir, `_docs/${rel}`);
+    expect(autopilot(dir, 'fail', '--reason', 'the criteria miss the offline case').code).toBe(0);
+    write(dir, `_docs/${STEPS_1_TO_3[2]!}`);
+    const next = autopilot(dir, 'next', '--json').json<StepJson>();
+    expect(next).toMatchObject({ step: 1, outcome: 'work', retry_count: 1 });
+    expect(next.findings?.map((f) => f.check)).toEqual(['fresh']);
+    expect(completions(dir)).toEqual([]);
+  });
+
   it('a Decompose found on disk whose task index fails its checks: Plan completes by folder (1 step) and the run stands at Decompose with the findings', () => {
     const dir = freshRepo();
     expect(autopilot(dir, 'next').code).toBe(0);

@@ -275,7 +275,9 @@ describe('nothing lost: history at scale and `log`', () => {
       if (step === 4) continue;
       for (const p of gf.steps[step - 1]!.doneWhen) write(dir, `_docs/${p.replace('*', '01')}`);
     }
-    // The files say steps 1–7 are done: `next` repairs the pointer forward to step 8.
+    // The files say steps 1–7 are done, and the seed's pointer says the run stands at step 8 (files alone are
+    // never walked past the research decision).
+    write(dir, '_docs/_autopilot_state.md', 'flow: greenfield\nstep: 8\nname: Security Audit\nstatus: not_started\nsub_step: 0\nretry_count: 0\n');
     expect(autopilot(dir, 'next', '--json').json<NextJson>()).toMatchObject({ step: 8, action: 'start' });
     expect(autopilot(dir, 'skip', '--reason', 'no audit for a prototype').code).toBe(0);
     // Thousands of later events, appended as an older autopilot's long history would have them: each line names
