@@ -3,7 +3,7 @@
  * line: each placeholder that `done` used to accept ("✓ Completed step …") is
  * now refused with exit 2, naming the file and what to write, and the journal
  * is left as it was. (The folder walk past a person is tried in
- * folder-walk.test.ts; a research round's copied draft in
+ * found-on-disk.test.ts; a research round's copied draft in
  * test/unit/app/evidence.test.ts.)
  */
 import { describe, expect, it } from 'vitest';
