@@ -240,14 +240,16 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride,
   };
   const { evidence, ...located } = locate(flow, start, diskCycle(repo, flow), gather, { claimed });
   const overridden = override?.drift ? [override.drift] : [];
+  // The journal standing in for a pointer that does not parse says so once (its drift), not also as "no pointer".
+  const recordDrift = override?.drift?.kind === 'from-journal' ? record.drift.filter((d) => d.kind !== 'rebuilt') : record.drift;
   const readAs = (pointer?.readAs ?? []).map((message): Drift => ({ kind: 'read-as', step: pointer!.position.step, message }));
   // Two sides that disagree: nothing moves, not even by the folder, until a person keeps one; the position shown is where both began.
   const waiting = fork?.verdict.kind === 'disagree' ? start : null;
   const reconciled: Reconciled = waiting
-    ? { position: waiting, source: 'state', drift: [...overridden, ...readAs, ...record.drift] }
+    ? { position: waiting, source: 'state', drift: [...overridden, ...readAs, ...recordDrift] }
     : {
         ...located,
-        drift: [...overridden, ...readAs, ...record.drift, ...(byName ? [byName.drift] : []), ...located.drift],
+        drift: [...overridden, ...readAs, ...recordDrift, ...(byName ? [byName.drift] : []), ...located.drift],
         ...(override?.pointer && located.source === 'state' ? { source: 'git' as const } : {}),
       };
   const boundary = mayWaitAtBoundary(flow, reconciled.position)
