@@ -43,8 +43,8 @@ export const JOURNAL_PROBLEM_LINES_MAX = 100;
  */
 export const FLOW_CACHE_MAX_BYTES = 4 * MB;
 
-/** A checkpoint file: the pointer it keeps and a few lines of JSON. */
-export const CHECKPOINT_MAX_BYTES = 256 * KB;
+/** A checkpoint file: the pointer it keeps, the skills' own state files (each at most SKILL_STATE_MAX_BYTES) and a few lines of JSON. */
+export const CHECKPOINT_MAX_BYTES = 2 * 1024 * KB;
 
 /** The repository's settings, `.autopilot/config.yml`: a few lines of YAML. */
 export const CONFIG_MAX_BYTES = 64 * KB;
