@@ -1,30 +1,10 @@
 /** The flows a command works with, and what a changed flow file means for a run: shared by every command, light to load. */
 import { InputError, type Problem } from '../errors.js';
+import { FLOW_FIX_HINT, setInvalidFlows } from './invalid-flows.js';
 import type { Flow } from '../flow/model.js';
 import { loadFlows } from '../io/load-flows.js';
 import type { Repo } from '../io/repo.js';
 import type { Loaded } from './load-state.js';
-
-/** A flow file that holds problems: a run pinned to its flow goes on with its pinned steps; anything else stops on it. */
-export interface InvalidFlow {
-  id: string;
-  file: string;
-  problems: Problem[];
-}
-
-/** The flow files each loaded list left out for their problems (seed 004: a run keeps its pinned list when its file turns invalid). */
-const invalidOf = new WeakMap<Flow[], InvalidFlow[]>();
-
-export const invalidFlows = (flows: Flow[]): InvalidFlow[] => invalidOf.get(flows) ?? [];
-
-export const FLOW_FIX_HINT = 'Fix the flow file(s) named above; `autopilot check` lists every problem.';
-
-/** The error of flow files that hold problems, as every command gave it before a run could go on without them. */
-export const invalidFlowsError = (invalid: InvalidFlow[]) =>
-  new InputError(
-    invalid.flatMap((f) => f.problems),
-    FLOW_FIX_HINT,
-  );
 
 /**
  * The flows that parse. A flow file with problems is an error (exit 2, every
@@ -35,7 +15,7 @@ export async function loadRepoFlows(repo: Repo, writeCache: boolean): Promise<Fl
   const { flows, problems, invalid } = await loadFlows(repo, { writeCache });
   // A problem of no flow file of its own (a bad file name, a link out of the repository) stops every command, as always.
   if (problems.length > invalid.reduce((n, f) => n + f.problems.length, 0)) throw new InputError(problems, FLOW_FIX_HINT);
-  if (invalid.length > 0) invalidOf.set(flows, invalid);
+  if (invalid.length > 0) setInvalidFlows(flows, invalid);
   return flows;
 }
 

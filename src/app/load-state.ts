@@ -9,7 +9,7 @@ import { describeRecord, judgeFork, type ForkVerdict, type JournalFork } from '.
 import { checkRecord, type RecordVerdict } from '../engine/record.js';
 import { locate, resolveByName, type Drift, type Reconciled } from '../engine/reconcile.js';
 import { InputError, type Problem } from '../errors.js';
-import { invalidFlows, invalidFlowsError } from './flows.js';
+import { invalidFlows, invalidFlowsError } from './invalid-flows.js';
 import { loopStart, stepByNumber, type Flow } from '../flow/model.js';
 import { isCachedParse, type CachedFlow } from '../formats/flow-cache.js';
 import { flowChanges } from '../engine/pin.js';

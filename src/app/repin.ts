@@ -2,7 +2,7 @@
 import { entry } from '../formats/journal-line.js';
 import { pinnedCopy, repinProblem } from '../engine/pin.js';
 import { InputError } from '../errors.js';
-import { FLOW_FIX_HINT } from './flows.js';
+import { FLOW_FIX_HINT } from './invalid-flows.js';
 import type { Position } from '../formats/pointer/position.js';
 import type { Context } from './context.js';
 import { pointerAt, transact } from './transaction.js';
