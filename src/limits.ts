@@ -43,8 +43,8 @@ export const JOURNAL_PROBLEM_LINES_MAX = 100;
  */
 export const FLOW_CACHE_MAX_BYTES = 4 * MB;
 
-/** A checkpoint file: the pointer it keeps and a few lines of JSON. */
-export const CHECKPOINT_MAX_BYTES = 256 * KB;
+/** A checkpoint file: the pointer it keeps, the skills' own state files (each at most SKILL_STATE_MAX_BYTES) and a few lines of JSON. */
+export const CHECKPOINT_MAX_BYTES = 2 * 1024 * KB;
 
 /** The repository's settings, `.autopilot/config.yml`: a few lines of YAML. */
 export const CONFIG_MAX_BYTES = 64 * KB;
@@ -246,11 +246,11 @@ export const LOCK_RETRY_FIRST_MS = 2;
 export const LOCK_RETRY_MAX_MS = 50;
 
 /**
- * A lock file still empty after this long, that no process of this machine
- * has open, was left by a process killed between creating and writing it (an
- * older autopilot: this one writes the lock whole before it appears). A lock
- * is never broken for its age otherwise: only when its holder is provably
- * dead on this machine, or by a person (`--take-over`).
+ * The breaker's own file (`lock.break`, never the lock itself) still naming no
+ * breaker after this long, that no process of this machine has open, is
+ * removed. The lock is never broken for its age, nor when it names no holder
+ * or cannot be read (fail closed): only when its holder is provably dead on
+ * this machine, or by a person (`--take-over`).
  */
 export const LOCK_EMPTY_GRACE_MS = 2_000;
 

@@ -44,7 +44,7 @@ export interface CheckResult {
 
 export async function runCheck(ctx: Pick<Context, 'repo'>): Promise<CheckResult> {
   const repo = openRepo(ctx.repo);
-  const { flows, problems } = await loadFlows(repo, { writeCache: false });
+  const { flows, problems, invalid } = await loadFlows(repo, { writeCache: false });
 
   const skills = new Map<string, SkillFile>();
   for (const flow of flows) {
@@ -93,7 +93,8 @@ export async function runCheck(ctx: Pick<Context, 'repo'>): Promise<CheckResult>
   try {
     const parsed = readPointer(repo);
     if (parsed) {
-      flowOfPointer(repo, flows, parsed);
+      // A flow file that no longer parses is named above with its lines; the run goes on with its pinned steps meanwhile.
+      if (!invalid.some((f) => f.id === parsed.position.flow)) flowOfPointer(repo, flows, parsed);
       pointer = 'ok';
       // Rule 7: a pointer behind the journal, or edited by hand, is worth a word even when it reads (a fork is named below, and decides).
       const head = readJournalHead(repo.journalFile);

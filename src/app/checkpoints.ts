@@ -1,7 +1,7 @@
 /**
  * Checkpoints: snapshots of the state under `_docs/_autopilot/checkpoints/`
- * (docs/state-and-journal.md, "Checkpoints") — the pointer as written and the
- * journal's last event. Made by `autopilot checkpoint`, and by the engine
+ * (docs/state-and-journal.md, "Checkpoints") — the pointer as written, the
+ * journal's last event, and the skills' own state files (seed 002). Made by `autopilot checkpoint`, and by the engine
  * before a session boundary and when a step fails for good. Kept: the 24
  * newest, then one a day for 30 days. `restore` returns the pointer to one,
  * journaled; the journal itself is never cut, so restoring loses no history.
@@ -19,6 +19,7 @@ import { FREE_TEXT_MAX_LENGTH } from '../limits.js';
 import { describeTarget } from '../engine/follow-through.js';
 import { reconcile } from '../engine/reconcile.js';
 import { isoTime } from '../timestamp.js';
+import { skillStateFiles } from './skill-position.js';
 
 export interface CheckpointListing {
   id: string;
@@ -83,7 +84,10 @@ export async function runCheckpoint(ctx: Context, note: string): Promise<{ id: s
 }
 
 /** `autopilot restore ID`: the pointer as it was then, journaled as the new record; the journal keeps everything since. */
-export async function runRestore(ctx: Context, id: string): Promise<{ id: string; position: Position; warning?: string }> {
+export async function runRestore(
+  ctx: Context,
+  id: string,
+): Promise<{ id: string; position: Position; warning?: string; skillState?: string[]; notRestored?: string[] }> {
   const repo = openRepo(ctx.repo);
   const checkpoint = readCheckpoint(repo, id);
   let restored: ReturnType<typeof parsePointer>;
@@ -118,15 +122,41 @@ export async function runRestore(ctx: Context, id: string): Promise<{ id: string
     const warning = movesBack
       ? `the folder does not match this checkpoint: the next command will move the position to ${describeTarget(judged)} (the files on disk decide; restore the files too, e.g. from git, to stay at ${describeTarget(position)})`
       : undefined;
-    // The state as it was before, kept: a restore can itself be undone.
+    // The state as it was before, kept: a restore can itself be undone (the transaction adds the skills' state files as they are now).
     const before = readPointerText(tx.repo);
+    // Seed 002: the skills' own state files come back with the pointer — those a skill of this flow still declares, where they changed.
+    const declared = await skillStateFiles(tx.repo, loaded.flow, position.cycle);
+    const files: { path: string; text: string }[] = [];
+    const restoredFiles: string[] = [];
+    const notRestored: string[] = [];
+    for (const kept of checkpoint.skill_state ?? []) {
+      const now = declared.find((d) => d.file === kept.file);
+      if (!now) notRestored.push(kept.file);
+      else if (now.text !== kept.text) {
+        files.push({ path: now.path, text: kept.text });
+        restoredFiles.push(kept.file);
+      }
+    }
     return {
       plan: {
-        entries: [entry('checkpoint_restored', position, { checkpoint: id, journal_then: checkpoint.seq })],
+        entries: [
+          entry('checkpoint_restored', position, {
+            checkpoint: id,
+            journal_then: checkpoint.seq,
+            ...(restoredFiles.length > 0 ? { skill_state: restoredFiles } : {}),
+          }),
+        ],
         pointer,
+        ...(files.length > 0 ? { files } : {}),
         ...(before !== null ? { checkpoint: { label: 'before-restore', note: `automatic: before restoring ${id}`, pointer: before, before: true } } : {}),
       },
-      answer: () => ({ id, position, ...(warning ? { warning } : {}) }),
+      answer: () => ({
+        id,
+        position,
+        ...(warning ? { warning } : {}),
+        ...(restoredFiles.length > 0 ? { skillState: restoredFiles } : {}),
+        ...(notRestored.length > 0 ? { notRestored } : {}),
+      }),
     };
   });
   return result;

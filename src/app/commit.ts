@@ -58,7 +58,7 @@ export interface Plan {
    * when the plan writes none), then the old ones the retention rule no
    * longer keeps are pruned.
    */
-  checkpoint?: { label: string; note: string; pointer?: string; before?: boolean };
+  checkpoint?: { label: string; note: string; pointer?: string; before?: boolean; skillState?: { file: string; text: string }[] };
   /** The journal index as the read left it; rewritten when it lagged. */
   index?: LoadedIndex;
 }
@@ -187,9 +187,20 @@ export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writ
       gatePath(repo, file);
       undo.mkdir(dirname(file));
       undo.keep(file);
-      writeFileAtomically(file, serializeCheckpoint({ id, at: isoTime(now), note: plan.checkpoint.note, seq, pointer: pointerText }), {
-        diskFull: diskFullWanted('checkpoint'),
-      });
+      writeFileAtomically(
+        file,
+        serializeCheckpoint({
+          id,
+          at: isoTime(now),
+          note: plan.checkpoint.note,
+          seq,
+          pointer: pointerText,
+          ...(plan.checkpoint.skillState?.length ? { skill_state: plan.checkpoint.skillState } : {}),
+        }),
+        {
+          diskFull: diskFullWanted('checkpoint'),
+        },
+      );
       wrote(file);
       checkpoint = { id, at: now };
     }

@@ -8,7 +8,8 @@ import { fromPointerRecord, toPointerRecord } from '../formats/journal-line.js';
 import { describeRecord, judgeFork, type ForkVerdict, type JournalFork } from '../engine/fork.js';
 import { checkRecord, type RecordVerdict } from '../engine/record.js';
 import { locate, resolveByName, type Drift, type Reconciled } from '../engine/reconcile.js';
-import { InputError } from '../errors.js';
+import { InputError, type Problem } from '../errors.js';
+import { invalidFlows, invalidFlowsError } from './invalid-flows.js';
 import { loopStart, stepByNumber, type Flow } from '../flow/model.js';
 import { isCachedParse, type CachedFlow } from '../formats/flow-cache.js';
 import { flowChanges } from '../engine/pin.js';
@@ -56,9 +57,11 @@ export interface ForkSeen {
 }
 
 export interface FlowChange {
-  /** The flow file as it is now; undefined when it is gone. */
+  /** The flow file as it is now; undefined when it is gone or does not parse. */
   current?: Flow;
   changes: string[];
+  /** The flow file no longer parses: its problems (file and line); the run goes on with its pinned steps. */
+  invalid?: Problem[];
 }
 
 /**
@@ -67,13 +70,20 @@ export interface FlowChange {
  */
 function pinnedFlow(flows: Flow[], id: string, head: JournalHead, journalIndex: () => LoadedIndex): { flow: Flow; change?: FlowChange } | undefined {
   const current = flows.find((f) => f.id === id);
+  const broken = current ? undefined : invalidFlows(flows).find((f) => f.id === id);
   const hash = head.record?.pointer.flow === id ? head.record.pointer.flow_hash : undefined;
-  if (!hash || current?.hash === hash) return current ? { flow: current } : undefined;
+  // A flow file that no longer parses, and no run pinned to it: every problem named, as before (exit 2).
+  const unpinned = () => {
+    if (broken) throw invalidFlowsError([broken]);
+    return current ? { flow: current } : undefined;
+  };
+  if (!hash || current?.hash === hash) return unpinned();
   // The journal is a repository's file like any other: a pinned copy is used only when it has a flow's shape.
   const candidate = journalIndex().index.pins?.[id];
   const pinned = isCachedParse({ flow: candidate }, id) ? (candidate as CachedFlow) : undefined;
-  if (!pinned || pinned.hash !== hash) return current ? { flow: current } : undefined;
-  const flow: Flow = { ...pinned, file: current?.file ?? `${id} (pinned)` };
+  if (!pinned || pinned.hash !== hash) return unpinned();
+  const flow: Flow = { ...pinned, file: current?.file ?? broken?.file ?? `${id} (pinned)` };
+  if (broken) return { flow, change: { changes: [`${broken.file} does not parse`], invalid: broken.problems } };
   return { flow, change: current ? { current, changes: flowChanges(flow, current) } : { changes: [`the flow file of ${id} is gone`] } };
 }
 
@@ -219,6 +229,9 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride,
   if (!pointer) flow = record.start ? pinnedOrCurrent(record.start.flow) : detectFlow(repo, flows);
   // The pointer file's own text (a person's sections) is kept when the fork's position is written over it.
   if (fork && filePointer && record.start) pointer = { ...filePointer, position: record.start, lastAction: undefined };
+  // A flow file with problems that no run here is pinned past: every problem named, as before (exit 2).
+  const stopping = invalidFlows(flows).filter((f) => !(flowChange?.invalid && f.id === flow?.id));
+  if (stopping.length > 0) throw invalidFlowsError(stopping);
   if (!flow) {
     throw new InputError({
       message: 'no flow matches this folder',
@@ -259,14 +272,16 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride,
   const atBoundary = start !== null && mayWaitAtBoundary(flow, start) && pendingBoundary(flow, start, latestBoundary()) !== undefined;
   const { evidence, ...located } = locate(flow, start, diskCycle(repo, flow), gather, { claimed, waiting: atBoundary });
   const overridden = override?.drift ? [override.drift] : [];
+  // The journal standing in for a pointer that does not parse says so once (its drift), not also as "no pointer".
+  const recordDrift = override?.drift?.kind === 'from-journal' ? record.drift.filter((d) => d.kind !== 'rebuilt') : record.drift;
   const readAs = (pointer?.readAs ?? []).map((message): Drift => ({ kind: 'read-as', step: pointer!.position.step, message }));
   // Two sides that disagree: nothing moves, not even by the folder, until a person keeps one; the position shown is where both began.
   const waiting = fork?.verdict.kind === 'disagree' ? start : null;
   const reconciled: Reconciled = waiting
-    ? { position: waiting, source: 'state', drift: [...overridden, ...readAs, ...record.drift] }
+    ? { position: waiting, source: 'state', drift: [...overridden, ...readAs, ...recordDrift] }
     : {
         ...located,
-        drift: [...overridden, ...readAs, ...record.drift, ...(byName ? [byName.drift] : []), ...located.drift],
+        drift: [...overridden, ...readAs, ...recordDrift, ...(byName ? [byName.drift] : []), ...located.drift],
         ...(override?.pointer && located.source === 'state' ? { source: 'git' as const } : {}),
       };
   const boundary = mayWaitAtBoundary(flow, reconciled.position) ? pendingBoundary(flow, reconciled.position, latestBoundary()) : undefined;

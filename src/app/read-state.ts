@@ -7,8 +7,10 @@
  * - the pointer holds merge-conflict markers: each side is judged by the
  *   journal and the folder; when both come to the same position it stands,
  *   otherwise exit 2 naming both and how to pick one;
- * - the pointer does not parse: the last committed pointer, else the newest
- *   progress commit's trailers (its bytes are kept before any rewrite);
+ * - the pointer does not parse: the journal's last position (the record the
+ *   pointer only summarises), and only when the journal holds none, the last
+ *   committed pointer, else the newest progress commit's trailers; its bytes
+ *   are kept before any rewrite, and the answer says which source was used;
  * - no pointer, no journal, nothing in the folder, and no autopilot folder
  *   (`_docs/_autopilot/`, which `init` makes): a fresh clone without
  *   `_docs/`, the folder deleted by mistake: the same. A repository `init`
@@ -26,6 +28,7 @@ import { loadState, readPointerText, type Loaded, type PointerOverride } from '.
 import { judgeFound } from './found-on-disk.js';
 import { readJournalHead, type JournalHead } from '../io/journal-head.js';
 import { describeTarget } from '../engine/follow-through.js';
+import { fromPointerRecord } from '../formats/journal-line.js';
 import { POINTER_MAX_BYTES } from '../limits.js';
 
 /** The pointer did not read. One past the size limit is refused as it is: it is never read, not even to keep a copy. */
@@ -51,12 +54,36 @@ export async function readState(repo: Repo, flows: Flow[], known?: JournalHead):
       });
     }
     if (sides) return resolveConflict(repo, flows, sides, text);
+    const why = whyUnreadable(error as InputError);
+    // The journal is the record the pointer summarises: its last position comes first, git only when it holds none.
+    const head = known ?? readJournalHead(repo.journalFile);
+    if (head.record) {
+      const at = describeTarget(fromPointerRecord(head.record.pointer));
+      return load(
+        repo,
+        flows,
+        {
+          pointer: null,
+          broken: text,
+          drift: {
+            kind: 'from-journal',
+            step: head.record.pointer.step,
+            message: `the pointer does not parse (${why}); the position comes from the journal (event ${head.record.seq}: ${at})`,
+          },
+        },
+        head,
+      );
+    }
     const fromGit = await positionFromGit(repo, flows);
     if (!fromGit) throw withGitNote(repo, error as InputError);
     return load(repo, flows, {
       pointer: fromGit.pointer,
       broken: text,
-      drift: { kind: 'from-git', step: fromGit.pointer.position.step, message: `the pointer does not parse; the position comes from ${fromGit.from}` },
+      drift: {
+        kind: 'from-git',
+        step: fromGit.pointer.position.step,
+        message: `the pointer does not parse (${why}) and the journal holds no position; the position comes from ${fromGit.from}`,
+      },
     });
   }
   // `init` makes the autopilot folder: where it stands, there is no earlier run for git to recall, and a
@@ -86,6 +113,13 @@ async function load(repo: Repo, flows: Flow[], override?: PointerOverride, known
   const loaded = loadState(repo, flows, override, known);
   const judged = await judgeFound(loaded);
   return judged ? loadState(repo, flows, override, known, judged) : loaded;
+}
+
+/** What the parser said, with its line: `line 3: \`step\` is not a step number`. */
+function whyUnreadable(error: InputError): string {
+  const first = error.problems[0];
+  if (!first) return 'unreadable';
+  return `${first.line ? `line ${first.line}: ` : ''}${first.message}`;
 }
 
 function withGitNote(repo: Repo, error: InputError): InputError {

@@ -2,6 +2,7 @@
 import { entry } from '../formats/journal-line.js';
 import { pinnedCopy, repinProblem } from '../engine/pin.js';
 import { InputError } from '../errors.js';
+import { FLOW_FIX_HINT } from './invalid-flows.js';
 import type { Position } from '../formats/pointer/position.js';
 import type { Context } from './context.js';
 import { pointerAt, transact } from './transaction.js';
@@ -19,6 +20,8 @@ export async function runRepin(ctx: Context): Promise<RepinResult> {
     const position = loaded.reconciled.position;
     const change = loaded.flowChange;
     if (!change) return { plan: { entries: [] }, answer: () => ({ changes: [], position }) };
+    // A flow file that does not parse cannot be adopted: its problems, each with its line.
+    if (change.invalid) throw new InputError(change.invalid, `Nothing was adopted: the run goes on with its pinned steps. ${FLOW_FIX_HINT}`);
     if (!change.current) {
       throw new InputError({
         file: loaded.flow.file,

@@ -38,6 +38,7 @@ import { conversationGone, conversationProcess, seesOtherProcesses } from '../io
 import { thisMachine } from '../io/machine.js';
 import { displayPath, gatePath, openRepo, type Repo } from '../io/repo.js';
 import { LOCK_WAIT_MS } from '../limits.js';
+import { skillStateFiles } from './skill-position.js';
 import type { LastAction } from '../formats/pointer/parse-pointer.js';
 import type { Position } from '../formats/pointer/position.js';
 import { positionHash } from '../formats/pointer/serialize-pointer.js';
@@ -190,6 +191,12 @@ export async function transact<P = undefined, T = void>(
       // A command that drives and writes holds the lease it was judged to take (a refused one writes nothing, and takes none).
       if (lease && plan.entries.length > 0 && plan.lease === undefined) plan.lease = lease.lease;
       if (at.index) plan.index ??= at.index;
+      // Seed 002: a checkpoint holds the skills' own state files as they are now, beside the pointer.
+      if (plan.checkpoint && !plan.checkpoint.skillState) {
+        const states = await skillStateFiles(repo, at.flow, (plan.pointer?.position ?? at.reconciled.position).cycle);
+        const kept = states.flatMap((s) => (s.text === undefined ? [] : [{ file: s.file, text: s.text }]));
+        if (kept.length > 0) plan.checkpoint.skillState = kept;
+      }
     }
     const written = commit(repo, lock, lastSeq, plan, { session: driver.session, now: ctx.now, ...actor });
     // The progress commit the plan owes is made now; a failure leaves it owed (exit 1), for the next command to make, or by default says why none was made.

@@ -13,8 +13,20 @@ export const restore = defineCommand({
   view: (r) => {
     const at = r.position.step === 'done' ? 'done' : `step ${r.position.step} (${r.position.name}), ${r.position.status}`;
     return {
-      json: { restored: r.id, step: r.position.step, name: r.position.name, status: r.position.status, ...(r.warning ? { warning: r.warning } : {}) },
-      text: `${r.warning ? `! ${r.warning}\n` : ''}✓ Restored ${r.id}: ${at}. Run \`autopilot next\`.`,
+      json: {
+        restored: r.id,
+        step: r.position.step,
+        name: r.position.name,
+        status: r.position.status,
+        ...(r.warning ? { warning: r.warning } : {}),
+        ...(r.skillState ? { skill_state: r.skillState } : {}),
+        ...(r.notRestored ? { not_restored: r.notRestored } : {}),
+      },
+      text: [
+        ...(r.warning ? [`! ${r.warning}`] : []),
+        ...(r.notRestored ? [`! not restored (no skill of this flow declares it now): ${r.notRestored.join(', ')}`] : []),
+        `✓ Restored ${r.id}: ${at}${r.skillState ? `, and the skill's state: ${r.skillState.join(', ')}` : ''}. Run \`autopilot next\`.`,
+      ].join('\n'),
       exit: EXIT.ok,
     };
   },

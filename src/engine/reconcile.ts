@@ -35,6 +35,8 @@ export interface Drift {
     | 'journal-gone'
     | 'hand-edit'
     | 'from-git'
+    /** The pointer does not parse: the journal's last position stands in (rule 2), before git. */
+    | 'from-journal'
     | 'merge-resolved'
     /** The journal holds a merge not yet settled: its fork decides where the work stands (`engine/fork.ts`). */
     | 'journal-fork'

@@ -1,7 +1,8 @@
 /**
  * A checkpoint file, `_docs/_autopilot/checkpoints/<id>.json`: the pointer as
- * it was written, the journal's last event then, and a note. Pure: text →
- * checkpoint or a problem; checkpoint → text.
+ * it was written, the journal's last event then, a note, and the skills' own
+ * state files then (seed 002). Pure: text → checkpoint or a problem;
+ * checkpoint → text.
  */
 import type { Problem } from '../errors.js';
 import { CHECKPOINT_MAX_BYTES } from '../limits.js';
@@ -14,8 +15,12 @@ export interface Checkpoint {
   seq: number;
   /** The pointer file, exactly. */
   pointer: string;
-  skill_state?: { file: string; text: string };
+  /** The skills' own state files as they were (repository-relative path, bytes); absent in older checkpoints and where no skill keeps one. */
+  skill_state?: { file: string; text: string }[];
 }
+
+const isStateFile = (v: unknown): v is { file: string; text: string } =>
+  typeof v === 'object' && v !== null && typeof (v as { file?: unknown }).file === 'string' && typeof (v as { text?: unknown }).text === 'string';
 
 export function parseCheckpoint(text: string, file: string): { checkpoint: Checkpoint } | { problem: Problem } {
   if (text.length > CHECKPOINT_MAX_BYTES)
@@ -23,6 +28,8 @@ export function parseCheckpoint(text: string, file: string): { checkpoint: Check
   try {
     const data = JSON.parse(text) as Record<string, unknown>;
     if (typeof data.pointer !== 'string' || typeof data.seq !== 'number') throw new Error('shape');
+    const states = data.skill_state;
+    if (states !== undefined && !(Array.isArray(states) && states.every(isStateFile))) throw new Error('shape');
     return {
       checkpoint: {
         id: String(data.id ?? ''),
@@ -30,10 +37,17 @@ export function parseCheckpoint(text: string, file: string): { checkpoint: Check
         note: typeof data.note === 'string' ? data.note : '',
         seq: data.seq,
         pointer: data.pointer,
+        ...(states && states.length > 0 ? { skill_state: states.map((s) => ({ file: s.file, text: s.text })) } : {}),
       },
     };
   } catch {
-    return { problem: { file, message: 'this checkpoint is not one autopilot wrote', expected: 'a JSON object with `pointer` and `seq`' } };
+    return {
+      problem: {
+        file,
+        message: 'this checkpoint is not one autopilot wrote',
+        expected: 'a JSON object with `pointer` and `seq` (and `skill_state`, a list of `file` and `text`)',
+      },
+    };
   }
 }
 

@@ -95,8 +95,8 @@ export interface EventDetails {
   /** `events`: how many events the breadcrumb listed. */
   breadcrumb: { events: number };
   skill_state_differs: { file: string; skill_sub_step: string; pointer_sub_step: string };
-  /** `journal_then`: the journal's last event when the checkpoint was made. */
-  checkpoint_restored: { checkpoint: string; journal_then: number };
+  /** `journal_then`: the journal's last event when the checkpoint was made; `skill_state`: the skills' state files it wrote back. */
+  checkpoint_restored: { checkpoint: string; journal_then: number; skill_state?: string[] };
   run_repinned: { from_hash: string; flow_hash: string; changed: string[]; pinned: PinnedFlow };
   /** `reason`: its holder had ended on this machine (`gone`), or a person took another machine's lock over (`take-over`). */
   /** `check --repair`: journal lines that were not JSON (cut short by a crash), cut out; their bytes kept in `kept_in`. */

@@ -28,6 +28,8 @@ export interface LoadedFlows {
   /** In scan order. */
   flows: Flow[];
   problems: Problem[];
+  /** The flow files that hold problems, by flow id (a run pinned to one goes on with its pinned steps). */
+  invalid: { id: string; file: string; problems: Problem[] }[];
 }
 
 function markdownFiles(dir: string): string[] {
@@ -61,6 +63,7 @@ export async function loadFlows(repo: Repo, options: { writeCache: boolean }): P
   let repoCache: FlowCache | undefined;
   const flows: Flow[] = [];
   const problems: Problem[] = [];
+  const invalid: LoadedFlows['invalid'] = [];
   const current = new Set<string>();
 
   for (const file of files) {
@@ -88,6 +91,7 @@ export async function loadFlows(repo: Repo, options: { writeCache: boolean }): P
     const read = readBounded(file.path, display, 'flow file', FLOW_MAX_BYTES);
     if ('problem' in read) {
       problems.push(read.problem);
+      invalid.push({ id: file.id, file: display, problems: [read.problem] });
       continue;
     }
     const key = cacheKey(file.id, hashText(read.text));
@@ -99,6 +103,7 @@ export async function loadFlows(repo: Repo, options: { writeCache: boolean }): P
     // Only a flow that changed since its last parse pays for loading the Markdown parser.
     const parsed = hit ? fromCached(hit, display) : (await import('../flow/parse-flow.js')).parseFlow(read.text, display, file.id);
     problems.push(...parsed.problems);
+    if (parsed.problems.length > 0) invalid.push({ id: file.id, file: display, problems: parsed.problems });
     if (parsed.flow) flows.push(parsed.flow);
     if (!hit && !file.builtIn) {
       cache.entries.set(key, toCached(parsed));
@@ -117,5 +122,5 @@ export async function loadFlows(repo: Repo, options: { writeCache: boolean }): P
     }
   }
   flows.sort((a, b) => a.scanOrder - b.scanOrder || a.id.localeCompare(b.id));
-  return { flows, problems };
+  return { flows, problems, invalid };
 }

@@ -14,9 +14,11 @@
  *   never probed. A waiter waits a bounded time and then gives up naming the
  *   holder (exit 4); a person may take a lock of another machine over
  *   (`takeOver`), after that wait, journaled.
- * - An empty lock file (left by an older autopilot killed between creating
- *   and writing it) is broken once it is a moment old, unless a process of
- *   this machine has it open.
+ * - A lock that names no holder (empty, garbage bytes) or that this user
+ *   cannot read is another holder's (seed 003: fail closed): nothing can
+ *   prove that holder dead, so it is never broken by age or by guess; the
+ *   command waits as for a live holder, then exits 4 saying what is wrong with
+ *   the file. A person removes it, or takes it over (`--take-over`, journaled).
  */
 import { closeSync, constants, linkSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -52,19 +54,26 @@ export interface LockOptions {
 /** Temporary files the lock is written to before it is linked into place: `lock.autopilot-tmp-<pid>-<hex>`. */
 const TEMP_MARK = '.autopilot-tmp-';
 
-function readHolder(file: string, root: string | undefined): LockHolder | undefined | 'empty' {
+/** A lock file that tells no holder: it names none (`empty`: no bytes, garbage), or this user cannot read it. */
+type Unknown = 'empty' | 'unreadable';
+type Seen = LockHolder | Unknown;
+
+/** The lock's holder; undefined when there is no lock; `unreadable` when this user cannot read it (`EACCES`, `EPERM`). */
+function readHolder(file: string): Seen | undefined {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
-    if (code === 'EACCES' || code === 'EPERM') throw stuck(file, root, 'read', code);
+    if (code === 'EACCES' || code === 'EPERM') return 'unreadable';
     throw error;
   }
   const parsed = parseLockHolder(text, file);
   return 'holder' in parsed ? parsed.holder : 'empty';
 }
+
+const isUnknown = (seen: Seen | undefined): seen is Unknown => seen === 'empty' || seen === 'unreadable';
 
 function ageMs(file: string, now: number): number {
   try {
@@ -134,8 +143,18 @@ function openByAProcess(file: string): boolean | undefined {
   return false;
 }
 
-/** Whether a lock may be broken now: its holder is dead on this machine; an empty one, a moment old and open nowhere. */
-function breakable(holder: LockHolder | 'empty', file: string, now: number): boolean {
+/** Whether the lock may be broken now: only when its holder is provably dead on this machine. One that tells no holder never is. */
+function breakable(holder: Seen): boolean {
+  if (isUnknown(holder)) return false;
+  return holderDead(holder);
+}
+
+/**
+ * Whether `lock.break` (a breaker's own file, never the lock) may be removed: its
+ * breaker is dead, or it names none, is a moment old and open nowhere.
+ */
+function breakerBreakable(holder: Seen, file: string, now: number): boolean {
+  if (holder === 'unreadable') return false;
   if (holder === 'empty') return ageMs(file, now) > LOCK_EMPTY_GRACE_MS && openByAProcess(file) !== true;
   return holderDead(holder);
 }
@@ -187,25 +206,25 @@ function writeWhole(file: string, text: string): void {
  * `<lock>.break` (exclusively too), re-reads the lock, and removes it only if
  * it is still the same holder.
  */
-function breakLock(file: string, seen: LockHolder | 'empty', now: number, root: string | undefined): LockHolder | 'empty' | undefined {
+function breakLock(file: string, seen: Seen, now: number, root: string | undefined): Seen | undefined {
   const breaker = `${file}.break`;
   const { host, machine } = thisMachine();
   const me: LockHolder = { pid: process.pid, host, machine, session: '', at: isoTime(now), nonce: randomBytes(6).toString('hex') };
   if (!tryCreate(breaker, me)) {
     // Another breaker is at work, or died at work: its file is broken like a lock.
-    const other = readHolder(breaker, root);
-    if (other !== undefined && breakable(other, breaker, now)) unlinkQuietly(breaker);
+    const other = readHolder(breaker);
+    if (other !== undefined && breakerBreakable(other, breaker, now)) unlinkQuietly(breaker);
     return undefined;
   }
   try {
-    const again = readHolder(file, root);
-    const same = again === seen || (again !== undefined && again !== 'empty' && seen !== 'empty' && again.nonce === seen.nonce);
+    const again = readHolder(file);
+    const same = again === seen || (again !== undefined && !isUnknown(again) && !isUnknown(seen) && again.nonce === seen.nonce);
     if (!same || again === undefined) return undefined;
     try {
       unlinkQuietly(file);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EACCES' || code === 'EPERM') throw stuck(file, root, 'remove', code, again === 'empty' ? undefined : again);
+      if (code === 'EACCES' || code === 'EPERM') throw stuck(file, root, code, isUnknown(again) ? undefined : again);
       throw error;
     }
     return again;
@@ -265,14 +284,14 @@ function userName(uid: number): string {
   }
 }
 
-/** A lock this user cannot read or remove: what is true about it, and who can act. */
-function stuck(file: string, root: string | undefined, op: 'read' | 'remove', code: string, holder?: LockHolder): InputError {
+const thisUser = () => (typeof process.getuid === 'function' ? `uid ${process.getuid()}${userName(process.getuid())}` : 'this user');
+
+/** A lock this user cannot remove: what is true about it, and who can act. */
+function stuck(file: string, root: string | undefined, code: string, holder?: LockHolder): InputError {
   const shown = displayPath(file, root);
-  const me = typeof process.getuid === 'function' ? `uid ${process.getuid()}${userName(process.getuid())}` : 'this user';
-  const message =
-    op === 'read'
-      ? `the lock file cannot be read by ${me} (${code}): it belongs to ${ownerOf(file)}, so autopilot cannot tell whether the command holding it still runs`
-      : `the lock of a process that has ended (pid ${holder?.pid ?? '?'} on ${holder?.host ?? '?'}) cannot be removed by ${me} (${code}): it belongs to ${ownerOf(file)} and its folder does not let this user remove it`;
+  const message = holder
+    ? `the lock of a process that has ended (pid ${holder.pid} on ${holder.host}) cannot be removed by ${thisUser()} (${code}): it belongs to ${ownerOf(file)} and its folder does not let this user remove it`
+    : `the lock file cannot be removed by ${thisUser()} (${code}): it belongs to ${ownerOf(file)} and its folder does not let this user remove it`;
   return new InputError(
     { file: shown, message, expected: 'a lock file this user can read and remove', received: code },
     `Nothing ran. Once no autopilot command runs as its owner, that user (or root) removes it: \`rm ${shown}\`; then run the command again.`,
@@ -309,40 +328,47 @@ export async function acquireLock(file: string, session: string, waitMs: number,
         if (!held) return;
         held = false;
         process.off('exit', release);
-        let current: LockHolder | undefined | 'empty';
+        let current: Seen | undefined;
         try {
-          current = readHolder(file, options.root);
+          current = readHolder(file);
         } catch {
           current = undefined;
         }
-        if (current !== undefined && current !== 'empty' && current.nonce === holder.nonce) unlinkQuietly(file);
+        if (current !== undefined && !isUnknown(current) && current.nonce === holder.nonce) unlinkQuietly(file);
       };
       process.on('exit', release);
       return { holder, broken, held: () => held, release };
     }
-    const seen = readHolder(file, options.root);
-    if (seen !== undefined && breakable(seen, file, now)) {
+    const seen = readHolder(file);
+    if (seen !== undefined && breakable(seen)) {
       const gone = breakLock(file, seen, now, options.root);
-      if (gone && gone !== 'empty') broken.push({ ...gone, reason: 'gone' });
+      if (gone && !isUnknown(gone)) broken.push({ ...gone, reason: 'gone' });
       continue;
     }
     if (now >= deadline) {
-      const who = seen && seen !== 'empty' ? seen : undefined;
+      const who = seen !== undefined && !isUnknown(seen) ? seen : undefined;
       const foreign = who !== undefined && who.machine !== machine;
-      // A person's --take-over: another machine's lock still there after the wait is broken, and journaled.
-      if (options.takeOver && seen !== undefined && (foreign || seen === 'empty')) {
+      // A person's --take-over: another machine's lock, or one that tells no holder, still there after the wait is broken, and journaled.
+      if (options.takeOver && seen !== undefined && (foreign || isUnknown(seen))) {
         const taken = breakLock(file, seen, now, options.root);
-        if (taken && taken !== 'empty') broken.push({ ...taken, reason: 'take-over' });
+        if (taken && !isUnknown(taken)) broken.push({ ...taken, reason: 'take-over' });
         continue;
       }
+      const shown = displayPath(file, options.root);
       throw new HeldError({
         message: who
           ? `the repository is locked by another autopilot command (${holderText(who)}${foreign ? ', on another machine' : ', running on this machine'})`
-          : 'the repository is locked by another autopilot command',
-        file: displayPath(file, options.root),
+          : seen === 'unreadable'
+            ? `the repository is locked: the lock file cannot be read by ${thisUser()} (it belongs to ${ownerOf(file)}), so autopilot cannot tell whether the command holding it still runs; it is taken for another's, held`
+            : seen === 'empty'
+              ? "the repository is locked: the lock file names no holder (empty, or not a lock autopilot wrote), so autopilot cannot tell whether the command holding it still runs; it is taken for another's, held"
+              : 'the repository is locked by another autopilot command',
+        file: shown,
         hint: foreign
           ? 'A command holds the lock for milliseconds; a lock of another machine is never broken for its age. Make sure that command has stopped, then a person takes the lock over: add `--take-over` to the step command (journaled).'
-          : 'A command holds the lock for milliseconds: try again. Its process still runs on this machine (perhaps stopped or paused), so the lock is not broken; it is broken automatically once that process has ended.',
+          : isUnknown(seen)
+            ? `A lock that tells no holder is never broken by autopilot (fail closed). Make sure no autopilot command runs on this repository (on any machine), then a person removes it (\`rm ${shown}\`) or adds \`--take-over\` to the step command.`
+            : 'A command holds the lock for milliseconds: try again. Its process still runs on this machine (perhaps stopped or paused), so the lock is not broken; it is broken automatically once that process has ended.',
         ...(who ? { holder: who } : {}),
       });
     }

@@ -51,6 +51,28 @@ export function readSkillState(repo: Pick<Repo, 'root' | 'docs'>, skillFile: str
   return 'problem' in parsed ? parsed : { file, position: parsed.position };
 }
 
+/** A skill's own state file as a checkpoint keeps it: where it is (repository-relative and absolute) and its bytes. */
+export interface SkillStateFile {
+  file: string;
+  path: string;
+  /** Undefined when the file does not exist (the skill has not started), or cannot be kept (a folder, too large, outside the docs folder). */
+  text?: string;
+}
+
+/** The state file a skill declares, with its text when there is one to keep; undefined when it declares none (or the declaration is wrong: `check` names it). */
+export function skillStateFile(repo: Pick<Repo, 'root' | 'docs'>, skillFile: string, cycle: number): SkillStateFile | undefined {
+  const skill = readSmallFile(skillFile, displayPath(skillFile, repo.root), SKILL_MAX_BYTES);
+  if (!skill || 'problem' in skill) return undefined;
+  const declaration = parseStateDeclaration(skill.text, displayPath(skillFile, repo.root));
+  if (!declaration || 'problem' in declaration) return undefined;
+  const path = join(repo.docs, withCycle(declaration.file, cycle));
+  const file = displayPath(path, repo.root);
+  const real = realPath(path);
+  if (real === undefined || !isInside(realPath(repo.docs) ?? repo.docs, real)) return { file, path };
+  const state = readSmallFile(path, file, SKILL_STATE_MAX_BYTES);
+  return state && 'text' in state ? { file, path, text: state.text } : { file, path };
+}
+
 /** The text of a file, undefined when there is none; a folder or a file too large to be the one meant is a problem. */
 function readSmallFile(path: string, file: string, limit: number): { text: string } | { problem: Problem } | undefined {
   const stat = statSync(path, { throwIfNoEntry: false });

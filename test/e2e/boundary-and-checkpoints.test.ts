@@ -220,3 +220,51 @@ describe('checkpoints', () => {
     await expect(runRestore(ctx, 'not-an-id')).rejects.toThrow(/not a checkpoint id/);
   });
 });
+
+describe("a checkpoint holds the skill's own state file (seed 002)", () => {
+  const STATE = '_docs/02_document/state.json';
+  const checkpointId = (stdout: string) => /restore (\S+)`/.exec(stdout)![1]!;
+
+  it('checkpoint, the skill moves on, restore: its state file is back byte for byte, the pointer with it; 1 file restored, journaled', () => {
+    const dir = tempRepo();
+    expect(autopilot(dir, 'init', '--flow', 'existing-code').code).toBe(0);
+    expect(autopilot(dir, 'next').code).toBe(0);
+    // The document skill (step 1) keeps its own position: `state: { file: 02_document/state.json, field: position }`.
+    const then = '{\n  "position": "3 — Components",\n  "done": ["1 — Discovery", "2 — Modules"]\n}\n';
+    write(dir, STATE, then);
+    autopilot(dir, 'substep', '3 — Components');
+    const taken = autopilot(dir, 'checkpoint', '--note', 'before the components');
+    expect(taken.code).toBe(0);
+    const id = checkpointId(taken.stdout);
+    const kept = JSON.parse(read(dir, `_docs/_autopilot/checkpoints/${id}.json`)) as { skill_state: { file: string; text: string }[] };
+    expect(kept.skill_state).toEqual([{ file: STATE, text: then }]);
+
+    // The skill goes on, and so does the pointer.
+    const later = '{"position": "5 — Verification"}\n';
+    write(dir, STATE, later);
+    autopilot(dir, 'substep', '5 — Verification');
+
+    const restored = autopilot(dir, 'restore', id, '--json');
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(restored.json()).toMatchObject({ restored: id, step: 1, skill_state: [STATE] });
+    expect(read(dir, STATE)).toBe(then);
+    expect(read(dir, '_docs/_autopilot_state.md')).toContain('sub_step: 3 — Components');
+    expect(journal(dir).at(-1)).toMatchObject({ event: 'checkpoint_restored', checkpoint: id, skill_state: [STATE] });
+    // The restore's own checkpoint kept the state file as it was: the restore can be undone too.
+    const before = readdirSync(join(dir, '_docs/_autopilot/checkpoints')).find((n) => n.endsWith('-before-restore.json'))!;
+    expect((JSON.parse(read(dir, `_docs/_autopilot/checkpoints/${before}`)) as { skill_state: unknown }).skill_state).toEqual([{ file: STATE, text: later }]);
+    // And `next` resumes where the skill's file says.
+    expect(autopilot(dir, 'next').stdout).toContain('3 — Components');
+  });
+
+  it('no skill state file on disk: the checkpoint holds none and restore writes none (0 files)', () => {
+    const dir = tempRepo();
+    autopilot(dir, 'init', '--flow', 'greenfield');
+    autopilot(dir, 'next');
+    const id = checkpointId(autopilot(dir, 'checkpoint').stdout);
+    expect(read(dir, `_docs/_autopilot/checkpoints/${id}.json`)).not.toContain('skill_state');
+    const restored = autopilot(dir, 'restore', id, '--json');
+    expect(restored.code).toBe(0);
+    expect(restored.json()).not.toHaveProperty('skill_state');
+  });
+});

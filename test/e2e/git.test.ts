@@ -33,13 +33,41 @@ function finishProblem(dir: string): void {
 }
 
 describe('git as the third source of the position', () => {
-  it('an unparsable pointer is recovered from the last committed one, and its bytes are kept', () => {
+  it('an unparsable pointer is recovered from the journal first (1 source said, sub-step kept), and its bytes are kept', () => {
+    const dir = project();
+    finishProblem(dir);
+    // The journal knows more than any commit: step 2 in progress at a sub-step, never committed.
+    expect(autopilot(dir, 'next').code).toBe(0);
+    expect(autopilot(dir, 'substep', '3 — Sources').code).toBe(0);
+    writeFileSync(join(dir, POINTER), 'flow: greenfield\nstep: two\n');
+    const status = autopilot(dir, 'status', '--json').json<NextJson>();
+    expect(status).toMatchObject({ step: 2, status: 'in_progress', sub_step: '3 — Sources', source: 'state' });
+    expect(status.drift).toHaveLength(1);
+    expect(status.drift[0]).toMatchObject({ kind: 'from-journal' });
+    expect(status.drift[0]!.message).toMatch(
+      /the pointer does not parse \(line \d+: .+\); the position comes from the journal \(event \d+: step 2 \(Research\)/,
+    );
+    // Status never writes: the garbled file is as it was.
+    expect(read(dir, POINTER)).toBe('flow: greenfield\nstep: two\n');
+    const next = autopilot(dir, 'next');
+    expect(next.code).toBe(0);
+    expect(next.stdout).toContain('the position comes from the journal');
+    expect(next.stdout).toMatch(/the unreadable pointer was kept as _docs\/_autopilot_state\.broken-[\dT.Z-]+\.md/);
+    const backup = readdirSync(join(dir, '_docs')).find((n) => n.startsWith('_autopilot_state.broken-'))!;
+    expect(read(dir, `_docs/${backup}`)).toBe('flow: greenfield\nstep: two\n');
+    expect(read(dir, POINTER)).toContain('step: 2\nname: Research\nstatus: in_progress\nsub_step: 3 — Sources');
+    // No git process was needed: the journal decided.
+    expect(journal(dir).some((e) => e.event === 'position_repaired' && JSON.stringify(e.drift).includes('comes from the journal'))).toBe(true);
+  });
+
+  it('an unparsable pointer with a journal holding no position is recovered from the last committed one, and its bytes are kept', () => {
     const dir = project();
     finishProblem(dir);
     writeFileSync(join(dir, POINTER), 'flow: greenfield\nstep: two\n');
+    writeFileSync(join(dir, '_docs/_autopilot/journal.jsonl'), '');
     const status = autopilot(dir, 'status', '--json').json<NextJson>();
     expect(status).toMatchObject({ step: 2, source: 'git' });
-    expect(status.drift[0]!.message).toMatch(/the position comes from the pointer committed in [0-9a-f]{8}/);
+    expect(status.drift[0]!.message).toMatch(/the journal holds no position; the position comes from the pointer committed in [0-9a-f]{8}/);
     const next = autopilot(dir, 'next');
     expect(next.code).toBe(0);
     expect(next.stdout).toMatch(/the unreadable pointer was kept as _docs\/_autopilot_state\.broken-[\dT.Z-]+\.md/);

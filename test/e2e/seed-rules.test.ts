@@ -141,6 +141,63 @@ describe('pinned runs', () => {
     expect(status.notices).toEqual([expect.stringContaining('step 2 (Discovery → Research) changed')]);
   });
 
+  it('a flow edit that leaves the file invalid (2 kinds: its front matter, a step row) keeps the run on its 10 pinned steps; each command warns naming the file and line; check exit 2; repin refused; fixed, the warning goes', () => {
+    const FLOW = '.autopilot/flows/greenfield.md';
+    for (const [kind, breakIt, line] of [
+      ['front matter', (t: string) => t.replace('scan_order: 2', 'scan_order: [2'), 5],
+      ['a step row', (t: string) => t.replace(/^\| 3 \| Plan \|.*$/m, '| 3 | Plan |'), 29],
+    ] as const) {
+      const dir = withOwnFlow();
+      const good = read(dir, FLOW);
+      write(dir, FLOW, breakIt(good));
+      const warning = new RegExp(`${FLOW.replaceAll('.', '\\.')}:${line}: .*the run goes on with the 10 steps it started with`);
+      const status = autopilot(dir, 'status', '--json');
+      expect(status.code, `${kind}: ${status.stderr}`).toBe(0);
+      const json = status.json<NextJson & { notices?: string[] }>();
+      expect(json).toMatchObject({ flow: 'greenfield', step: 1, name: 'Problem', steps: 10, drift: [] });
+      expect(json.notices, kind).toEqual([expect.stringMatching(warning)]);
+      // The run does not stop dead nor lose its place: next, substep and fail work on the pinned list.
+      const next = autopilot(dir, 'next');
+      expect(next.code, kind).toBe(0);
+      expect(next.stdout).toMatch(warning);
+      expect(autopilot(dir, 'substep', '2 — Restrictions').code).toBe(0);
+      expect(autopilot(dir, 'fail', '--reason', 'not yet').code).toBe(0);
+      expect(autopilot(dir, 'status', '--json').json<NextJson>()).toMatchObject({ step: 1, retry_count: 1 });
+      const check = autopilot(dir, 'check');
+      expect(check.code, kind).toBe(2);
+      expect(check.stdout + check.stderr).toContain(`${FLOW}:${line}:`);
+      expect(check.stdout + check.stderr).not.toContain('which autopilot does not know');
+      const repin = autopilot(dir, 'repin');
+      expect(repin.code).toBe(2);
+      expect(repin.stderr).toContain(`${FLOW}:${line}:`);
+      expect(repin.stderr).toContain('the run goes on with its pinned steps');
+      expect(journal(dir).some((e) => e.event === 'run_repinned')).toBe(false);
+      write(dir, FLOW, good);
+      expect(autopilot(dir, 'status', '--json').json<NextJson & { notices?: string[] }>().notices, kind).toBeUndefined();
+    }
+  });
+
+  it('a flow file that does not parse with no run pinned to it still stops every command (exit 2, file and line)', () => {
+    const dir = tempRepo();
+    write(dir, '.autopilot/flows/greenfield.md', read(ROOT, 'flows/greenfield.md').replace('scan_order: 2', 'scan_order: [2'));
+    const next = autopilot(dir, 'next');
+    expect(next.code).toBe(2);
+    expect(next.stderr).toContain('.autopilot/flows/greenfield.md:5:');
+  });
+
+  it('the changed-steps message names each step by its name as well as its number (2 kinds: renamed, changed)', () => {
+    const dir = withOwnFlow();
+    const text = read(dir, '.autopilot/flows/greenfield.md');
+    write(
+      dir,
+      '.autopilot/flows/greenfield.md',
+      text.replace('| 2 | Research |', '| 2 | Discovery |').replace('`02_tasks/_index.md`', '`02_tasks/_index.md`, `02_tasks/batches.md`'),
+    );
+    const notices = autopilot(dir, 'status', '--json').json<NextJson & { notices?: string[] }>().notices!;
+    expect(notices[0]).toContain('step 2 (Research → Discovery) changed');
+    expect(notices[0]).toContain('step 5 (Decompose) changed');
+  });
+
   it('`repin` is refused when the current step would vanish', () => {
     const dir = withOwnFlow();
     const text = read(dir, '.autopilot/flows/greenfield.md');

@@ -9,7 +9,7 @@
  */
 import type { LockHolder } from '../../src/formats/lock.js';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -181,4 +181,74 @@ describe('a lock of another machine', () => {
     ]);
     expect(entries(dir).at(-1)).toMatchObject({ event: 'substep', sub_step: 'taken over' });
   });
+});
+
+describe("a lock that tells no holder is another holder's (seed 003: fail closed)", () => {
+  /** A lock file with these bytes, 5 s old: past any grace an older autopilot gave an empty lock. */
+  function oddLock(dir: string, bytes: string | Buffer): void {
+    const file = join(dir, LOCK);
+    writeFileSync(file, bytes);
+    const old = new Date(Date.now() - 5_000);
+    utimesSync(file, old, old);
+  }
+
+  it('empty, garbage bytes, a half-written holder (3 cases): a real command waits its 10 s, exits 4 saying so; the lock is never removed, nothing written', async () => {
+    const cases: [string, string | Buffer][] = [
+      ['empty', ''],
+      ['garbage', Buffer.from([0xff, 0x00, 0xfe, 0x13, 0x37])],
+      ['half a holder', '{"pid":12,"host":"bo'],
+    ];
+    const dirs = cases.map(() => freshDir());
+    for (const dir of dirs) expect((await cli(dir, ['next', '--json'])).code).toBe(0);
+    cases.forEach(([, bytes], i) => oddLock(dirs[i]!, bytes));
+    const before = dirs.map((dir) => snapshot(dir));
+    // Three child processes at once: each waits the whole wait, long after the 2 s an empty lock was once given.
+    const runs = await Promise.all(dirs.map((dir) => cli(dir, ['substep', 'blocked', '--json'])));
+    runs.forEach((r, i) => {
+      const what = cases[i]![0];
+      expect(r.code, `${what}: ${r.stdout}${r.stderr}`).toBe(4);
+      expect(r.ms, `${what}: it waited as for a live holder`).toBeGreaterThanOrEqual(9_000);
+      const error = r.json?.error as { code: string; message: string; hint: string; file: string };
+      expect(error.code).toBe('held');
+      expect(error.file).toBe(LOCK);
+      expect(error.message).toContain('the lock file names no holder');
+      expect(error.hint).toContain(`rm ${LOCK}`);
+      expect(error.hint).toContain('--take-over');
+      expect(readFileSync(join(dirs[i]!, LOCK)), `${what}: the lock kept byte for byte`).toEqual(Buffer.from(cases[i]![1]));
+      expect(snapshot(dirs[i]!), `${what}: nothing written`).toEqual(before[i]);
+      expect(lockBroken(dirs[i]!)).toEqual([]);
+    });
+  }, 60_000);
+
+  it('a person takes it over (--take-over): the lock is removed and the command runs (1 case)', async () => {
+    const dir = freshDir();
+    await cli(dir, ['next', '--json']);
+    oddLock(dir, 'not a lock');
+    expect(app.exitCodeOfError(await substep(dir, 'blocked', 200))).toBe(4);
+    expect(existsSync(join(dir, LOCK))).toBe(true);
+    expect(await substep(dir, 'taken over', 200, true)).toBeUndefined();
+    expect(existsSync(join(dir, LOCK))).toBe(false);
+    expect(entries(dir).at(-1)).toMatchObject({ event: 'substep', sub_step: 'taken over' });
+  });
+
+  it('a lock this user cannot read (mode 000, another owner): waits, exits 4 naming the owner; the file kept (1 case)', async () => {
+    const dir = freshDir();
+    await cli(dir, ['next', '--json']);
+    oddLock(dir, JSON.stringify(holder({})));
+    chmodSync(join(dir, LOCK), 0o000);
+    const asRoot = process.getuid?.() === 0;
+    // Root reads anything: the command runs as another user, in folders that user may write.
+    if (asRoot) for (const p of ['', '_docs', '_docs/_autopilot']) chmodSync(join(dir, p), 0o777);
+    const r = await cli(dir, ['substep', 'blocked', '--json'], asRoot ? { uid: 65534 } : {});
+    expect(r.code, r.stdout + r.stderr).toBe(4);
+    expect(r.ms, 'it waited as for a live holder').toBeGreaterThanOrEqual(9_000);
+    const error = r.json?.error as { code: string; message: string; hint: string };
+    expect(error.code).toBe('held');
+    expect(error.message).toMatch(/the lock file cannot be read by uid \d+.*it belongs to uid \d+.*mode 0/);
+    expect(error.hint).toContain('--take-over');
+    expect(statSync(join(dir, LOCK)).mode & 0o777, 'the lock kept as it was').toBe(0);
+    chmodSync(join(dir, LOCK), 0o644);
+    expect(readLock(dir).nonce).toBe('c0ffee');
+    expect(lockBroken(dir)).toEqual([]);
+  }, 30_000);
 });
