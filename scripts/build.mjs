@@ -66,6 +66,9 @@ const stubs = {
     );
     b.onResolve({ filter: /^mdast-util-to-markdown$/ }, () => ({ path: resolve(root, 'scripts/stubs/mdast-util-to-markdown.js') }));
     b.onResolve({ filter: /^markdown-table$/ }, () => ({ path: resolve(root, 'scripts/stubs/markdown-table.js') }));
+    b.onResolve({ filter: /^(?:micromark-extension|mdast-util)-gfm-(?:autolink-literal|footnote|strikethrough)$/ }, () => ({
+      path: resolve(root, 'scripts/stubs/gfm-unread.js'),
+    }));
     b.onResolve({ filter: /^character-entities$/ }, () => ({ path: resolve(root, 'scripts/stubs/character-entities.js') }));
     b.onResolve({ filter: /^debug$/ }, () => ({ path: resolve(root, 'scripts/stubs/debug.js') }));
     // yaml's ES module build (the same code as its CommonJS one, which esbuild cannot tree-shake): only what autopilot calls ships.

@@ -26,8 +26,9 @@ import { columnKey, inlineCodes, lineOf, plainText, sectionAfter, tableRows, tex
 import type { Decision, DecisionEffect, Flow, Step } from './model.js';
 import { readDoneWhen, readName, readRuns, readSkill, readStepNumber, readThen, type CellResult } from './step-cells.js';
 import { validateFlow } from './validate-flow.js';
+import { GFM_UNREAD, withoutConstructs } from './unread-constructs.js';
 
-const processor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).use(remarkGfm);
+const processor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).use(remarkGfm).use(withoutConstructs, GFM_UNREAD);
 
 export const STEP_TABLE_HEADING = 'Step Reference Table';
 const STEP_COLUMNS = ['step', 'name', 'runs', 'skill', 'substeps', 'donewhen', 'then'] as const;

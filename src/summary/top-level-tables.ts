@@ -14,9 +14,10 @@ import type { Root, RootContent, Table } from 'mdast';
 import remarkFrontmatter from 'remark-frontmatter';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
-import { unified, type Processor } from 'unified';
+import { unified } from 'unified';
 import type { Problem } from '../errors.js';
 import { TABLE_INPUT_LIMITS } from '../limits.js';
+import { GFM_UNREAD, withoutConstructs } from '../flow/unread-constructs.js';
 
 export interface TableInputLimits {
   bytes: number;
@@ -31,32 +32,22 @@ export interface TableInputLimits {
  * quotes and lists, only tables at the top level are tables.
  */
 const UNUSED_CONSTRUCTS = [
+  ...GFM_UNREAD,
   'attention',
-  'strikethrough',
   'codeText',
   'htmlText',
   'autolink',
   'labelStartLink',
   'labelStartImage',
   'labelEnd',
-  'gfmFootnoteCall',
-  'gfmPotentialFootnoteCall',
-  'wwwAutolink',
-  'protocolAutolink',
-  'emailAutolink',
   'blockQuote',
   'list',
   'setextUnderline',
   'definition',
 ];
 
-function withoutUnusedConstructs(this: Processor): void {
-  const data = this.data();
-  (data.micromarkExtensions ??= []).push({ disable: { null: UNUSED_CONSTRUCTS } });
-}
-
 // Front matter is recognised so that a table-like line inside it is not read as a table.
-const processor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).use(remarkGfm).use(withoutUnusedConstructs);
+const processor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).use(remarkGfm).use(withoutConstructs, UNUSED_CONSTRUCTS);
 
 export function topLevelTables(markdown: string, file: string, what: string, limits: TableInputLimits = TABLE_INPUT_LIMITS): Table[] | { problem: Problem } {
   const tooLarge = sizeProblem(markdown, limits);
