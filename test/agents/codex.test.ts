@@ -656,11 +656,13 @@ describe.skipIf(codexMissing).concurrent('autopilot under codex exec (workspace-
       { tool: 'decide', ...refusal },
       { tool: 'ack', ...refusal },
     ]);
-    // next found the first two steps done on disk; nothing after that.
+    // next found the first two steps done on disk, each judged, and stopped on the decision after them; nothing after that.
     const lines = journal(repo);
     expect(lines.map((line) => [line.event, line.session])).toEqual([
       ['run_started', thread],
       ['step_completed', thread],
+      ['step_completed', thread],
+      ['decision_required', thread],
     ]);
 
     // The decision was there to answer: the person answers it at a shell (rule 6). A person's answer acts on the
