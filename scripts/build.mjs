@@ -66,7 +66,6 @@ const stubs = {
     );
     b.onResolve({ filter: /^mdast-util-to-markdown$/ }, () => ({ path: resolve(root, 'scripts/stubs/mdast-util-to-markdown.js') }));
     b.onResolve({ filter: /^markdown-table$/ }, () => ({ path: resolve(root, 'scripts/stubs/markdown-table.js') }));
-    b.onResolve({ filter: /^debug$/ }, () => ({ path: resolve(root, 'scripts/stubs/debug.js') }));
     // yaml's ES module build (the same code as its CommonJS one, which esbuild cannot tree-shake): only what autopilot calls ships.
     b.onResolve({ filter: /^yaml$/ }, () => ({ path: resolve(root, 'node_modules/yaml/browser/dist/index.js') }));
     b.onResolve({ filter: /^picomatch$/ }, (args) =>
