@@ -1,0 +1,55 @@
+/**
+ * Stage 6 of a step command: what it says, once the plan is written (and
+ * its progress commit made), still under the lock. The view of the new
+ * position with the commit, the checkpoint, the notices of every stage, the
+ * templates of the step the agent is sent to, and a boundary's summary.
+ */
+import type { StepPlan } from '../../engine/step-plan.js';
+import { exitCodeOf, type Event, type Transition } from '../../engine/transitions.js';
+import type { LeaseVerdict } from '../../engine/lease.js';
+import { boundarySummary } from '../boundary-summary.js';
+import type { Written } from '../commit.js';
+import type { Loaded } from '../load-state.js';
+import { buildView, type View } from '../view.js';
+
+export interface StepAnswer {
+  view: View;
+  exit: number;
+  written: Written;
+}
+
+export interface AnswerFacts {
+  templates: { file: string; template: string }[];
+  lease?: Exclude<LeaseVerdict, { kind: 'held' }>;
+}
+
+export async function stepAnswer(event: Event, loaded: Loaded, plan: StepPlan, facts: AnswerFacts, written: Written): Promise<StepAnswer> {
+  const { repo, flow } = loaded;
+  const { transition, notices } = plan;
+  const committed = written.progressCommit?.sha;
+  const { outcome } = transition;
+  const summary =
+    outcome.kind === 'boundary' && !outcome.answered ? await boundarySummary(repo, flow, outcome.after, loaded.reconciled.position.cycle) : undefined;
+  const view = buildView(event.type, loaded, transition.position, outcome, {
+    ...(summary ? { summary } : {}),
+    ...(committed ? { committed } : {}),
+    ...(written.checkpoint ? { checkpoint: written.checkpoint.id } : {}),
+    ...(plan.answer ? { answer: plan.answer } : {}),
+    ...(shownAgain(event, transition) ? { again: true as const } : {}),
+    ...(plan.acted ? { acted: plan.acted } : {}),
+    ...(plan.reason ? { reason: plan.reason } : {}),
+    ...(plan.passedOver.length > 0 ? { passedOver: plan.passedOver } : {}),
+    ...(notices.length + (written.notices?.length ?? 0) > 0 ? { notices: [...notices, ...(written.notices ?? [])] } : {}),
+    ...(facts.templates.length > 0 ? { templates: facts.templates } : {}),
+    // The first `next` of a session (it took the lease rather than renewing it) re-enters: the short status comes with it.
+    ...(event.type === 'next' && facts.lease?.kind === 'take' ? { reentry: true } : {}),
+  });
+  return { view, exit: exitCodeOf(outcome), written };
+}
+
+/** A decision or a boundary that a command other than `next` reached without finishing a step: it was finished before. */
+function shownAgain(event: Event, transition: Transition): boolean {
+  if (event.type === 'next' || (transition.outcome.kind !== 'decision' && transition.outcome.kind !== 'boundary')) return false;
+  if (transition.outcome.kind === 'boundary' && transition.outcome.answered) return false;
+  return !transition.entries.some((e) => e.event === 'step_completed' || e.event === 'step_skipped' || e.event === 'boundary_answered');
+}

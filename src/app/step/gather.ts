@@ -1,0 +1,134 @@
+/**
+ * Stage 1 of a step command (docs/architecture.md, "The step pipeline"):
+ * every read the decision needs, done before anything is decided. The state
+ * read under the lock (pointer, journal, flow, folder), the journal's last
+ * word on the aimed step and its last failure, and, for `done`, the aimed
+ * step's declared outputs with what this attempt ran. Nothing is written.
+ */
+import { join } from 'node:path';
+import { DECISIVE, type Target } from '../../engine/repeat.js';
+import { aimAt, type StepInput } from '../../engine/step-plan.js';
+import { evidenceFor, type Evidence } from '../../engine/evidence.js';
+import type { Event } from '../../engine/transitions.js';
+import { stepByNumber, withCycle } from '../../flow/model.js';
+import { attemptRecord, latestAbout } from '../../io/journal-head.js';
+import { gatherOutputs } from '../../io/gather-outputs.js';
+import type { Repo } from '../../io/repo.js';
+import { skillDisplayPath } from '../../io/skills.js';
+import type { Context } from '../context.js';
+import { flowChangeNotice } from '../flows.js';
+import type { Loaded } from '../load-state.js';
+import { outputsForStep, skillOutputs, type DeclaredOutputs } from '../skill-outputs.js';
+
+/** A skill's declared outputs, read once a command (a step's skill is asked about by several stages). */
+export type OutputsOf = (repo: Repo, skill: string) => Promise<DeclaredOutputs | undefined>;
+
+export function outputsReader(): OutputsOf {
+  const seen = new Map<string, Promise<DeclaredOutputs | undefined>>();
+  return (repo, skill) => {
+    let found = seen.get(skill);
+    if (!found) seen.set(skill, (found = skillOutputs(repo, skill)));
+    return found;
+  };
+}
+
+/** Who asks and how: what the shell knows of the command beyond the event. */
+export interface Asker {
+  step?: number;
+  peeked?: StepInput['peeked'];
+  ctx: Context;
+  staleMs: number;
+  lease?: StepInput['lease'];
+  person: boolean;
+}
+
+/** Everything the pure decision reads, gathered. */
+export async function gatherStep(loaded: Loaded, event: Event, asker: Asker, outputsOf: OutputsOf): Promise<StepInput> {
+  const input = stepInput(loaded, event, asker);
+  // `done` on a step whose skill declares its outputs: what they hold, for the judges.
+  if (event.type === 'done') input.state.evidence = await withOutputs(loaded, aimAt(event, asker.step, asker.peeked, loaded.reconciled.position), outputsOf);
+  return input;
+}
+
+/** What the pure plan needs from the state read under the lock and the two journal look-ups it may need. */
+function stepInput(loaded: Loaded, event: Event, asker: Asker): StepInput {
+  const { repo, flow, reconciled } = loaded;
+  const { ctx, peeked, lease } = asker;
+  const position = reconciled.position;
+  const target = aimAt(event, asker.step, peeked, position);
+  const latest = target ? latestAbout(repo.journalFile, target, DECISIVE) : undefined;
+  // A failed step shows why, in whichever session asks: the last reason is in the journal.
+  const failed =
+    position.status === 'failed' && typeof position.step === 'number'
+      ? latestAbout(repo.journalFile, { flow: flow.id, cycle: position.cycle, step: position.step }, new Set(['step_failed']))
+      : undefined;
+  return {
+    state: {
+      flow,
+      pointer: loaded.pointer,
+      record: loaded.record,
+      reconciled,
+      evidence: loaded.evidence,
+      ...(loaded.head.record ? { lastRecord: loaded.head.record } : {}),
+      ...(loaded.boundary ? { boundary: loaded.boundary } : {}),
+      ...(loaded.flowChange ? { flowChange: flowChangeNotice(loaded) } : {}),
+      ...(loaded.fork ? { fork: loaded.fork } : {}),
+    },
+    event,
+    ...(asker.step !== undefined ? { step: asker.step } : {}),
+    ...(peeked ? { peeked } : {}),
+    session: ctx.session,
+    ...(ctx.sessionFrom === 'default' ? { unnamed: true } : {}),
+    ...(asker.person ? { person: true } : {}),
+    now: ctx.now(),
+    staleMs: asker.staleMs,
+    ...(lease ? { lease } : {}),
+    ...(latest ? { latest } : {}),
+    ...(typeof failed?.reason === 'string' ? { lastFailure: failed.reason } : {}),
+  };
+}
+
+/**
+ * The evidence with the aimed step's declared outputs gathered: their files
+ * and texts, and what the journal says of this attempt (the files as it
+ * began, the commands it ran) and of a repeated round (its drafts' hashes).
+ * Unchanged for a step whose skill declares none, or of another cycle.
+ */
+async function withOutputs(loaded: Loaded, target: Target | undefined, outputsOf: OutputsOf): Promise<Evidence> {
+  const { repo, flow, evidence } = loaded;
+  const step = target && target.flow === flow.id && target.cycle === evidence.cycle ? stepByNumber(flow, target.step) : undefined;
+  if (!step) return evidence;
+  const declared = outputsForStep(await outputsOf(repo, step.skill), step);
+  if (!declared) return evidence;
+  const at = { flow: flow.id, cycle: evidence.cycle, step: step.number };
+  const outputs = gatherOutputs(repo, step, evidence.cycle, declared);
+  const attempt = attemptRecord(repo.journalFile, at);
+  if (attempt.start) {
+    const start = attempt.start;
+    outputs.attempt = {
+      ...(start.hashes ? { baseline: start.hashes } : {}),
+      number: start.event === 'step_started' && typeof start.attempt === 'number' ? start.attempt : start.retry_count + 1,
+      runs: attempt.runs.map((r) => ({
+        command: typeof r.command === 'string' ? r.command : '',
+        exitCode: r.exit_code === undefined ? null : r.exit_code,
+        ...(r.totals ? { totals: r.totals } : {}),
+        seq: r.seq,
+      })),
+    };
+  }
+  const ev = evidenceFor(evidence, step.number);
+  if (ev.roundBaseline) {
+    const answered = latestAbout(repo.journalFile, at, new Set(['decision_answered'] as const));
+    if (answered?.round_hashes) outputs.round = answered.round_hashes;
+  }
+  const steps = evidence.steps.map((s) => (s.step === step.number ? { ...s, outputs } : s));
+  return { ...evidence, steps };
+}
+
+/** What `next` says about each output of the step it sends the agent to: the file and its template. */
+export function templatesOf(repo: Repo, declared: DeclaredOutputs | undefined, cycle: number): { file: string; template: string }[] {
+  if (!declared) return [];
+  return declared.outputs
+    .filter((o) => o.template !== undefined)
+    .map((o) => ({ file: `${repo.docsName}/${withCycle(o.file, cycle)}`, template: skillDisplayPath(repo, join(declared.dir, o.template!)) }));
+}
