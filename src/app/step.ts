@@ -84,7 +84,8 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
     return {
       ...(git ? { git: git.handle, strict: git.strict } : {}),
       plan: write,
-      answer: (written: Written) => stepAnswer(event, loaded, plan, { templates, ...(tx.lease ? { lease: tx.lease } : {}) }, written),
+      answer: (written: Written) =>
+        stepAnswer(event, loaded, plan, { templates, evidence: input.state.evidence, ...(tx.lease ? { lease: tx.lease } : {}) }, written),
     };
   });
   return result;

@@ -32,6 +32,19 @@ export interface WorkOrder {
   have: string[];
 }
 
+/** A batch of the task index, as `next` hands it out and `done` reports it (paths from the repository root). */
+export interface BatchView {
+  batch: number;
+  of: number;
+  tasks: { id: string; name: string; file?: string; criteria: string[] }[];
+  /** The batch's report: the file `done` checks. */
+  report: string;
+  /** The index the batches come from. */
+  index: string;
+  /** `done`: the batch this command finished, when it moved to the next one. */
+  finished?: { batch: number; tasks: string[] };
+}
+
 export interface View {
   command: string;
   repo: Repo;
@@ -48,6 +61,8 @@ export interface View {
   reentry?: boolean;
   outcome?: Outcome;
   work?: WorkOrder;
+  /** In a step that walks a task index: the batch handed out (`next`) or begun after one finished (`done`). */
+  batch?: BatchView;
   /** `next` sending the agent to work: each output its skill declares with a template, and that template. */
   templates?: { file: string; template: string }[];
   /** The step this command acted on, when it moved the pointer. */

@@ -4,6 +4,7 @@
  */
 import { fresh, judgeFile, type CommandRun, type FileHashes, type Finding, type OutputDeclaration } from '../evidence/index.js';
 import { isPerCycle, type Flow, type Step } from '../flow/model.js';
+import type { BatchFacts } from './task-batches.js';
 
 export interface PatternEvidence {
   /** The pattern under the docs folder, `{cycle}` already filled in. */
@@ -33,6 +34,8 @@ export interface StepEvidence {
   empty?: string[];
   /** For `done` on a step whose skill declares its outputs: what they hold (`judgeOutputs`). */
   outputs?: OutputsEvidence;
+  /** For the current step when it walks a task index batch by batch: its batches, and for `done` the current one's report. */
+  batches?: BatchFacts;
 }
 
 export interface Evidence {

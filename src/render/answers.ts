@@ -148,6 +148,17 @@ export const stepAnswer = position.extend({
   templates: z.array(z.object({ file: z.string(), template: z.string() })).optional(),
   /** The sub-step recorded (`substep`): where a resumed step picks up. */
   resume: z.string().optional(),
+  /** In a step that walks a task index: the batch to work on (its tasks, each task's file and criteria, the report `done` checks), and the batch `done` just finished. */
+  batch: z
+    .object({
+      batch: z.number().int(),
+      of: z.number().int(),
+      tasks: z.array(z.object({ id: z.string(), name: z.string(), file: z.string().optional(), criteria: z.array(z.string()) })),
+      report: z.string(),
+      index: z.string(),
+      finished: z.object({ batch: z.number().int(), tasks: z.array(z.string()) }).optional(),
+    })
+    .optional(),
   decision: decision.optional(),
   boundary: z
     .object({

@@ -135,6 +135,7 @@ export function pendingJson(p: PendingQuestion): NonNullable<StatusAnswer['pendi
 export function stepJson(view: View): StepAnswer {
   const { position, outcome } = view;
   const json: Json<StepAnswer> = { ...positionJson(view), outcome: outcome!.kind };
+  if (view.batch) json.batch = view.batch;
   switch (outcome!.kind) {
     case 'work':
       json.action = outcome!.action;

@@ -10,7 +10,11 @@ import type { LeaseVerdict } from '../../engine/lease.js';
 import { boundarySummary } from '../boundary-summary.js';
 import type { Written } from '../commit.js';
 import type { Loaded } from '../load-state.js';
-import { buildView, type View } from '../view.js';
+import { buildView, type BatchView, type View } from '../view.js';
+import { evidenceFor, type Evidence } from '../../engine/evidence.js';
+import { reportOf } from '../../engine/task-batches.js';
+import { stepByNumber } from '../../flow/model.js';
+import { readSubStep } from '../../formats/pointer/sub-step.js';
 
 export interface StepAnswer {
   view: View;
@@ -21,6 +25,8 @@ export interface StepAnswer {
 export interface AnswerFacts {
   templates: { file: string; template: string }[];
   lease?: Exclude<LeaseVerdict, { kind: 'held' }>;
+  /** The evidence the decision read (with the current step's batches, when it walks a task index). */
+  evidence: Evidence;
 }
 
 export async function stepAnswer(event: Event, loaded: Loaded, plan: StepPlan, facts: AnswerFacts, written: Written): Promise<StepAnswer> {
@@ -41,6 +47,7 @@ export async function stepAnswer(event: Event, loaded: Loaded, plan: StepPlan, f
     ...(plan.passedOver.length > 0 ? { passedOver: plan.passedOver } : {}),
     ...(notices.length + (written.notices?.length ?? 0) > 0 ? { notices: [...notices, ...(written.notices ?? [])] } : {}),
     ...(facts.templates.length > 0 ? { templates: facts.templates } : {}),
+    ...batchOf(loaded, transition, facts.evidence),
     // The first `next` of a session (it took the lease rather than renewing it) re-enters: the short status comes with it.
     ...(event.type === 'next' && facts.lease?.kind === 'take' ? { reentry: true } : {}),
   });
@@ -52,4 +59,28 @@ function shownAgain(event: Event, transition: Transition): boolean {
   if (event.type === 'next' || (transition.outcome.kind !== 'decision' && transition.outcome.kind !== 'boundary')) return false;
   if (transition.outcome.kind === 'boundary' && transition.outcome.answered) return false;
   return !transition.entries.some((e) => e.event === 'step_completed' || e.event === 'step_skipped' || e.event === 'boundary_answered');
+}
+
+/** The batch the new position names, with its tasks as the index reads them; and the batch this command finished. */
+function batchOf(loaded: Loaded, transition: Transition, evidence: Evidence): { batch?: BatchView } {
+  const { position } = transition;
+  const step = typeof position.step === 'number' ? stepByNumber(loaded.flow, position.step) : undefined;
+  const facts = step?.batches ? evidenceFor(evidence, step.number).batches : undefined;
+  const sub = readSubStep(position.subStep);
+  if (!step || !facts || sub.kind !== 'batch' || transition.outcome.kind === 'refused') return {};
+  const docs = (p: string) => `${loaded.repo.docsName}/${p}`;
+  const finished = transition.entries.find((e) => e.event === 'batch_completed');
+  return {
+    batch: {
+      batch: sub.batch,
+      of: sub.of,
+      tasks: sub.tasks.map((id) => {
+        const t = facts.tasks.find((x) => x.id === id);
+        return { id, name: t?.name ?? '', ...(t?.file ? { file: docs(t.file) } : {}), criteria: t?.criteria ?? [] };
+      }),
+      report: docs(reportOf(step, sub.batch, position.cycle)),
+      index: docs(facts.index),
+      ...(finished ? { finished: { batch: finished.batch, tasks: finished.tasks } } : {}),
+    },
+  };
 }

@@ -25,7 +25,7 @@ export interface Attempt {
 export async function gatherAttempt(loaded: Loaded, event: Event, decided: Transition, commits: CommitGit | undefined, outputsOf: OutputsOf): Promise<Attempt> {
   const git = commits?.handle;
   // A step starting: its commit will hold what changed in the work tree from now on.
-  if (git && commits.mode === 'work' && decided.entries.some((e) => e.event === 'step_started')) decided = withStartTree(decided, await startTree(git));
+  if (git && commits.mode === 'work' && decided.entries.some(starts)) decided = withStartTree(decided, await startTree(git));
   // An attempt beginning (or a round): the step's files as they are, so `done` can tell this attempt's work.
   decided = await withHashes(loaded, decided, outputsOf);
   const wanted = skillStateWanted(event, decided);
@@ -36,7 +36,8 @@ export async function gatherAttempt(loaded: Loaded, event: Event, decided: Trans
 /** The transition with, on each entry that begins an attempt or a round, the step's files and their hashes (a skill that declares outputs). */
 async function withHashes(loaded: Loaded, transition: Transition, outputsOf: OutputsOf): Promise<Transition> {
   const { repo, flow } = loaded;
-  const marks = (e: JournalEntry) => e.event === 'step_started' || e.event === 'step_failed' || (e.event === 'decision_answered' && e.then === 'repeat');
+  const marks = (e: JournalEntry) =>
+    e.event === 'step_started' || e.event === 'batch_started' || e.event === 'step_failed' || (e.event === 'decision_answered' && e.then === 'repeat');
   if (!transition.entries.some(marks)) return transition;
   const entries: JournalEntry[] = [];
   for (const e of transition.entries) {
@@ -50,5 +51,8 @@ async function withHashes(loaded: Loaded, transition: Transition, outputsOf: Out
 
 /** The transition with the work tree's snapshot on the entry that starts the step. */
 function withStartTree(transition: Transition, tree: string): Transition {
-  return { ...transition, entries: transition.entries.map((e) => (e.event === 'step_started' ? { ...e, tree } : e)) };
+  return { ...transition, entries: transition.entries.map((e) => (starts(e) ? { ...e, tree } : e)) };
 }
+
+/** An entry that begins what a progress commit will hold: a step, or a batch of it. */
+const starts = (e: JournalEntry) => e.event === 'step_started' || e.event === 'batch_started';

@@ -17,6 +17,8 @@ import type { Repo } from '../../io/repo.js';
 import { skillDisplayPath } from '../../io/skills.js';
 import type { Context } from '../context.js';
 import { flowChangeNotice } from '../flows.js';
+import { gatherBatches } from '../task-batches.js';
+import { indexEditNotice } from '../../engine/task-batches.js';
 import type { Loaded } from '../load-state.js';
 import { outputsForStep, skillOutputs, type DeclaredOutputs } from '../skill-outputs.js';
 
@@ -47,7 +49,27 @@ export async function gatherStep(loaded: Loaded, event: Event, asker: Asker, out
   const input = stepInput(loaded, event, asker);
   // `done` on a step whose skill declares its outputs: what they hold, for the judges.
   if (event.type === 'done') input.state.evidence = await withOutputs(loaded, aimAt(event, asker.step, asker.peeked, loaded.reconciled.position), outputsOf);
+  // A step that walks its task index batch by batch: its batches, and for `done` the current batch's report.
+  if (event.type === 'next' || event.type === 'done') {
+    const batches = await withBatches(loaded, input.state.evidence, event.type === 'done', outputsOf);
+    input.state.evidence = batches.evidence;
+    if (batches.notice) input.state.flowChange = [input.state.flowChange, batches.notice].filter(Boolean).join('; ');
+  }
   return input;
+}
+
+/** The evidence with the current step's batches, when it walks a task index; and a sentence when the index changed under a pinned plan. */
+async function withBatches(loaded: Loaded, evidence: Evidence, report: boolean, outputsOf: OutputsOf): Promise<{ evidence: Evidence; notice?: string }> {
+  const { repo, flow, reconciled } = loaded;
+  const position = reconciled.position;
+  const step = typeof position.step === 'number' && position.cycle === evidence.cycle ? stepByNumber(flow, position.step) : undefined;
+  if (!step?.batches) return { evidence };
+  const declared = report ? await outputsOf(repo, step.skill) : undefined;
+  const facts = gatherBatches({ repo, flow: flow.id, step, position, declared, report });
+  if (!facts) return { evidence };
+  const notice = indexEditNotice(facts);
+  const steps = flow.steps.map((s) => (s.number === step.number ? { ...evidenceFor(evidence, s.number), batches: facts } : evidenceFor(evidence, s.number)));
+  return { evidence: { ...evidence, steps }, ...(notice ? { notice } : {}) };
 }
 
 /** What the pure plan needs from the state read under the lock and the two journal look-ups it may need. */

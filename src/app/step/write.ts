@@ -63,6 +63,12 @@ export function stepWrite(loaded: Loaded, plan: StepPlan, commits: CommitGit | u
 
 /** The work tree when the step this command finishes started, as its `step_started` recorded it. */
 function startTreeOf(loaded: Loaded, transition: Transition): string | undefined {
+  // A batch's commit holds what changed since the batch began.
+  const batch = transition.entries.find((e) => e.event === 'batch_completed');
+  if (batch && typeof batch.step === 'number') {
+    const began = latestAbout(loaded.repo.journalFile, { flow: batch.flow, cycle: batch.cycle, step: batch.step }, new Set(['batch_started'] as const));
+    if (typeof began?.tree === 'string') return began.tree;
+  }
   const finished = transition.entries.find((e) => e.event === 'step_completed' || e.event === 'step_skipped' || e.event === 'step_failed');
   if (!finished || typeof finished.step !== 'number') return undefined;
   const started = latestAbout(loaded.repo.journalFile, { flow: finished.flow, cycle: finished.cycle, step: finished.step }, new Set(['step_started'] as const));
