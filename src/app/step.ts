@@ -21,7 +21,7 @@ import { gitForCommits } from './progress-commit.js';
 import { outputsForStep } from './skill-outputs.js';
 import { gatherAttempt } from './step/attempt.js';
 import { stepAnswer, type StepAnswer } from './step/answer.js';
-import { gatherStep, outputsReader, templatesOf } from './step/gather.js';
+import { batchTemplatesOf, gatherStep, outputsReader, templatesOf } from './step/gather.js';
 import { stepWrite } from './step/write.js';
 import { transact, type Opened } from './transaction.js';
 import { validateEvent } from './validate-event.js';
@@ -79,7 +79,11 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
     const plan = planStep(input, attempt.decided, attempt.skill);
     const { position } = plan.transition;
     const worked = plan.transition.outcome.kind === 'work' && typeof position.step === 'number' ? stepByNumber(loaded.flow, position.step) : undefined;
-    const templates = worked ? templatesOf(loaded.repo, outputsForStep(await outputsOf(loaded.repo, worked.skill), worked), position.cycle) : [];
+    const declared = worked ? await outputsOf(loaded.repo, worked.skill) : undefined;
+    // A batch handed out: its report's template first, then the step's own.
+    const templates = worked
+      ? [...batchTemplatesOf(loaded.repo, declared, worked, position), ...templatesOf(loaded.repo, outputsForStep(declared, worked), position.cycle)]
+      : [];
     const { plan: write, git } = stepWrite(loaded, plan, commits, tx.lock, ctx.now());
     return {
       ...(git ? { git: git.handle, strict: git.strict } : {}),

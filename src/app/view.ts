@@ -21,6 +21,8 @@ import type { Loaded } from './load-state.js';
 import type { PendingBoundary } from '../engine/boundary.js';
 import type { PendingQuestion } from '../engine/pending.js';
 
+import type { BatchStatus } from '../engine/task-batches.js';
+
 export interface WorkOrder {
   skill: string;
   skillExists: boolean;
@@ -95,6 +97,8 @@ export interface View {
   gitOff?: string;
   /** `status`: whether step commands make progress commits here, and why not. */
   commits?: { on: boolean; reason?: string };
+  /** `status`: the current step's batches, when it walks a task index. */
+  batches?: { batch: number; tasks: string[]; status: BatchStatus }[];
   /** `status`: how far the acceptance criteria are traced (covered by tasks, tested), when their file exists. */
   acceptance?: AcCoverage;
   /** `status`: the question waiting for a person (a decision, a boundary, a failure, a fork), with the command that answers it. */

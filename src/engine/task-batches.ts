@@ -158,3 +158,30 @@ export function indexEditNotice(facts: BatchFacts): string | undefined {
   const show = (plan: string[][]) => plan.map((b) => `[${b.join(', ')}]`).join(' ');
   return `the task index ${facts.index} changed since this step pinned its batches (now ${facts.edited.length}: ${show(facts.edited)}); the run keeps its ${facts.plan.length} (${show(facts.plan)}) until a person runs \`autopilot repin\``;
 }
+
+export type BatchStatus = 'done' | 'in_progress' | 'failed' | 'pending';
+
+/** Each batch of a step that walks batches, with where it stands: those before the sub-step's batch are done. */
+export function batchStatuses(position: Position, facts: BatchFacts): { batch: number; tasks: string[]; status: BatchStatus }[] {
+  const sub = readSubStep(position.subStep);
+  const current = sub.kind === 'batch' ? sub.batch : undefined;
+  const finished = position.status === 'completed';
+  return facts.plan.map((tasks, i) => {
+    const batch = i + 1;
+    let status: BatchStatus = 'pending';
+    if (finished || (current !== undefined && batch < current)) status = 'done';
+    else if (batch === current) status = position.status === 'failed' ? 'failed' : position.status === 'in_progress' ? 'in_progress' : 'pending';
+    return { batch, tasks, status };
+  });
+}
+
+/** One line for people: `1 of 3 done · now batch 2 (03) · to do: 3 (04, 05)`. */
+export function batchesLine(statuses: readonly { batch: number; tasks: string[]; status: BatchStatus }[]): string {
+  const done = statuses.filter((s) => s.status === 'done').length;
+  const parts = [`${done} of ${statuses.length} done`];
+  const now = statuses.find((s) => s.status === 'in_progress' || s.status === 'failed');
+  if (now) parts.push(`${now.status === 'failed' ? 'failed' : 'now'} batch ${now.batch} (${now.tasks.join(', ')})`);
+  const todo = statuses.filter((s) => s.status === 'pending');
+  if (todo.length > 0) parts.push(`to do: ${todo.map((s) => `${s.batch} (${s.tasks.join(', ')})`).join(', ')}`);
+  return parts.join(' · ');
+}

@@ -239,7 +239,12 @@ export function apply(flow: Flow, position: Position, evidence: Evidence, event:
       if (ev.batches && batch !== undefined) {
         const facts = ev.batches;
         const findings = judgeBatchReport(facts, batch);
-        if (findings.length > 0 && !event.force) return refuseBatch(position, step, batch, facts, findings);
+        if (findings.length > 0 && !event.force) {
+          // The last batch: what the step's own files lack is said with it, so one round of fixes covers both.
+          const whole = batch === facts.plan.length ? apply(flow, { ...position, subStep: '0' }, evidence, event, ctx) : undefined;
+          const more = whole?.outcome.kind === 'refused' ? (whole.outcome.findings ?? []) : [];
+          return refuseBatch(position, step, batch, facts, [...findings, ...more]);
+        }
         const completed = batchCompleted(position, facts, batch, findings.length > 0 ? event.force : undefined);
         if (batch < facts.plan.length) {
           // The next batch waits for `next`: a `done` repeated after a kill is then told from the next batch's own.

@@ -113,6 +113,8 @@ export const statusAnswer = position.extend({
   progress_commit_owed: z.object({ event: z.number().int() }).optional(),
   /** Whether step commands make progress commits here (on by default in a repository with a first commit), and why not. */
   progress_commits: z.object({ on: z.boolean(), reason: z.string().optional() }).optional(),
+  /** The current step's batches, when it walks a task index: each with its tasks and where it stands. */
+  batches: z.array(z.object({ batch: z.number().int(), tasks: z.array(z.string()), status: z.enum(['done', 'in_progress', 'failed', 'pending']) })).optional(),
   /** The acceptance criteria's ids (when their file exists), those the task index names (covered) and those the test report names (tested), each with the ids it misses. */
   acceptance: z
     .object({

@@ -104,6 +104,7 @@ export function statusJson(view: View): StatusAnswer {
     ...(view.owedCommit !== undefined ? { progress_commit_owed: { event: view.owedCommit } } : {}),
     ...(view.commits ? { progress_commits: view.commits } : {}),
     ...(view.acceptance ? { acceptance: acceptanceJson(view.acceptance) } : {}),
+    ...(view.batches ? { batches: view.batches } : {}),
     ...(view.boundary
       ? {
           boundary_pending: {

@@ -12,6 +12,7 @@ import { boundaryDecision } from '../engine/boundary.js';
 import { loopStart, stepByNumber, type Decision, type Flow, type Step, type Then } from '../flow/model.js';
 import { failedTimes, MAX_RETRIES, type Position } from '../formats/pointer/position.js';
 import { currentStep, type BatchView, type View } from '../app/view.js';
+import { batchesLine } from '../engine/task-batches.js';
 import { describeRecord, rangeText, type SideName, type SideSummary } from '../engine/fork.js';
 import { isBidiControl } from '../formats/bidi.js';
 
@@ -194,6 +195,7 @@ export function statusText(view: View): string {
   }
   if (view.lastAction) lines.push(`Last      ${lastActionLine(view.lastAction)}`);
   lines.push(`Progress  ${progress(view)}`);
+  if (view.batches) lines.push(...wrapped('Batches', batchesLine(view.batches), '   '));
   if (view.acceptance) lines.push(...wrapped('AC', acCoverageLine(view.acceptance), '   '));
   if (view.fork) lines.push(...forkLines(view.fork.reasons, view.fork.sides));
   const problems = driftLines(view);

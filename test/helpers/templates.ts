@@ -116,18 +116,22 @@ function evidenceFor(file: string, skill?: string): Record<string, string> | und
   return files;
 }
 
-/** A batch's report as the implement skill asks: its tasks and the criteria they cover named, and the Result of the run `FILLED_ARGV` makes. */
+/** A batch's report as the implement skill's template asks: its tasks and the criteria they cover named, the Result of the run `FILLED_ARGV` makes, its Self-check ticked. */
 export function batchReport(batch: number, tasks: string[], criteria: string[]): string {
+  const template = readFileSync(join(ROOT, 'skills', 'implement', 'templates', 'batch_report.md'), 'utf8');
+  const checks = template.slice(template.search(/^## Self-check\s*$/m)).replace(/^(\s*[-*] )\[ \]/gm, '$1[x]');
   return [
     `# Batch ${String(batch).padStart(2, '0')} report`,
     '',
     '## Tasks',
     '',
-    ...tasks.map((t) => `- ${t}: done as its task file says, with its tests.`),
+    '| Task | Status | Files changed |',
+    '|---|---|---|',
+    ...tasks.map((t) => `| ${t} | done | src/task_${t}.js and its tests |`),
     '',
     '## Criteria',
     '',
-    ...criteria.map((c) => `- ${c}: met and covered by this batch's tests.`),
+    ...criteria.map((c) => `- ${c}: met by batch ${batch}, and its tests show it.`),
     '',
     '## Result',
     '',
@@ -135,6 +139,11 @@ export function batchReport(batch: number, tasks: string[], criteria: string[]):
     'Exit code: 0',
     `Totals: ${FILLED_TOTALS.passed} passed, ${FILLED_TOTALS.failed} failed`,
     '',
+    '## Deviations and open issues',
+    '',
+    `Batch ${batch} follows its task files; nothing is left open.`,
+    '',
+    checks,
   ].join('\n');
 }
 

@@ -10,7 +10,9 @@ import { DECISIVE, type Target } from '../../engine/repeat.js';
 import { aimAt, type StepInput } from '../../engine/step-plan.js';
 import { evidenceFor, type Evidence } from '../../engine/evidence.js';
 import type { Event } from '../../engine/transitions.js';
-import { stepByNumber, withCycle } from '../../flow/model.js';
+import { stepByNumber, withCycle, type Step } from '../../flow/model.js';
+import type { Position } from '../../formats/pointer/position.js';
+import { readSubStep } from '../../formats/pointer/sub-step.js';
 import { attemptRecord, latestAbout } from '../../io/journal-head.js';
 import { gatherOutputs } from '../../io/gather-outputs.js';
 import type { Repo } from '../../io/repo.js';
@@ -18,7 +20,7 @@ import { skillDisplayPath } from '../../io/skills.js';
 import type { Context } from '../context.js';
 import { flowChangeNotice } from '../flows.js';
 import { gatherBatches } from '../task-batches.js';
-import { indexEditNotice } from '../../engine/task-batches.js';
+import { indexEditNotice, reportOf } from '../../engine/task-batches.js';
 import type { Loaded } from '../load-state.js';
 import { outputsForStep, skillOutputs, type DeclaredOutputs } from '../skill-outputs.js';
 
@@ -153,4 +155,12 @@ export function templatesOf(repo: Repo, declared: DeclaredOutputs | undefined, c
   return declared.outputs
     .filter((o) => o.template !== undefined)
     .map((o) => ({ file: `${repo.docsName}/${withCycle(o.file, cycle)}`, template: skillDisplayPath(repo, join(declared.dir, o.template!)) }));
+}
+
+/** The template of the batch report `next` hands out with a batch, when the skill declares one for the step's report pattern. */
+export function batchTemplatesOf(repo: Repo, declared: DeclaredOutputs | undefined, step: Step, position: Position): { file: string; template: string }[] {
+  const sub = readSubStep(position.subStep);
+  const output = step.batches && declared?.outputs.find((o) => o.file === step.batches!.report && o.template !== undefined);
+  if (!output || sub.kind !== 'batch') return [];
+  return [{ file: `${repo.docsName}/${reportOf(step, sub.batch, position.cycle)}`, template: skillDisplayPath(repo, join(declared!.dir, output.template!)) }];
 }
