@@ -214,7 +214,7 @@ describe('Implement walks the task table, batch by batch', () => {
     expect(done).toEqual([1, 2, 3]);
   }, 120_000);
 
-  it('a kill in the middle of batch 2 resumes batch 2 with its tasks; status shows the 3 batches', async () => {
+  it('a kill in the middle of batch 2 resumes batch 2 with its tasks; status shows the 3 batches; an index edited mid-step is said and kept out until a person repins', async () => {
     const dir = atImplement();
     const b1 = autopilot(dir, 'next', '--json').json<NextJson & { batch: BatchJson }>();
     work(dir, b1.batch);
@@ -240,6 +240,23 @@ describe('Implement walks the task table, batch by batch', () => {
     ]);
     const text = autopilot(dir, 'status').stdout;
     expect(text).toContain('Batches   1 of 3 done · now batch 2 (03) · to do: 3 (04, 05)');
+
+    // The index edited mid-step (05 moved to a batch 4 of its own) is said, like a flow edit; the run keeps its batches.
+    const index = readFileSync(join(dir, '_docs/02_tasks/_index.md'), 'utf8');
+    writeFile(dir, '_docs/02_tasks/_index.md', index.replace('| 05 | Show status | 3 | 3 |', '| 05 | Show status | 3 | 4 |'));
+    const edited = autopilot(dir, 'next', '--json');
+    expect(edited.stdout).toContain('changed since this step pinned its batches (now 4: [01, 02] [03] [04] [05]); the run keeps its 3');
+    expect(edited.json<NextJson>().sub_step).toBe('batch 2 of 3 — 03 (1 — Code and tests)');
+    // A person's repin adopts it: the run stands at batch 2 of 4, journaled with every batch pinned again.
+    const repin = autopilot(dir, 'repin');
+    expect(repin.code, repin.stdout + repin.stderr).toBe(0);
+    expect(pointer(dir)).toContain('sub_step: batch 2 of 4 — 03');
+    expect(
+      events(dir)
+        .filter((e) => e.event === 'batch_started')
+        .at(-1),
+    ).toMatchObject({ batch: 2, of: 4, batches: [['01', '02'], ['03'], ['04'], ['05']] });
+    expect(autopilot(dir, 'next', '--json').stdout).not.toContain('changed since this step pinned');
   }, 120_000);
 
   it('a batch failed 3 times stops for a person (exit 3); ack gives it 3 more; its done resets only itself', () => {
