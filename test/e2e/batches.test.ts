@@ -241,6 +241,16 @@ describe('Implement walks the task table, batch by batch', () => {
     const text = autopilot(dir, 'status').stdout;
     expect(text).toContain('Batches   1 of 3 done · now batch 2 (03) · to do: 3 (04, 05)');
 
+    // The report: a sub-diagram for Implement, and a task table linking each batch's report.
+    expect(autopilot(dir, 'report', '--html').code).toBe(0);
+    const md = readFileSync(join(dir, '_docs/_autopilot_report.md'), 'utf8');
+    expect(md).toContain('subgraph s6b["6 · Implement: batches"]');
+    expect(md).toContain('s6b1["batch 1 · 01, 02 #40;done#41;"]');
+    expect(md).toContain('| 2 | 03 | in progress | [03\\_implementation/batch\\_02.md](03_implementation/batch_02.md) |');
+    const html = readFileSync(join(dir, '_docs/_autopilot_report.html'), 'utf8');
+    expect(html).toContain('<h2>Batches of 6 Implement</h2>');
+    expect(html).toContain('<td>04, 05</td><td>not started</td><td><a href="03_implementation/batch_03.md">');
+
     // The index edited mid-step (05 moved to a batch 4 of its own) is said, like a flow edit; the run keeps its batches.
     const index = readFileSync(join(dir, '_docs/02_tasks/_index.md'), 'utf8');
     writeFile(dir, '_docs/02_tasks/_index.md', index.replace('| 05 | Show status | 3 | 3 |', '| 05 | Show status | 3 | 4 |'));
