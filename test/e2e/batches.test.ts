@@ -12,10 +12,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { autopilot, write as writeFile, type NextJson } from '../helpers/cli.js';
+import { autopilot, write as writeFile, writeArtifacts, type NextJson } from '../helpers/cli.js';
 import { cli } from '../helpers/faults.js';
 import { commit, git, newRepo } from '../helpers/git.js';
-import { batchReport, FILLED_ARGV, filledTemplate } from '../helpers/templates.js';
+import { batchReport, FILLED_ARGV, filledTemplate, stepEvidence } from '../helpers/templates.js';
 
 const TASKS = [
   { id: '01', name: 'Parse config', batch: 1, deps: '—', ac: 'AC-01' },
@@ -299,4 +299,68 @@ describe('Implement walks the task table, batch by batch', () => {
         .map((e) => e.batch),
     ).toEqual([1, 2]);
   }, 120_000);
+
+  it("existing-code's Implement Tests (step 5) and Implement (step 9, cycle 1) walk 2 batches each, each batch with its commit", () => {
+    const dir = newRepo();
+    commit(dir, 'initial', { 'package.json': '{"name":"legacy"}\n', 'src/index.js': 'export const legacy = true;\n' });
+    const walked: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      const next = autopilot(dir, 'next', '--json');
+      if (next.code === 3) {
+        expect(autopilot(dir, 'decide', 'B').code).toBe(0);
+        continue;
+      }
+      expect(next.code, next.stdout + next.stderr).toBe(0);
+      const json = next.json<NextJson & { batch?: BatchJson }>();
+      if (json.step === 10) break;
+      if (json.batch) {
+        walked.push(`${json.step} ${json.sub_step}`);
+        work(dir, json.batch);
+        if (json.batch.batch === json.batch.of) {
+          // After the last batch, the step's own report (only it: the batches have theirs).
+          const files = stepEvidence(json.done_when!);
+          for (const path of json.done_when!) writeFile(dir, path, files[path]);
+          expect(autopilot(dir, 'exec', '--', ...FILLED_ARGV).code).toBe(0);
+        }
+      } else {
+        writeArtifacts(dir, json.done_when!);
+        // Decompose Tests and New Task write a two-batch index: task 02 depends on 01.
+        const index = json.done_when!.find((p) => p.endsWith('/_index.md'));
+        if (index) twoBatches(dir, index);
+      }
+      const done = autopilot(dir, 'done');
+      expect([0, 3], `${json.step} ${json.sub_step}: ${done.stdout}${done.stderr}`).toContain(done.code);
+      if (done.code === 3) expect(autopilot(dir, 'decide', 'B').code).toBe(0);
+    }
+    expect(walked).toEqual(['5 batch 1 of 2 — 01', '5 batch 2 of 2 — 02', '9 batch 1 of 2 — 01', '9 batch 2 of 2 — 02']);
+    const subjects = git(dir, 'log', '--format=%s')
+      .split('\n')
+      .filter((s) => / batch \d of 2 done/.test(s));
+    expect(subjects).toEqual([
+      'autopilot: existing-code 9/14 Implement completed, batch 2 of 2 done (tasks 02)',
+      'autopilot: existing-code 9/14 Implement in progress, batch 1 of 2 done (tasks 01)',
+      'autopilot: existing-code 5/14 Implement Tests completed, batch 2 of 2 done (tasks 02)',
+      'autopilot: existing-code 5/14 Implement Tests in progress, batch 1 of 2 done (tasks 01)',
+    ]);
+  }, 180_000);
 });
+
+/** The filled index rewritten to two batches (01, then 02 that depends on it), both serving its first criterion, with 02's task file. */
+function twoBatches(dir: string, index: string): void {
+  const path = join(dir, index);
+  const text = readFileSync(path, 'utf8');
+  const criterion = /^\| Criterion \| Tasks \|\n\|---\|---\|\n\| (\S+) \|/m.exec(text)![1]!;
+  const rewritten = text
+    .replace(
+      /(\| Task \| Name \| Points \| Batch \| Depends on \| Test strategy \|\n\|---\|---\|---\|---\|---\|---\|\n)\|[^\n]*\n/,
+      '$1| 01 | First task | 3 | 1 | — | unit tests of its criteria |\n| 02 | Second task | 2 | 2 | 01 | unit tests of its criteria |\n',
+    )
+    .replace(
+      /(\| Batch \| Tasks \| Points \| Why together \|\n\|---\|---\|---\|---\|\n)\|[^\n]*\n/,
+      '$1| 1 | 01 | 3 | the first task alone |\n| 2 | 02 | 2 | it builds on the first |\n',
+    )
+    .replace(/(\| Criterion \| Tasks \|\n\|---\|---\|\n)\|[^\n]*\n/, `$1| ${criterion} | 01, 02 |\n`);
+  expect(rewritten).not.toBe(text);
+  writeFile(dir, index, rewritten);
+  writeFile(dir, index.replace(/_index\.md$/, '02_second_task.md'), filledTemplate('decompose', 'templates/task.md'));
+}
