@@ -9,7 +9,7 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, posix } from 'node:path';
-import { DEFAULT_BATCH_OUTPUT, currentBatch, reportOf, type BatchFacts, type BatchReportFacts } from '../engine/task-batches.js';
+import { DEFAULT_BATCH_OUTPUT, currentBatch, namedTasks, reportOf, type BatchFacts, type BatchReportFacts } from '../engine/task-batches.js';
 import { batchesOf, readTaskTable } from '../evidence/task-table.js';
 import { withCycle, type Step } from '../flow/model.js';
 import type { Position } from '../formats/pointer/position.js';
@@ -60,8 +60,14 @@ export function gatherBatches({ repo, flow, step, position, declared, report }: 
     tasks,
     reported,
   };
-  const batch = report ? currentBatch(step, position, facts) : undefined;
-  if (batch !== undefined) facts.report = reportFacts(repo, step, position, batch, declared, at);
+  const batch = currentBatch(step, position, facts);
+  if (batch !== undefined && report) facts.report = reportFacts(repo, step, position, batch, declared, at);
+  else if (batch !== undefined && facts.reported.includes(batch)) {
+    // Resuming a batch whose report a killed session began: the tasks it already names.
+    const path = join(repo.docs, reportOf(step, batch, cycle));
+    const read = readBounded(path, displayPath(path, repo.root), 'batch report', OUTPUT_FILE_MAX_BYTES);
+    if ('text' in read) facts.alreadyReported = namedTasks(read.text, plan[batch - 1]!);
+  }
   return facts;
 }
 

@@ -43,6 +43,8 @@ export interface BatchView {
   report: string;
   /** The index the batches come from. */
   index: string;
+  /** Resuming: the batch's tasks its report on disk already names. */
+  reported?: string[];
   /** `done`: the batch this command finished, when it moved to the next one. */
   finished?: { batch: number; tasks: string[] };
 }

@@ -46,6 +46,8 @@ export interface BatchFacts {
   reported: number[];
   /** For `done`: the current batch's report as it is on disk, and what judges it. */
   report?: BatchReportFacts;
+  /** For `next` resuming a batch: the tasks its report on disk already names (work a killed session left). */
+  alreadyReported?: string[];
 }
 
 export interface BatchReportFacts {
@@ -184,4 +186,9 @@ export function batchesLine(statuses: readonly { batch: number; tasks: string[];
   const todo = statuses.filter((s) => s.status === 'pending');
   if (todo.length > 0) parts.push(`to do: ${todo.map((s) => `${s.batch} (${s.tasks.join(', ')})`).join(', ')}`);
   return parts.join(' · ');
+}
+
+/** The task ids of `tasks` that a report's text names (as words). */
+export function namedTasks(text: string, tasks: readonly string[]): string[] {
+  return tasks.filter((id) => new RegExp(`(^|[^A-Za-z0-9])${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9])`).test(text));
 }

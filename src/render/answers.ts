@@ -158,6 +158,7 @@ export const stepAnswer = position.extend({
       tasks: z.array(z.object({ id: z.string(), name: z.string(), file: z.string().optional(), criteria: z.array(z.string()) })),
       report: z.string(),
       index: z.string(),
+      reported: z.array(z.string()).optional(),
       finished: z.object({ batch: z.number().int(), tasks: z.array(z.string()) }).optional(),
     })
     .optional(),

@@ -443,6 +443,7 @@ function batchLines(b: BatchView): string[] {
   for (const t of b.tasks)
     lines.push(`    ${line(t.id)} ${line(t.name)}${t.file ? ` · ${line(t.file)}` : ''}${t.criteria.length > 0 ? ` · ${t.criteria.map(line).join(', ')}` : ''}`);
   lines.push(`  Report:    ${line(b.report)} (its tasks, the criteria they cover, a Result from \`autopilot exec\`)`);
+  if (b.reported) lines.push(`  Reported:  ${b.reported.map(line).join(', ')} (already in the report: check them, then go on with the rest)`);
   return lines;
 }
 

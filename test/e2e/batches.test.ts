@@ -224,13 +224,15 @@ describe('Implement walks the task table, batch by batch', () => {
     expect(pointer(dir)).toContain('sub_step: batch 2 of 3 — 03 (1 — Code and tests)');
     // The agent's conversation dies mid-batch, and so does its `done`, half-way through the journal write.
     writeFile(dir, 'src/task_03.js', '// half done\n');
+    writeFile(dir, '_docs/03_implementation/batch_02.md', '# Batch 02 report\n\n## Tasks\n\n- 03: begun, its walk written, tests still to come.\n');
     const killed = await cli(dir, ['done'], { crashAt: 'mid-journal' });
     expect(killed.code === 0).toBe(false);
     const resumed = autopilot(dir, 'next', '--json');
     expect(resumed.code, resumed.stdout).toBe(0);
     const r = resumed.json<NextJson & { batch: BatchJson }>();
     expect(r).toMatchObject({ step: 6, status: 'in_progress', action: 'resume', sub_step: 'batch 2 of 3 — 03 (1 — Code and tests)' });
-    expect(r.batch).toMatchObject({ batch: 2, of: 3, tasks: [{ id: '03', name: 'Walk steps', criteria: ['AC-02'] }] });
+    // The tasks the half-written report already names come with it.
+    expect(r.batch).toMatchObject({ batch: 2, of: 3, tasks: [{ id: '03', name: 'Walk steps', criteria: ['AC-02'] }], reported: ['03'] });
 
     const status = autopilot(dir, 'status', '--json').json<{ batches: { batch: number; tasks: string[]; status: string }[] }>();
     expect(status.batches).toEqual([

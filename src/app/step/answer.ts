@@ -80,6 +80,7 @@ function batchOf(loaded: Loaded, transition: Transition, evidence: Evidence): { 
       }),
       report: docs(reportOf(step, sub.batch, position.cycle)),
       index: docs(facts.index),
+      ...(facts.alreadyReported && facts.alreadyReported.length > 0 && !finished ? { reported: facts.alreadyReported } : {}),
       ...(finished ? { finished: { batch: finished.batch, tasks: finished.tasks } } : {}),
     },
   };
