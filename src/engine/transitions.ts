@@ -363,7 +363,8 @@ export function apply(flow: Flow, position: Position, evidence: Evidence, event:
       const sub = readSubStep(position.subStep);
       const kept = sub.kind === 'batch' ? batchSubStep(sub.batch, sub.of, sub.tasks, text) : text;
       const moved: Position = { ...position, status: 'in_progress', subStep: kept };
-      return { position: moved, entries: [entry('substep', moved, { sub_step: kept })], outcome: { kind: 'recorded' } };
+      // The journal keeps the agent's words (a repeat is recognised by them); the position carries the batch.
+      return { position: moved, entries: [entry('substep', moved, { sub_step: text })], outcome: { kind: 'recorded' } };
     }
   }
 }
