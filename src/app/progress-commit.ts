@@ -26,7 +26,7 @@ import { dirname, join } from 'node:path';
 import { allMatches, evidenceFor } from '../engine/evidence.js';
 import type { Transition } from '../engine/transitions.js';
 import { InputError } from '../errors.js';
-import type { Flow } from '../flow/model.js';
+import { batchReport, stepByNumber, type Flow } from '../flow/model.js';
 import { chainHash, entry, serializeEntries, type JournalEntry, type KnownEntry, type StampedEntry } from '../formats/journal-line.js';
 import type { CommitMode, CommitSetting } from '../formats/settings.js';
 import type { GitHandle } from '../git/repository.js';
@@ -118,7 +118,10 @@ async function repairAfterKill(handle: GitHandle): Promise<void> {
 /** The entry of a command's result worth a commit, or undefined when the command changed nothing worth one. */
 export function worthACommit(entries: readonly JournalEntry[]): JournalEntry | undefined {
   const kinds = ['step_completed', 'step_skipped', 'decision_answered', 'boundary_answered', 'boundary_reached'];
-  return entries.find((e) => kinds.includes(e.event) || (e.event === 'step_failed' && e.status === 'failed'));
+  // A batch done is worth one too (docs/git.md, "Batches"); the step's own result, when the same command has it, names the commit.
+  return (
+    entries.find((e) => kinds.includes(e.event) || (e.event === 'step_failed' && e.status === 'failed')) ?? entries.find((e) => e.event === 'batch_completed')
+  );
 }
 
 /**
@@ -140,10 +143,15 @@ export function owedCommit(loaded: Loaded, flow: Flow, transition: Transition, m
       ? allMatches(evidenceFor(loaded.evidence, about.step)).map((m) => `${repo.docsName}/${m}`)
       : [];
   const state = [repo.pointerFile, repo.journalFile].map((f) => displayPath(f, repo.root));
+  // A batch's commit also holds its report, and says which batch it is.
+  const batch = transition.entries.find((e) => e.event === 'batch_completed');
+  const step = typeof about.step === 'number' ? stepByNumber(flow, about.step) : undefined;
+  const report = batch && step?.batches ? [`${repo.docsName}/${batchReport(step.batches, batch.batch, batch.cycle)}`] : [];
   return entry('progress_commit_owed', at, {
-    files: [...state, ...evidence],
+    files: [...new Set([...state, ...evidence, ...report])],
     steps: flow.steps.length,
     ...(mode === 'work' && tree ? { tree } : {}),
+    ...(batch ? { batch_text: `batch ${batch.batch} of ${batch.of} done (tasks ${batch.tasks.join(', ')})` } : {}),
   });
 }
 
@@ -262,6 +270,7 @@ export async function makeOwedCommit(repo: Repo, owed: OwedCommit, handle?: GitH
     cycle: owed.cycle,
     session: owed.session,
     event: owed.seq,
+    ...(typeof owed.batch_text === 'string' ? { batch: owed.batch_text } : {}),
   });
   // autopilot's machine-local files (the lease, the lock, caches, checkpoints, temporaries) are never part of a commit, ignored or not.
   const local = `${displayPath(repo.autopilotDir, repo.root)}/`;

@@ -6,6 +6,12 @@ import { FLOW_FIX_HINT } from './invalid-flows.js';
 import type { Position } from '../formats/pointer/position.js';
 import type { Context } from './context.js';
 import { pointerAt, transact } from './transaction.js';
+import type { Loaded } from './load-state.js';
+import { gatherBatches } from './task-batches.js';
+import { atBatch, batchStarted } from '../engine/task-batches.js';
+import { stepByNumber } from '../flow/model.js';
+import { readSubStep } from '../formats/pointer/sub-step.js';
+import type { JournalEntry } from '../formats/journal-line.js';
 
 export interface RepinResult {
   /** The steps that changed; empty when the run already used the file as it is. */
@@ -19,7 +25,15 @@ export async function runRepin(ctx: Context): Promise<RepinResult> {
     const loaded = await tx.state();
     const position = loaded.reconciled.position;
     const change = loaded.flowChange;
-    if (!change) return { plan: { entries: [] }, answer: () => ({ changes: [], position }) };
+    if (!change) {
+      // The flow is as pinned; a task index edited mid-step is adopted instead (its batches), when the current step walks one.
+      const batches = repinBatches(loaded, position);
+      if (!batches) return { plan: { entries: [] }, answer: () => ({ changes: [], position }) };
+      return {
+        plan: { entries: [batches.entry], pointer: pointerAt(loaded, batches.position), flowHash: loaded.flow.hash, key: `repin:${loaded.flow.id}` },
+        answer: () => ({ changes: [batches.change], position: batches.position }),
+      };
+    }
     // A flow file that does not parse cannot be adopted: its problems, each with its line.
     if (change.invalid) throw new InputError(change.invalid, `Nothing was adopted: the run goes on with its pinned steps. ${FLOW_FIX_HINT}`);
     if (!change.current) {
@@ -53,4 +67,26 @@ export async function runRepin(ctx: Context): Promise<RepinResult> {
     };
   });
   return result;
+}
+
+/**
+ * The current step's task index as it reads now, adopted: the batch the run
+ * stands at keeps its number, its tasks are the new index's (journaled as a
+ * `batch_started` that pins every batch again). Undefined when nothing differs.
+ */
+function repinBatches(loaded: Loaded, position: Position): { entry: JournalEntry; position: Position; change: string } | undefined {
+  const step = typeof position.step === 'number' ? stepByNumber(loaded.flow, position.step) : undefined;
+  const sub = readSubStep(position.subStep);
+  if (!step?.batches || sub.kind !== 'batch') return undefined;
+  const facts = gatherBatches({ repo: loaded.repo, flow: loaded.flow.id, step, position, report: false });
+  if (!facts?.edited) return undefined;
+  const adopted = { ...facts, plan: facts.edited, pinned: true };
+  const batch = Math.min(sub.batch, adopted.plan.length);
+  const moved = atBatch(position, adopted, batch);
+  const show = (plan: string[][]) => plan.map((b) => `[${b.join(', ')}]`).join(' ');
+  return {
+    entry: batchStarted(moved, adopted, batch),
+    position: moved,
+    change: `the batches of ${facts.index}: ${show(facts.plan)} → ${show(adopted.plan)}; the run stands at batch ${batch} of ${adopted.plan.length}`,
+  };
 }

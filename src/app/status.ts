@@ -18,6 +18,8 @@ import { forkDecision } from '../engine/fork.js';
 import { pendingQuestion } from '../engine/pending.js';
 import { latestAbout } from '../io/journal-head.js';
 import { readSettings } from './settings.js';
+import { gatherBatches } from './task-batches.js';
+import { batchStatuses } from '../engine/task-batches.js';
 import { flowChangeNotice, loadRepoFlows } from './flows.js';
 import { buildView, type View } from './view.js';
 import { displayPath, type Repo } from '../io/repo.js';
@@ -92,10 +94,14 @@ export async function runStatus(ctx: Context): Promise<{ view: View; exit: numbe
   const fork = loaded.fork?.verdict.kind === 'disagree' ? forkDecision(loaded.fork.verdict) : undefined;
   const pending = pendingQuestion(loaded.flow, position, loaded.boundary, fork, typeof failed?.reason === 'string' ? failed.reason : undefined);
   const acceptance = readAcCoverage(repo, loaded.flow, position.cycle);
+  // A step that walks its task index: its batches, as the run pinned them.
+  const facts = step?.batches ? gatherBatches({ repo, flow: loaded.flow.id, step, position, report: false }) : undefined;
+  const batches = facts ? batchStatuses(position, facts) : undefined;
   const view = buildView('status', loaded, position, undefined, {
     ...(notices.length > 0 ? { notices } : {}),
     ...(pending ? { pending } : {}),
     ...(acceptance ? { acceptance } : {}),
+    ...(batches ? { batches } : {}),
     lease: leaseStatus(repo, { session: ctx.session, unnamed: ctx.sessionFrom === 'default' }, ctx.now(), settings.staleMs, () =>
       conversationProcess(ctx.role ?? 'cli'),
     ),

@@ -22,6 +22,8 @@ import type { Loaded } from './load-state.js';
 import type { PendingBoundary } from '../engine/boundary.js';
 import type { PendingQuestion } from '../engine/pending.js';
 
+import type { BatchStatus } from '../engine/task-batches.js';
+
 export interface WorkOrder {
   skill: string;
   skillExists: boolean;
@@ -31,6 +33,21 @@ export interface WorkOrder {
   write: string[];
   /** The files of `doneWhen` that exist already and count for this round: where a resumed step picks up. */
   have: string[];
+}
+
+/** A batch of the task index, as `next` hands it out and `done` reports it (paths from the repository root). */
+export interface BatchView {
+  batch: number;
+  of: number;
+  tasks: { id: string; name: string; file?: string; criteria: string[] }[];
+  /** The batch's report: the file `done` checks. */
+  report: string;
+  /** The index the batches come from. */
+  index: string;
+  /** Resuming: the batch's tasks its report on disk already names. */
+  reported?: string[];
+  /** `done`: the batch this command finished, when it moved to the next one. */
+  finished?: { batch: number; tasks: string[] };
 }
 
 export interface View {
@@ -49,6 +66,8 @@ export interface View {
   reentry?: boolean;
   outcome?: Outcome;
   work?: WorkOrder;
+  /** In a step that walks a task index: the batch handed out (`next`) or begun after one finished (`done`). */
+  batch?: BatchView;
   /** `next` sending the agent to work: each output its skill declares with a template, and that template. */
   templates?: { file: string; template: string }[];
   /** `next` sending the agent to a step found done on disk whose files fail the checks `done` gives them: what they found. */
@@ -83,6 +102,8 @@ export interface View {
   gitOff?: string;
   /** `status`: whether step commands make progress commits here, and why not. */
   commits?: { on: boolean; reason?: string };
+  /** `status`: the current step's batches, when it walks a task index. */
+  batches?: { batch: number; tasks: string[]; status: BatchStatus }[];
   /** `status`: how far the acceptance criteria are traced (covered by tasks, tested), when their file exists. */
   acceptance?: AcCoverage;
   /** `status`: the question waiting for a person (a decision, a boundary, a failure, a fork), with the command that answers it. */

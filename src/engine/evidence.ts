@@ -4,6 +4,7 @@
  */
 import { fresh, judgeFile, type CommandRun, type FileHashes, type Finding, type OutputDeclaration } from '../evidence/index.js';
 import { isPerCycle, type Flow, type Step } from '../flow/model.js';
+import type { BatchFacts } from './task-batches.js';
 
 export interface PatternEvidence {
   /** The pattern under the docs folder, `{cycle}` already filled in. */
@@ -39,6 +40,8 @@ export interface StepEvidence {
    * (empty: they pass, or its skill declares no outputs). Undefined: not judged yet.
    */
   judged?: Finding[];
+  /** For the current step when it walks a task index batch by batch: its batches, and for `done` the current one's report. */
+  batches?: BatchFacts;
 }
 
 export interface Evidence {

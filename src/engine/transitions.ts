@@ -12,6 +12,8 @@ import { entry, type EventDetails, type JournalEntry } from '../formats/journal-
 import { atStep, successor } from './reconcile.js';
 import { boundaryDecision, type PendingBoundary } from './boundary.js';
 import type { SideName, SideSummary } from './fork.js';
+import { atBatch, batchCompleted, batchStarted, currentBatch, firstOpenBatch, judgeBatchReport, type BatchFacts } from './task-batches.js';
+import { batchSubStep, readSubStep } from '../formats/pointer/sub-step.js';
 
 export type Event =
   | { type: 'next' }
@@ -213,6 +215,16 @@ export function apply(flow: Flow, position: Position, evidence: Evidence, event:
         return { ...then, entries: [...skipped.entries, ...then.entries] };
       }
       const action = position.status === 'in_progress' ? 'resume' : position.retryCount > 0 ? 'retry' : 'start';
+      const facts = evidenceFor(evidence, step.number).batches;
+      if (step.batches && facts && facts.plan.length > 0) {
+        const batch = currentBatch(step, position, facts);
+        if (batch === undefined) return beginBatches(position, facts, action);
+        // The batch after one done (or after a person's `ack`) begins: journaled, so its commit and its runs start here.
+        if (position.status === 'not_started' && position.retryCount === 0) {
+          const at: Position = { ...position, status: 'in_progress' };
+          return { position: at, entries: [batchStarted(at, facts, batch)], outcome: { kind: 'work', action: 'start' } };
+        }
+      }
       if (position.status === 'in_progress') return { position, entries: [], outcome: { kind: 'work', action } };
       const started: Position = { ...position, status: 'in_progress' };
       return { position: started, entries: [entry('step_started', started, { attempt: position.retryCount + 1 })], outcome: { kind: 'work', action } };
@@ -223,6 +235,27 @@ export function apply(flow: Flow, position: Position, evidence: Evidence, event:
       if (stop) return stop;
       const ev = evidenceFor(evidence, step.number);
       if (conditionFalse(step, ev)) return finish(flow, position, step, skippedWith({ by: 'condition', reason: conditionReason(step) }), evidence);
+      const batch = currentBatch(step, position, ev.batches);
+      if (ev.batches && batch !== undefined) {
+        const facts = ev.batches;
+        const findings = judgeBatchReport(facts, batch);
+        if (findings.length > 0 && !event.force) {
+          // The last batch: what the step's own files lack is said with it, so one round of fixes covers both.
+          const whole = batch === facts.plan.length ? apply(flow, { ...position, subStep: '0' }, evidence, event, ctx) : undefined;
+          const more = whole?.outcome.kind === 'refused' ? (whole.outcome.findings ?? []) : [];
+          return refuseBatch(position, step, batch, facts, [...findings, ...more]);
+        }
+        const completed = batchCompleted(position, facts, batch, findings.length > 0 ? event.force : undefined);
+        if (batch < facts.plan.length) {
+          // The next batch waits for `next`: a `done` repeated after a kill is then told from the next batch's own.
+          const next: Position = { ...atBatch(position, facts, batch + 1), status: 'not_started', retryCount: 0 };
+          return { position: next, entries: [completed], outcome: { kind: 'recorded' } };
+        }
+        // The last batch: the step's own report is checked now, and the batch is recorded only with it.
+        const whole = apply(flow, { ...position, subStep: '0' }, evidence, event, ctx);
+        if (whole.outcome.kind === 'refused') return { ...whole, position };
+        return { ...whole, entries: [completed, ...whole.entries] };
+      }
       const stale = ev.roundBaseline && allMatches(ev).every((file) => ev.roundBaseline!.includes(file));
       if (hasArtifacts(ev) && stale && !event.force) {
         return refuse(
@@ -261,7 +294,7 @@ export function apply(flow: Flow, position: Position, evidence: Evidence, event:
       const failed: Position = { ...position, status: exhausted ? 'failed' : 'not_started', retryCount };
       return {
         position: failed,
-        entries: [entry('step_failed', failed, { reason: event.reason, attempt: retryCount })],
+        entries: [entry('step_failed', failed, { reason: event.reason, attempt: retryCount, ...batchOf(position) })],
         outcome: exhausted ? { kind: 'failed' } : { kind: 'recorded' },
       };
     }
@@ -327,8 +360,42 @@ export function apply(flow: Flow, position: Position, evidence: Evidence, event:
       if (stop) return stop;
       const text = event.text.replace(/\s+/g, ' ').trim();
       if (!text) return refuse(position, 'the sub-step text is empty', 'the sub-skill\'s position, e.g. `autopilot substep "2 — Restrictions"`', '""');
-      const moved: Position = { ...position, status: 'in_progress', subStep: text };
+      const sub = readSubStep(position.subStep);
+      const kept = sub.kind === 'batch' ? batchSubStep(sub.batch, sub.of, sub.tasks, text) : text;
+      const moved: Position = { ...position, status: 'in_progress', subStep: kept };
+      // The journal keeps the agent's words (a repeat is recognised by them); the position carries the batch.
       return { position: moved, entries: [entry('substep', moved, { sub_step: text })], outcome: { kind: 'recorded' } };
     }
   }
+}
+
+/** The batch a failed attempt was in, for its journal entry. */
+function batchOf(position: Position): { batch?: number } {
+  const sub = readSubStep(position.subStep);
+  return sub.kind === 'batch' ? { batch: sub.batch } : {};
+}
+
+/**
+ * `next` in a step that walks batches, with no batch named yet: the first
+ * batch whose report is not on disk begins (batch 1 on a fresh start; a seed
+ * run's free-text sub-step resumes where the reports stop), journaled.
+ */
+function beginBatches(position: Position, facts: BatchFacts, action: 'start' | 'resume' | 'retry'): Transition {
+  const batch = firstOpenBatch(facts);
+  const at: Position = { ...atBatch(position, facts, batch), status: 'in_progress' };
+  const started = position.status === 'in_progress' ? [] : [entry('step_started', at, { attempt: position.retryCount + 1 })];
+  return { position: at, entries: [...started, batchStarted(at, facts, batch)], outcome: { kind: 'work', action } };
+}
+
+/** `done` refused for what a batch's report holds. */
+function refuseBatch(position: Position, step: Step, batch: number, facts: BatchFacts, findings: Finding[]): Transition {
+  const refused = refuseFindings(position, step, findings);
+  if (refused.outcome.kind !== 'refused') return refused;
+  const report = facts.report?.file ?? '?';
+  refused.outcome.problem = {
+    ...refused.outcome.problem,
+    message: `batch ${batch} of ${facts.plan.length} of step ${step.number} (${step.name}) is not done: ${findings.length} problem${findings.length === 1 ? '' : 's'} in ${report}`,
+    expected: `the batch's report as its skill says: its tasks (${facts.plan[batch - 1]!.join(', ')}), the criteria they cover, and the Result of a test run made through \`autopilot exec\` in this batch`,
+  };
+  return refused;
 }

@@ -24,15 +24,15 @@ type Key = (typeof COLUMNS)[number]['key'];
 export const TASK_TABLE_HEADER = `| ${COLUMNS.map((c) => c.name).join(' | ')} |`;
 const NONE = new Set(['', '-', '—', '–', 'none', 'n/a', 'na']);
 
-const columnKey = (cell: string) => cell.toLowerCase().replace(/[^a-z0-9]/g, '');
+export const columnKey = (cell: string) => cell.toLowerCase().replace(/[^a-z0-9]/g, '');
 /** A cell's plain text: a link's text, no emphasis or code marks. */
-const plain = (cell: string) =>
+export const plain = (cell: string) =>
   cell
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/[*_`]/g, '')
     .trim();
 
-function cellsOf(line: string): string[] {
+export function cellsOf(line: string): string[] {
   let t = line.trim();
   if (t.startsWith('|')) t = t.slice(1);
   if (t.endsWith('|') && !t.endsWith('\\|')) t = t.slice(0, -1);
@@ -42,12 +42,12 @@ function cellsOf(line: string): string[] {
 const isTableLine = (l: Line) => !l.code && l.text.trim().startsWith('|');
 const isSeparator = (cells: string[]) => cells.length > 0 && cells.every((c) => /^:?-{1,}:?$/.test(c));
 
-interface Table {
+export interface Table {
   header: Line;
   rows: Line[];
 }
 
-function tablesOf(lines: Line[]): Table[] {
+export function tablesOf(lines: Line[]): Table[] {
   const out: Table[] = [];
   for (let i = 0; i + 1 < lines.length; i++) {
     if (!isTableLine(lines[i]!) || (i > 0 && isTableLine(lines[i - 1]!))) continue;

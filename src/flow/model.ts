@@ -39,12 +39,31 @@ export interface Step {
   name: string;
   skill: string;
   subSteps: string;
+  /**
+   * A step that walks a task index batch by batch (the Sub-steps cell
+   * `batches of \`02_tasks/_index.md\` → \`03_implementation/batch_{batch}.md\``):
+   * the index and each batch's report, under the docs folder. Both may hold
+   * `{cycle}`; the report holds `{batch}` (the batch's number, two digits).
+   */
+  batches?: StepBatches;
   /** Patterns under the docs folder; every one must match a file for the step to count as done. May hold `{cycle}`. */
   doneWhen: string[];
   runs: Runs;
   then: Then;
   /** Line of the step's table row in the flow file. */
   line: number;
+}
+
+export interface StepBatches {
+  index: string;
+  report: string;
+}
+
+export const BATCH_PLACEHOLDER = '{batch}';
+
+/** A batch's report path: `{batch}` as two digits (`batch_02.md`), `{cycle}` filled. */
+export function batchReport(batches: StepBatches, batch: number, cycle: number): string {
+  return withCycle(batches.report, cycle).replaceAll(BATCH_PLACEHOLDER, String(batch).padStart(2, '0'));
 }
 
 /** One name in `checkpoint_before`, with the line of the flow file it is written on. */

@@ -24,7 +24,7 @@ import { readFrontMatter } from './front-matter.js';
 import { markdownShapeProblem } from './markdown-shape.js';
 import { columnKey, inlineCodes, lineOf, plainText, sectionAfter, tableRows, textOutsideCode } from './mdast.js';
 import type { Decision, DecisionEffect, Flow, Step } from './model.js';
-import { readDoneWhen, readName, readRuns, readSkill, readStepNumber, readThen, type CellResult } from './step-cells.js';
+import { readBatches, readDoneWhen, readName, readRuns, readSkill, readStepNumber, readThen, type CellResult } from './step-cells.js';
 import { validateFlow } from './validate-flow.js';
 import { GFM_UNREAD, withoutConstructs } from './unread-constructs.js';
 
@@ -151,8 +151,20 @@ function readStepTable(children: RootContent[], file: string, problems: Problem[
     const doneWhen = take(readDoneWhen(cell('donewhen')));
     const runs = take(readRuns(cell('runs')));
     const then = take(readThen(cell('then')));
-    if (number === undefined || name === undefined || skill === undefined || !doneWhen || !runs || !then) return;
-    steps.push({ number, name, skill, subSteps: plainText(cell('substeps')), doneWhen, runs, then, line });
+    const batches = readBatches(cell('substeps'));
+    take(batches);
+    if (number === undefined || name === undefined || skill === undefined || !doneWhen || !runs || !then || !batches.ok) return;
+    steps.push({
+      number,
+      name,
+      skill,
+      subSteps: plainText(cell('substeps')),
+      ...(batches.value ? { batches: batches.value } : {}),
+      doneWhen,
+      runs,
+      then,
+      line,
+    });
   });
   return steps.length === rows.length ? steps : undefined;
 }

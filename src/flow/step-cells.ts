@@ -3,7 +3,7 @@
  * cell and returns the value, or what is wrong with the cell.
  */
 import type { TableCell } from 'mdast';
-import type { Runs, Then } from './model.js';
+import { BATCH_PLACEHOLDER, type Runs, type StepBatches, type Then } from './model.js';
 import { inlineCodes, plainText, textOutsideCode } from './mdast.js';
 import { patternProblem } from './patterns.js';
 
@@ -79,4 +79,26 @@ export function readThen(cell: TableCell): CellResult<Then> {
   }
   if (codes.length === 1 && words === 'decision') return ok({ kind: 'decision', id: codes[0]! });
   return bad('the then cell is not one of the known forms', '`next`, `session boundary`, ``decision `research-round` ``, `loop to step 8` or `end`', cell);
+}
+
+/**
+ * The Sub-steps cell: free text, or a step that walks a task index batch by
+ * batch, ``batches of `02_tasks/_index.md` → `03_implementation/batch_{batch}.md` ``
+ * followed by any free text (`· 1 Code and tests · 2 Review`).
+ */
+export function readBatches(cell: TableCell): CellResult<StepBatches | undefined> {
+  const words = textOutsideCode(cell).toLowerCase().replace(/\s+/g, ' ').trim();
+  if (!words.startsWith('batches of')) return ok(undefined);
+  const expected = 'batches of `02_tasks/_index.md` → `03_implementation/batch_{batch}.md`, then any free text';
+  const codes = inlineCodes(cell);
+  if (codes.length < 2 || !/^batches of\s*(→|->|into)/.test(words))
+    return bad('the batches of the sub-steps cell need the task index and the batch report', expected, cell);
+  const [index, report] = [codes[0]!, codes[1]!];
+  const indexProblem = patternProblem(index);
+  if (indexProblem || /[*?[{]/.test(index.replaceAll('{cycle}', '')))
+    return bad(`the task index \`${index}\` is not one file: ${indexProblem ?? 'it holds a glob'}`, expected, cell);
+  if (!report.includes(BATCH_PLACEHOLDER)) return bad(`the batch report \`${report}\` does not hold \`{batch}\``, expected, cell);
+  const reportProblem = patternProblem(report.replaceAll(BATCH_PLACEHOLDER, '00'));
+  if (reportProblem || /[*?[]/.test(report)) return bad(`the batch report \`${report}\` is not usable: ${reportProblem ?? 'it holds a glob'}`, expected, cell);
+  return ok({ index, report });
 }

@@ -106,7 +106,8 @@ function isStep(v: unknown, index: number): v is Step {
     v.doneWhen.every((p) => !patternProblem(p)) &&
     isRuns(v.runs) &&
     isThen(v.then) &&
-    isLine(v.line)
+    isLine(v.line) &&
+    (v.batches === undefined || (isObject(v.batches) && isString(v.batches.index) && isString(v.batches.report)))
   );
 }
 

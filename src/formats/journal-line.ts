@@ -54,6 +54,16 @@ export interface EventDetails {
   step_started: { attempt: number; tree?: string; hashes?: Record<string, string> };
   substep: { sub_step: string };
   /**
+   * A batch of the task index begins (docs/state-and-journal.md, "Batches"):
+   * its number of `of`, its task ids; `batches` every batch's task ids as the
+   * run walks them (pinned: an edit of the index changes nothing until a
+   * person repins), `index_hash` the index as it was read; `tree` the work
+   * tree as the batch began, when progress commits hold the batch's work.
+   */
+  batch_started: { batch: number; of: number; tasks: string[]; batches: string[][]; index_hash?: string; tree?: string; hashes?: Record<string, string> };
+  /** A batch's report passed its checks (or a person forced it, with a reason). */
+  batch_completed: { batch: number; of: number; tasks: string[]; forced?: true; reason?: string };
+  /**
    * `by: folder`: found done on disk; `forced`: a person forced it done, with a reason;
    * `accepted_failures`: a person accepted its failed test run (`done --accept-failures`), with a reason.
    */
@@ -61,7 +71,7 @@ export interface EventDetails {
   /** `inferred`: an optional step the run passed without a record, journaled by the first command that saw it. */
   step_skipped: { by: 'agent' | 'condition' | 'inferred'; reason: string };
   /** `hashes`: the step's evidence files as the failed attempt left them, the next attempt's start (see `step_started`). */
-  step_failed: { reason: string; attempt: number; hashes?: Record<string, string> };
+  step_failed: { reason: string; attempt: number; hashes?: Record<string, string>; batch?: number };
   decision_required: { decision: string };
   /**
    * `round_files`: with `then: repeat`, the files that existed when the new round began; `round_hashes`
@@ -115,7 +125,7 @@ export interface EventDetails {
    * state and evidence it holds; `tree` the work tree when the step started
    * (the commit then also holds what changed since); `steps` the flow's length.
    */
-  progress_commit_owed: { files: string[]; steps: number; tree?: string };
+  progress_commit_owed: { files: string[]; steps: number; tree?: string; batch_text?: string };
   /** The owed commit `owed` (its seq) is settled: made (`sha`), found already made, nothing to commit, or dropped (no git any more). */
   progress_commit_made: { owed: number; sha?: string; found?: true; dropped?: string };
   /**
@@ -262,6 +272,7 @@ const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every(isS
 const isBoolean = (v: unknown): v is boolean => typeof v === 'boolean';
 const isJsonObject = (v: unknown): v is object => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isChainHash = (v: unknown): v is string => typeof v === 'string' && CHAIN_HASH.test(v);
+const isBatches = (v: unknown): v is string[][] => Array.isArray(v) && v.every(isStrings);
 const isHashes = (v: unknown): v is Record<string, string> => isJsonObject(v) && Object.values(v).every(isString);
 const isExitCode = (v: unknown): v is number | null => v === null || (typeof v === 'number' && Number.isSafeInteger(v));
 const isTotals = (v: unknown): v is { passed: number; failed: number; skipped?: number } =>
@@ -288,11 +299,13 @@ const CHECKED = {
   step_skipped: { by: isString, reason: isString },
   step_failed: { reason: isString, hashes: isHashes },
   substep: { sub_step: isString },
+  batch_started: { batch: isStepNumber, of: isStepNumber, tasks: isStrings, batches: isBatches, tree: isString, hashes: isHashes },
+  batch_completed: { batch: isStepNumber, of: isStepNumber, tasks: isStrings },
   run_started: { pinned: isJsonObject },
   run_repinned: { pinned: isJsonObject },
   step_started: { tree: isString, hashes: isHashes },
   command_run: { command: isString, exit_code: isExitCode, totals: isTotals },
-  progress_commit_owed: { files: isStrings, steps: isStepNumber, tree: isString },
+  progress_commit_owed: { files: isStrings, steps: isStepNumber, tree: isString, batch_text: isString },
   progress_commit_made: { owed: isStepNumber },
   journal_merged: { seams: isStrings, fork_point: isString, kept: isString },
   journal_repaired: { seams: isStrings },

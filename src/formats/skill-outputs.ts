@@ -64,7 +64,8 @@ export function parseOutputsDeclaration(
     const pattern = fileField && isScalar(fileField.node) ? fileField.node.value : undefined;
     if (typeof pattern !== 'string' || pattern.trim() === '')
       return problem(fileField?.line ?? at, 'an output needs `file`: a path under the docs folder', show(plain(fileField?.node)));
-    const bad = patternProblem(pattern);
+    // A batch report's pattern holds `{batch}` (docs/flow-format.md, "Batches").
+    const bad = patternProblem(pattern.replaceAll('{batch}', '00'));
     if (bad) return problem(fileField!.line, `the output's \`file\` is not usable: ${bad}`, pattern);
     const out: OutputDeclaration = { file: pattern, sections: [], checks: [] };
     const template = fields.get('template');

@@ -35,6 +35,8 @@ export interface ProgressFacts {
   event?: number;
   /** Free text for the reviewer, kept on several lines. */
   body?: string;
+  /** The batch of the task index the commit holds (`batch 2 of 3 done (tasks 03, 04)`), said in the subject. */
+  batch?: string;
 }
 
 export interface CommitMessage {
@@ -79,7 +81,7 @@ export function progressMessage(facts: ProgressFacts): CommitMessage {
     facts.step === 'done'
       ? `${flow} done`
       : `${flow} ${facts.step}/${facts.steps} ${oneLine(facts.name, 80)} ${facts.status.replace(/_/g, ' ')}`.replace(/\s+/g, ' ');
-  const subject = `autopilot: ${where}${facts.cycle > 1 ? ` (cycle ${facts.cycle})` : ''}`;
+  const subject = `autopilot: ${where}${facts.batch ? `, ${oneLine(facts.batch, 120)}` : ''}${facts.cycle > 1 ? ` (cycle ${facts.cycle})` : ''}`;
   const body = facts.body === undefined ? '' : paragraphs(facts.body);
   return {
     message: body ? `${subject}\n\n${body}` : subject,

@@ -316,11 +316,11 @@ export function latestOf<E extends JournalEvent>(file: string, flow: string, eve
 
 /** What the journal says of the attempt of a step now under way: the event that began it, and the commands run in it since (oldest first). */
 export interface AttemptRecord {
-  start?: Extract<KnownEntry, { event: 'step_started' | 'step_failed' }>;
+  start?: Extract<KnownEntry, { event: 'step_started' | 'step_failed' | 'batch_started' }>;
   runs: Extract<KnownEntry, { event: 'command_run' }>[];
 }
 
-const ATTEMPT_START = new Set(['step_started', 'step_failed'] as const);
+const ATTEMPT_START = new Set(['step_started', 'step_failed', 'batch_started'] as const);
 
 /** Read back from the end to the start of the step's current attempt (its `step_started`, or the `step_failed` that ended the one before). */
 export function attemptRecord(file: string, at: { flow: string; cycle: number; step: number }): AttemptRecord {

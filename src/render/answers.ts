@@ -113,6 +113,8 @@ export const statusAnswer = position.extend({
   progress_commit_owed: z.object({ event: z.number().int() }).optional(),
   /** Whether step commands make progress commits here (on by default in a repository with a first commit), and why not. */
   progress_commits: z.object({ on: z.boolean(), reason: z.string().optional() }).optional(),
+  /** The current step's batches, when it walks a task index: each with its tasks and where it stands. */
+  batches: z.array(z.object({ batch: z.number().int(), tasks: z.array(z.string()), status: z.enum(['done', 'in_progress', 'failed', 'pending']) })).optional(),
   /** The acceptance criteria's ids (when their file exists), those the task index names (covered) and those the test report names (tested), each with the ids it misses. */
   acceptance: z
     .object({
@@ -148,6 +150,18 @@ export const stepAnswer = position.extend({
   templates: z.array(z.object({ file: z.string(), template: z.string() })).optional(),
   /** The sub-step recorded (`substep`): where a resumed step picks up. */
   resume: z.string().optional(),
+  /** In a step that walks a task index: the batch to work on (its tasks, each task's file and criteria, the report `done` checks), and the batch `done` just finished. */
+  batch: z
+    .object({
+      batch: z.number().int(),
+      of: z.number().int(),
+      tasks: z.array(z.object({ id: z.string(), name: z.string(), file: z.string().optional(), criteria: z.array(z.string()) })),
+      report: z.string(),
+      index: z.string(),
+      reported: z.array(z.string()).optional(),
+      finished: z.object({ batch: z.number().int(), tasks: z.array(z.string()) }).optional(),
+    })
+    .optional(),
   decision: decision.optional(),
   boundary: z
     .object({

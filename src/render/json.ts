@@ -105,6 +105,7 @@ export function statusJson(view: View): StatusAnswer {
     ...(view.owedCommit !== undefined ? { progress_commit_owed: { event: view.owedCommit } } : {}),
     ...(view.commits ? { progress_commits: view.commits } : {}),
     ...(view.acceptance ? { acceptance: acceptanceJson(view.acceptance) } : {}),
+    ...(view.batches ? { batches: view.batches } : {}),
     ...(view.boundary
       ? {
           boundary_pending: {
@@ -136,6 +137,7 @@ export function pendingJson(p: PendingQuestion): NonNullable<StatusAnswer['pendi
 export function stepJson(view: View): StepAnswer {
   const { position, outcome } = view;
   const json: Json<StepAnswer> = { ...positionJson(view), outcome: outcome!.kind };
+  if (view.batch) json.batch = view.batch;
   switch (outcome!.kind) {
     case 'work':
       json.action = outcome!.action;

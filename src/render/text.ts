@@ -11,7 +11,8 @@ import { formatAge } from '../engine/lease.js';
 import { boundaryDecision } from '../engine/boundary.js';
 import { loopStart, stepByNumber, type Decision, type Flow, type Step, type Then } from '../flow/model.js';
 import { failedTimes, MAX_RETRIES, type Position } from '../formats/pointer/position.js';
-import { currentStep, type View } from '../app/view.js';
+import { currentStep, type BatchView, type View } from '../app/view.js';
+import { batchesLine } from '../engine/task-batches.js';
 import { describeRecord, rangeText, type SideName, type SideSummary } from '../engine/fork.js';
 import { isBidiControl } from '../formats/bidi.js';
 
@@ -194,6 +195,7 @@ export function statusText(view: View): string {
   }
   if (view.lastAction) lines.push(`Last      ${lastActionLine(view.lastAction)}`);
   lines.push(`Progress  ${progress(view)}`);
+  if (view.batches) lines.push(...wrapped('Batches', batchesLine(view.batches), '   '));
   if (view.acceptance) lines.push(...wrapped('AC', acCoverageLine(view.acceptance), '   '));
   if (view.fork) lines.push(...forkLines(view.fork.reasons, view.fork.sides));
   const problems = driftLines(view);
@@ -281,6 +283,7 @@ function workText(view: View, action: 'start' | 'resume' | 'retry'): string[] {
       lines.push(`  Have:      ${work.have.slice(0, 4).map(line).join(', ')}${work.have.length > 4 ? ` and ${work.have.length - 4} more` : ''}`);
   }
   for (const t of view.templates ?? []) lines.push(`  Template:  ${t.file} from ${t.template}`);
+  if (view.batch) lines.push(...batchLines(view.batch));
   lines.push('  Progress:  autopilot substep "<n — name>"', '  Finished:  autopilot done      Failed: autopilot fail --reason "<why>"');
   return lines;
 }
@@ -425,9 +428,27 @@ function recordedText(view: View): string {
       return `✗ Attempt ${position.retryCount} of ${MAX_RETRIES} failed at ${where(position, flow)}${view.reason ? `: ${line(view.reason)}` : ''}. Run \`autopilot next\` to try again.`;
     case 'ack':
       return `✓ Acknowledged: ${where(position, flow)} may be tried again (${MAX_RETRIES} attempts). Run \`autopilot next\`.`;
+    case 'done': {
+      const b = view.batch;
+      if (!b?.finished) return `✓ Recorded (${where(position, flow)})`;
+      return [
+        `✓ Batch ${b.finished.batch} of ${b.of} done (tasks ${b.finished.tasks.map(line).join(', ')}).`,
+        `Next: batch ${b.batch} of ${b.of} of ${where(position, flow)} — run \`autopilot next\``,
+      ].join('\n');
+    }
     default:
       return `✓ Sub-step recorded: ${line(position.subStep)} (${where(position, flow)})`;
   }
+}
+
+/** The batch handed out: its tasks, each with its file and criteria, and the report \`done\` checks. */
+function batchLines(b: BatchView): string[] {
+  const lines = [`  Batch:     ${b.batch} of ${b.of} from ${line(b.index)}`];
+  for (const t of b.tasks)
+    lines.push(`    ${line(t.id)} ${line(t.name)}${t.file ? ` · ${line(t.file)}` : ''}${t.criteria.length > 0 ? ` · ${t.criteria.map(line).join(', ')}` : ''}`);
+  lines.push(`  Report:    ${line(b.report)} (its tasks, the criteria they cover, a Result from \`autopilot exec\`)`);
+  if (b.reported) lines.push(`  Reported:  ${b.reported.map(line).join(', ')} (already in the report: check them, then go on with the rest)`);
+  return lines;
 }
 
 export function errorText(given: unknown): string {

@@ -154,11 +154,20 @@ ${renderSvg(model)}
 ${rows.join('\n')}
 </tbody>
 </table>
-${model.acceptance ? `<h2>Acceptance criteria</h2>\n<p class="acceptance">${esc(model.acceptance.summary)} (<code>${esc(model.acceptance.file)}</code>).</p>\n` : ''}<h2>Open decisions</h2>
+${(model.batches ?? []).map(batchTable).join('')}${model.acceptance ? `<h2>Acceptance criteria</h2>\n<p class="acceptance">${esc(model.acceptance.summary)} (<code>${esc(model.acceptance.file)}</code>).</p>\n` : ''}<h2>Open decisions</h2>
 ${decision}
 <h2>Last actions</h2>
 ${events.length > 0 ? `<ol class="events">${events.join('\n')}</ol>` : '<p>The journal is empty.</p>'}
 </body>
 </html>
 `;
+}
+
+/** A step's batches as a task table, each batch linked to its report (beside this page, under the docs folder). */
+function batchTable(b: NonNullable<ReportModel['batches']>[number]): string {
+  const rows = b.rows.map(
+    (r) =>
+      `<tr><td>${r.batch}</td><td>${r.tasks.map(esc).join(', ')}</td><td>${esc(STATE_LABEL[r.state])}</td><td><a href="${esc(encodeURI(r.report))}">${esc(r.report)}</a></td></tr>`,
+  );
+  return `<h2>Batches of ${b.step} ${esc(b.name)}</h2>\n<table class="batches">\n<thead><tr><th>batch</th><th>tasks</th><th>status</th><th>report</th></tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table>\n`;
 }

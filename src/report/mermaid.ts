@@ -29,6 +29,13 @@ export function renderMermaid(model: ReportModel): string {
     const extra = [s.runs, s.current ? `▶ ${STATE_LABEL[s.state]}` : ''].filter(Boolean).join(' · ');
     lines.push(`  ${node(s.number)}["${mermaidText(`${s.number} · ${s.name}${extra ? ` (${extra})` : ''}`)}"]`);
   }
+  // A step that walks a task index: a sub-diagram of its batches, in order, coloured like the steps.
+  for (const b of model.batches ?? []) {
+    lines.push(`  subgraph s${b.step}b["${mermaidText(`${b.step} · ${b.name}: batches`)}"]`);
+    for (const r of b.rows) lines.push(`    s${b.step}b${r.batch}["${mermaidText(`batch ${r.batch} · ${r.tasks.join(', ')} (${STATE_LABEL[r.state]})`)}"]`);
+    for (const r of b.rows.slice(1)) lines.push(`    s${b.step}b${r.batch - 1} --> s${b.step}b${r.batch}`);
+    lines.push('  end', `  s${b.step} -.- s${b.step}b`);
+  }
   if (model.ends) lines.push(`  finish(["end"])`);
   for (const e of model.edges) lines.push(edgeLine(e));
   for (const state of Object.keys(CLASS) as StepState[]) {
@@ -36,7 +43,10 @@ export function renderMermaid(model: ReportModel): string {
     lines.push(`  classDef ${CLASS[state]} fill:${c.fill},stroke:${c.stroke},color:${c.text}`);
   }
   for (const state of Object.keys(CLASS) as StepState[]) {
-    const ids = model.steps.filter((s) => s.state === state).map((s) => node(s.number));
+    const ids = [
+      ...model.steps.filter((s) => s.state === state).map((s) => node(s.number)),
+      ...(model.batches ?? []).flatMap((b) => b.rows.filter((r) => r.state === state).map((r) => `s${b.step}b${r.batch}`)),
+    ];
     if (ids.length > 0) lines.push(`  class ${ids.join(',')} ${CLASS[state]}`);
   }
   return lines.join('\n') + '\n';

@@ -5,7 +5,8 @@
  * Pure: the journal, the flow and the position come in, a model comes out.
  */
 import { readDetail, type StampedEntry } from '../formats/journal-line.js';
-import { loopStart, type Decision, type Flow, type Then } from '../flow/model.js';
+import { batchReport, loopStart, type Decision, type Flow, type Then } from '../flow/model.js';
+import { readSubStep } from '../formats/pointer/sub-step.js';
 import type { Position } from '../formats/pointer/position.js';
 import { isoTime } from '../timestamp.js';
 import { decideCommand, type PendingKind, type PendingQuestion } from '../engine/pending.js';
@@ -89,6 +90,14 @@ export interface ReportModel {
   generatedAt: string;
   /** How far the acceptance criteria are traced (read by src/app when their file exists): their file and one line, `2 of 3 covered, 1 of 3 tested; untested AC-02, AC-03`. */
   acceptance?: ReportAcceptance;
+  /** Each step that walks a task index and has begun: its batches, their tasks and state, and each batch report (relative to the docs folder). */
+  batches?: ReportBatches[];
+}
+
+export interface ReportBatches {
+  step: number;
+  name: string;
+  rows: { batch: number; tasks: string[]; state: StepState; report: string }[];
 }
 
 export interface ReportAcceptance {
@@ -248,5 +257,40 @@ export function buildReport(input: ReportInput): ReportModel {
     lastEvents,
     generatedAt: isoTime(input.now),
     ...(input.acceptance ? { acceptance: input.acceptance } : {}),
+    ...batchesOf(flow, position, entries, steps),
   };
+}
+
+/**
+ * The batches of each step that walks a task index, from the journal: the
+ * last `batch_started` of the step (in its latest cycle) pins them, each
+ * `batch_completed` since marks one done, and the pointer's sub-step names
+ * the one in progress (or failed).
+ */
+function batchesOf(flow: Flow, position: Position, entries: readonly StampedEntry[], steps: ReportStep[]): { batches?: ReportBatches[] } {
+  const out: ReportBatches[] = [];
+  for (const step of flow.steps) {
+    if (!step.batches) continue;
+    const started = entries.findLast((e) => e.flow === flow.id && e.step === step.number && e.event === 'batch_started');
+    const plan = started ? readDetail(started, 'batches') : undefined;
+    if (!started || !Array.isArray(plan)) continue;
+    const cycle = started.cycle;
+    const done = new Set(
+      entries
+        .filter((e) => e.flow === flow.id && e.step === step.number && e.cycle === cycle && e.event === 'batch_completed')
+        .map((e) => readDetail(e, 'batch')),
+    );
+    const here = position.step === step.number && position.cycle === cycle ? readSubStep(position.subStep) : undefined;
+    const finished = steps[step.number - 1]?.state === 'done';
+    const rows = (plan as unknown[]).map((tasks, i) => {
+      const batch = i + 1;
+      let state: StepState = 'not_started';
+      if (finished || done.has(batch)) state = 'done';
+      else if (here?.kind === 'batch' && here.batch === batch)
+        state = position.status === 'failed' ? 'failed' : position.status === 'in_progress' ? 'in_progress' : 'not_started';
+      return { batch, tasks: Array.isArray(tasks) ? tasks.map(String) : [], state, report: batchReport(step.batches!, batch, cycle) };
+    });
+    out.push({ step: step.number, name: step.name, rows });
+  }
+  return out.length > 0 ? { batches: out } : {};
 }

@@ -65,7 +65,9 @@ describe('existing-code, through two cycles, through the CLI', () => {
     // A new conversation crosses it: that counts as A.
     expect(autopilot(dir, '--session', 'second-conversation', 'status', '--json').json()).toMatchObject({ boundary_pending: { after: 8 } });
     expect(autopilot(dir, '--session', 'second-conversation', 'next', '--json').json<NextJson>()).toMatchObject({ step: 9, action: 'start' });
-    expect(journal(dir).at(-2)).toMatchObject({ event: 'boundary_answered', option: 'A', session: 'second-conversation' });
+    // Implement walks its task index: the step starts with its first batch.
+    expect(journal(dir).at(-3)).toMatchObject({ event: 'boundary_answered', option: 'A', session: 'second-conversation' });
+    expect(journal(dir).at(-1)).toMatchObject({ event: 'batch_started', batch: 1, of: 1, tasks: ['01'] });
     expect(autopilot(dir, '--session', 'second-conversation', 'done').code).toBe(2);
     autopilot(dir, '--session', 'second-conversation', 'fail', '--reason', 'hand back to the local session');
     expect(autopilot(dir, 'next', '--take-over').code).toBe(0);

@@ -111,7 +111,40 @@ function evidenceFor(file: string, skill?: string): Record<string, string> | und
   const texts = [...new Map(all.map((d) => [d.skill, filledTemplate(d.skill, d.template, file)])).values()];
   const files: Record<string, string> = { [file]: texts.length === 1 ? texts[0]! : merged(texts) };
   if (file.endsWith('/_index.md')) files[file.replace(/_index\.md$/, '01_first_task.md')] = filledTemplate('decompose', 'templates/task.md');
+  // Implement walks the task index batch by batch: the filled index has one batch (task 01, AC-01), whose report comes first.
+  if (file.endsWith('implementation_report.md')) files[file.replace(/implementation_report\.md$/, 'batch_01.md')] = batchReport(1, ['01'], ['AC-01']);
   return files;
+}
+
+/** A batch's report as the implement skill's template asks: its tasks and the criteria they cover named, the Result of the run `FILLED_ARGV` makes, its Self-check ticked. */
+export function batchReport(batch: number, tasks: string[], criteria: string[]): string {
+  const template = readFileSync(join(ROOT, 'skills', 'implement', 'templates', 'batch_report.md'), 'utf8');
+  const checks = template.slice(template.search(/^## Self-check\s*$/m)).replace(/^(\s*[-*] )\[ \]/gm, '$1[x]');
+  return [
+    `# Batch ${String(batch).padStart(2, '0')} report`,
+    '',
+    '## Tasks',
+    '',
+    '| Task | Status | Files changed |',
+    '|---|---|---|',
+    ...tasks.map((t) => `| ${t} | done | src/task_${t}.js and its tests |`),
+    '',
+    '## Criteria',
+    '',
+    ...criteria.map((c) => `- ${c}: met by batch ${batch}, and its tests show it.`),
+    '',
+    '## Result',
+    '',
+    `Command: ${FILLED_COMMAND}`,
+    'Exit code: 0',
+    `Totals: ${FILLED_TOTALS.passed} passed, ${FILLED_TOTALS.failed} failed`,
+    '',
+    '## Deviations and open issues',
+    '',
+    `Batch ${batch} follows its task files; nothing is left open.`,
+    '',
+    checks,
+  ].join('\n');
 }
 
 /**

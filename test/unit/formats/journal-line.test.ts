@@ -27,6 +27,8 @@ const WRITTEN: { [E in JournalEvent]: EventDetails[E] } = {
   pointer_edited: { edited: { status: { was: 'in_progress', now: 'completed' } }, message: 'edited by hand' },
   step_started: { attempt: 1, tree: '4b825dc642cb6eb9a060e54bf8d69288fbee4904', hashes: { '00_problem/problem.md': '1a2b3c4d5e6f7a8b' } },
   substep: { sub_step: '2 — Restrictions' },
+  batch_started: { batch: 2, of: 3, tasks: ['03', '04'], batches: [['01', '02'], ['03', '04'], ['05']], index_hash: 'abc', tree: '4b825dc6' },
+  batch_completed: { batch: 2, of: 3, tasks: ['03', '04'] },
   step_completed: { forced: true, reason: 'a person checked it' },
   step_skipped: { by: 'agent', reason: 'not needed' },
   step_failed: { reason: 'tests red', attempt: 2, hashes: {} },

@@ -15,22 +15,23 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 const freshFile = () => join(dir, `journal-${n++}.jsonl`);
 
-const base = (seq: number, extra: Partial<StampedEntry>): StampedEntry => ({
-  seq,
-  at: '2026-11-26T00:00:00.000Z',
-  session: 'local',
-  event: 'substep',
-  flow: 'f',
-  cycle: 1,
-  step: 1,
-  name: 'Step',
-  index: 0,
-  status: 'in_progress',
-  retry_count: 0,
-  // Each entry its own command's batch: it carries the pointer that command left.
-  pointer: { flow: 'f', step: 1, name: 'Step', status: 'in_progress', sub_step: '0', retry_count: 0, cycle: 1 },
-  ...extra,
-});
+const base = (seq: number, extra: Partial<StampedEntry>): StampedEntry =>
+  ({
+    seq,
+    at: '2026-11-26T00:00:00.000Z',
+    session: 'local',
+    event: 'substep',
+    flow: 'f',
+    cycle: 1,
+    step: 1,
+    name: 'Step',
+    index: 0,
+    status: 'in_progress',
+    retry_count: 0,
+    // Each entry its own command's batch: it carries the pointer that command left.
+    pointer: { flow: 'f', step: 1, name: 'Step', status: 'in_progress', sub_step: '0', retry_count: 0, cycle: 1 },
+    ...extra,
+  }) as StampedEntry;
 
 const event = fc.record({
   kind: fc.constantFrom('skip', 'skip-condition', 'complete', 'force', 'repeat', 'noise'),

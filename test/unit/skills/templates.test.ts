@@ -67,8 +67,8 @@ describe('the 16 skills and the two flows', () => {
     for (const skill of SKILLS) expect(outputsOf(skill).length, skill).toBeGreaterThan(0);
   });
 
-  it.each(SKILLS)('%s: each declared file is a Done-when pattern of a step that uses it, and each such pattern is declared once', (skill) => {
-    const patterns = STEPS.filter((s) => s.skill === skill).flatMap((s) => s.doneWhen);
+  it.each(SKILLS)('%s: each declared file is a Done-when pattern or a batch report of a step that uses it, and each such pattern is declared once', (skill) => {
+    const patterns = STEPS.filter((s) => s.skill === skill).flatMap((s) => [...s.doneWhen, ...(s.batches ? [s.batches.report] : [])]);
     const files = outputsOf(skill).map((o) => o.file);
     expect([...files].sort()).toEqual([...new Set(patterns)].sort());
   });
