@@ -243,10 +243,17 @@ interface Written {
 
 /** What the agent writes for a work answer (start, resume or retry): the files not there yet. */
 function workFor(answer: Answer, project: Project, counts: { named: number; derived: number }): Written[] {
-  const json = answer.json as { skill: string; name: string; done_when: string[]; templates?: { file: string; template: string }[] };
+  const json = answer.json as {
+    skill: string;
+    name: string;
+    done_when: string[];
+    templates?: { file: string; template: string }[];
+    batch?: { report: string };
+  };
   const skill = readFileSync(join(project.repo, json.skill), 'utf8');
   const docs = json.done_when[0]!.split('/')[0]!;
-  const paths = [...filesToWrite(answer, counts), ...conditionalOutputs(skill, docs, project)];
+  // Inside Implement the answer hands out a batch: its report is written first, from the template named for it.
+  const paths = [...(json.batch ? [json.batch.report] : []), ...filesToWrite(answer, counts), ...conditionalOutputs(skill, docs, project)];
   // A file the answer names a template for is written from it (every {{ … }} filled, every box ticked), naming each
   // acceptance criterion the problem step wrote; a task index gets its first task file beside it.
   const fromTemplate = (path: string): string | undefined => {
