@@ -66,6 +66,7 @@ const stubs = {
     );
     b.onResolve({ filter: /^mdast-util-to-markdown$/ }, () => ({ path: resolve(root, 'scripts/stubs/mdast-util-to-markdown.js') }));
     b.onResolve({ filter: /^markdown-table$/ }, () => ({ path: resolve(root, 'scripts/stubs/markdown-table.js') }));
+    b.onResolve({ filter: /^character-entities$/ }, () => ({ path: resolve(root, 'scripts/stubs/character-entities.js') }));
     b.onResolve({ filter: /^debug$/ }, () => ({ path: resolve(root, 'scripts/stubs/debug.js') }));
     // yaml's ES module build (the same code as its CommonJS one, which esbuild cannot tree-shake): only what autopilot calls ships.
     b.onResolve({ filter: /^yaml$/ }, () => ({ path: resolve(root, 'node_modules/yaml/browser/dist/index.js') }));
@@ -77,6 +78,9 @@ const stubs = {
     );
     b.onResolve({ filter: /^\.\/compile\.js$/ }, (args) =>
       /[\\/]zod[\\/]v4[\\/]core[\\/]/.test(args.importer) ? { path: resolve(root, 'scripts/stubs/zod-compile.js') } : undefined,
+    );
+    b.onResolve({ filter: /^\.\.?\/(?:core\/)?(?:json-schema-processors|to-json-schema|json-schema-generator)\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/]/.test(args.importer) ? { path: resolve(root, 'scripts/stubs/zod-json-schema.js') } : undefined,
     );
     b.onResolve({ filter: /^\.\/from-json-schema\.js$/ }, (args) =>
       /[\\/]zod[\\/]v4[\\/]classic[\\/]/.test(args.importer) ? { path: resolve(root, 'scripts/stubs/zod-from-json-schema.js') } : undefined,

@@ -17,13 +17,13 @@ does not carry the judges); `max_clarifications` the `[NEEDS CLARIFICATION]`
  * (no `outputs:`), or the problem naming the file and line. The YAML parser
  * is imported here: only lazily loaded readers import this module.
  */
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, type Node } from 'yaml';
 import type { Problem } from '../errors.js';
 import { CHECK_NAMES } from '../evidence/names.js';
 import type { OutputDeclaration } from '../evidence/types.js';
-import { nestingProblem } from '../flow/yaml-nesting.js';
 import { patternProblem } from '../flow/patterns.js';
 import { SKILL_OUTPUTS_MAX } from '../limits.js';
+import { readSkillFrontMatter } from './skill-front-matter.js';
 
 export const OUTPUTS_EXAMPLE =
   'outputs: [{ file: 00_problem/problem.md, template: templates/problem.md, sections: [Problem, Users], checks: [placeholders, self-check] }]';
@@ -35,31 +35,10 @@ export function parseOutputsDeclaration(
   file: string,
   checks: readonly string[] = CHECK_NAMES,
 ): { outputs: OutputDeclaration[] } | { problem: Problem } | undefined {
-  const lines = skillText.replace(/^\uFEFF/, '').split(/\r?\n/);
-  if (lines[0]?.trimEnd() !== '---') return undefined;
-  const end = lines.findIndex((line, i) => i > 0 && /^(---|\.\.\.)\s*$/.test(line));
-  if (end < 0) return { problem: { file, line: 1, message: 'the front matter is never closed', expected: 'a line `---` after it', received: 'no such line' } };
-  const yaml = lines.slice(1, end).join('\n');
-  // Brackets nested thousands deep cost yaml seconds: refused first, in one pass.
-  const nesting = nestingProblem(yaml, file, 1);
-  if (nesting) return { problem: nesting };
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(yaml, { lineCounter, prettyErrors: false });
-  // The YAML starts on the file's second line.
-  const lineAt = (offset: number | undefined) => 1 + (offset === undefined ? 0 : lineCounter.linePos(offset).line);
-  const [error] = doc.errors;
-  if (error)
-    return {
-      problem: {
-        file,
-        line: lineAt(error.pos[0]),
-        message: 'the front matter is not valid YAML',
-        expected: 'YAML between `---` lines',
-        received: firstLine(error.message),
-      },
-    };
-  if (!isMap(doc.contents)) return undefined;
-  const pair = doc.contents.items.find((p) => isScalar(p.key) && p.key.value === 'outputs');
+  const front = readSkillFrontMatter(skillText, file);
+  if (!front || 'problem' in front) return front;
+  const { map, lineAt } = front;
+  const pair = map.items.find((p) => isScalar(p.key) && p.key.value === 'outputs');
   if (!pair) return undefined;
   const keyLine = lineAt(isScalar(pair.key) ? pair.key.range?.[0] : undefined);
   const problem = (line: number, message: string, received: string, expected = OUTPUTS_EXAMPLE): { problem: Problem } => ({
@@ -147,7 +126,6 @@ const plain = (node: unknown): unknown => {
     return '(a YAML value)';
   }
 };
-const firstLine = (text: string) => (text.split('\n')[0] ?? '').slice(0, 160);
 const show = (value: unknown) => {
   const text = value === undefined ? 'nothing' : (JSON.stringify(value) ?? String(value));
   return text.length > 80 ? `${text.slice(0, 77)}…` : text;

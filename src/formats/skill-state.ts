@@ -13,11 +13,12 @@
  * The YAML parser is imported here: only that lazily loaded reader imports
  * this module.
  */
-import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
+import { isScalar } from 'yaml';
 import type { Problem } from '../errors.js';
 import { CYCLE_PLACEHOLDER } from '../flow/model.js';
 import { patternProblem } from '../flow/patterns.js';
 import { SKILL_STATE_MAX_ALIASES, SKILL_STATE_POSITION_MAX_LENGTH } from '../limits.js';
+import { firstLine, readSkillFrontMatter } from './skill-front-matter.js';
 
 export interface SkillStateDeclaration {
   /** Under the docs folder; may hold `{cycle}`. */
@@ -32,28 +33,10 @@ const GLOB = /[*?[\]{}!]/;
 
 /** What a skill's SKILL.md declares under `state:`; undefined when it declares nothing. */
 export function parseStateDeclaration(skillText: string, file: string): SkillStateDeclaration | { problem: Problem } | undefined {
-  const lines = skillText.replace(/^\uFEFF/, '').split(/\r?\n/);
-  if (lines[0]?.trimEnd() !== '---') return undefined;
-  const end = lines.findIndex((line, i) => i > 0 && /^(---|\.\.\.)\s*$/.test(line));
-  if (end < 0) return { problem: { file, line: 1, message: 'the front matter is never closed', expected: 'a line `---` after it', received: 'no such line' } };
-
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(lines.slice(1, end).join('\n'), { lineCounter, prettyErrors: false });
-  // The YAML starts on the file's second line.
-  const lineAt = (offset: number) => 1 + lineCounter.linePos(offset).line;
-  const [error] = doc.errors;
-  if (error)
-    return {
-      problem: {
-        file,
-        line: lineAt(error.pos[0]),
-        message: 'the front matter is not valid YAML',
-        expected: 'YAML between `---` lines',
-        received: firstLine(error.message),
-      },
-    };
-  if (!isMap(doc.contents)) return undefined;
-  const stateKey = doc.contents.items.find((pair) => isScalar(pair.key) && pair.key.value === 'state');
+  const front = readSkillFrontMatter(skillText, file);
+  if (!front || 'problem' in front) return front;
+  const { doc, map, lineAt } = front;
+  const stateKey = map.items.find((pair) => isScalar(pair.key) && pair.key.value === 'state');
   if (!stateKey) return undefined;
   const line = isScalar(stateKey.key) && stateKey.key.range ? lineAt(stateKey.key.range[0]) : 1;
   const problem = (message: string, received: string): { problem: Problem } => ({ problem: { file, line, message, expected: DECLARATION_EXAMPLE, received } });
@@ -139,7 +122,6 @@ function nest(field: string, value: string): unknown {
     .reduce<unknown>((inner, key) => ({ [key]: inner }), value);
 }
 
-const firstLine = (text: string) => (text.split('\n')[0] ?? '').slice(0, 160);
 const show = (value: unknown) => {
   const text = value === undefined ? 'nothing' : (JSON.stringify(value) ?? String(value));
   return text.length > 80 ? `${text.slice(0, 77)}…` : text;

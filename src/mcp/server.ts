@@ -25,7 +25,7 @@ import type { mcpSessionOf } from '../clients/index.js';
 import type { runStatus } from '../app/status.js';
 import { EXIT, errorJson, InputError } from '../errors.js';
 import type { errorText, statusText } from '../render/text.js';
-import { jsonSchema, toolsOf, type ToolHost } from './tools.js';
+import { toolsOf, type ToolHost } from './tools.js';
 import { LineTransport } from './transport.js';
 import { answerText } from './answer-text.js';
 import { MCP_LINE_MAX_BYTES } from '../limits.js';
@@ -91,7 +91,7 @@ export function createServer(ctx: Context, given: string | undefined, host: McpH
   const list = tools.map((t) => ({
     name: t.name,
     description: t.description,
-    inputSchema: jsonSchema(t.input),
+    inputSchema: t.inputSchema,
     outputSchema: t.outputSchema,
     ...(t.readOnly ? { annotations: { readOnlyHint: true } } : {}),
   }));

@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLAUDE, claudeHome, put, startClaude, tempDir, type ClaudeProcess, type ClaudeRun } from '../helpers/claude.js';
 import { bash, startModelServer, toolUse, userText, type MessagesBody, type ModelServer, type ToolResult, type Turn } from '../helpers/model-server.js';
+import { stepEvidence } from '../helpers/templates.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const BIN = 'node_modules/.bin/autopilot';
@@ -371,11 +372,11 @@ describe.skipIf(!existsSync(CLAUDE))('autopilot under the real Claude Code', { c
       // A person brings the run to the Research decision, then ends their session: `decide A` would be taken if it ran.
       const person = ['--session', 'person', '--json'];
       cli(dir, ['next', ...person]);
-      put(dir, '_docs/00_problem/problem.md', '# Problem\n');
-      put(dir, '_docs/00_problem/acceptance_criteria.md', '# Acceptance criteria\n');
+      const put1 = (paths: string[]) => Object.entries(stepEvidence(paths)).forEach(([rel, text]) => put(dir, rel, text));
+      put1(['_docs/00_problem/problem.md', '_docs/00_problem/acceptance_criteria.md']);
       cli(dir, ['done', '--step', '1', ...person]);
       cli(dir, ['next', ...person]);
-      put(dir, '_docs/01_solution/solution_draft_1.md', '# Draft\n');
+      put1(['_docs/01_solution/solution_draft_01.md']);
       cli(dir, ['done', '--step', '2', ...person], { expected: 3 });
       expect(cli(dir, ['hook', 'session-end'], { input: '{"session_id":"person"}' })).toBe('autopilot: the lease is released.\n');
       expect(lease(dir)).toBeUndefined();

@@ -28,6 +28,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { agentsSection } from '../../src/clients/instructions.js';
 import { CODEX, codexHome, runCodex, tempFolder, trustHooks, type CodexRun } from '../helpers/codex.js';
 import { ROOT } from '../helpers/engine.js';
+import { stepEvidence } from '../helpers/templates.js';
 import { itemText, startResponsesServer, type InputItem, type ResponsesBody, type ResponsesServer, type Turn } from '../helpers/responses-server.js';
 
 // Real processes, several tests at a time: generous bounds for a loaded machine.
@@ -300,9 +301,16 @@ const run = (repo: string, home: string, prompt: string, args: string[] = []) =>
 
 /** The documents of the first two steps, so that `next` finds them done and stops at the research-round decision. */
 function toTheDecision(repo: string): void {
-  write(repo, '_docs/00_problem/problem.md', '# Problem\n');
-  write(repo, '_docs/00_problem/acceptance_criteria.md', '# Acceptance criteria\n');
-  write(repo, '_docs/01_solution/solution_draft_1.md', '# Draft\n');
+  const files = stepEvidence(['_docs/00_problem/problem.md', '_docs/00_problem/acceptance_criteria.md', '_docs/01_solution/solution_draft_01.md']);
+  for (const [rel, text] of Object.entries(files)) write(repo, rel, text);
+}
+
+/** Step 1's files as its skill says, kept outside the repository for the scripted agent to copy in with one shell command. */
+function problemFilesCopy(): string {
+  const stage = tempFolder('autopilot-codex-stage-');
+  const files = stepEvidence(['_docs/00_problem/problem.md', '_docs/00_problem/acceptance_criteria.md']);
+  for (const [rel, text] of Object.entries(files)) write(stage, rel, text);
+  return `mkdir -p _docs/00_problem && cp ${join(stage, '_docs', '00_problem')}/*.md _docs/00_problem/`;
 }
 
 describe.skipIf(codexMissing).concurrent('autopilot under codex exec (workspace-write)', () => {
@@ -322,9 +330,7 @@ describe.skipIf(codexMissing).concurrent('autopilot under codex exec (workspace-
       written('substep "<n — name>"', { '<n — name>': '2 — Restrictions' }, '--step 1 --json'),
       // The step's work: the files its done_when names.
       () => ({
-        calls: [
-          shell('mkdir -p _docs/00_problem && echo "# Problem" > _docs/00_problem/problem.md && echo "# Criteria" > _docs/00_problem/acceptance_criteria.md'),
-        ],
+        calls: [shell(problemFilesCopy())],
       }),
       cli('done --step 1 --json'),
       cli('next --json'),
