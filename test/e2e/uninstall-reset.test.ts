@@ -3,7 +3,7 @@
  * starts a run over with the old pointer and journal kept aside (issue 25,
  * point 2). Real git repositories, the built command line.
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { autopilot } from '../helpers/cli.js';
@@ -82,6 +82,21 @@ describe('uninstall', () => {
     expect(out.files.filter((f) => f.action === 'left')).toEqual([]);
     expect(out.files).toHaveLength(12);
     expect(readdirSync(dir).sort()).toEqual(['.git', 'node_modules']);
+  });
+
+  it('a setup file that links out of the repository: exit 2 naming it, and 0 files removed or edited', () => {
+    const dir = newRepo();
+    const outside = newRepo();
+    autopilot(dir, 'init');
+    writeFileSync(join(outside, 'CLAUDE.md'), 'Outside.\n');
+    rmSync(join(dir, 'CLAUDE.md'));
+    symlinkSync(join(outside, 'CLAUDE.md'), join(dir, 'CLAUDE.md'));
+    const before = readdirSync(dir).sort();
+    const r = autopilot(dir, 'uninstall', '--remove-docs');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('CLAUDE.md');
+    expect(readdirSync(dir).sort()).toEqual(before);
+    expect(readFileSync(join(outside, 'CLAUDE.md'), 'utf8')).toBe('Outside.\n');
   });
 
   it('where nothing was set up: says so, exit 0, writes nothing', () => {
