@@ -144,7 +144,7 @@ export async function runInit(ctx: Context, flowId: string | undefined, options:
         created: of('created'),
         changed: of('changed'),
         kept: of('kept'),
-        commit: files.filter((f) => f.action !== 'kept').map((f) => f.path),
+        commit: toCommit(repo, files),
         ignored: ignoredLines(repo, setup),
         warnings: notInstalled(repo, launch, setup),
         ...(flow ? { pointer: { flow: flow.id, step: 1 } } : {}),
@@ -154,6 +154,28 @@ export async function runInit(ctx: Context, flowId: string | undefined, options:
     };
   });
   return result;
+}
+
+/**
+ * What to commit: the files init wrote, and those it kept that git does not
+ * hold as they are (an earlier init not committed yet). Without git, the
+ * files it wrote.
+ */
+function toCommit(repo: Repo, files: InitFile[]): string[] {
+  const written = files.filter((f) => f.action !== 'kept').map((f) => f.path);
+  const kept = files.filter((f) => f.action === 'kept').map((f) => f.path);
+  if (kept.length === 0) return written;
+  const git = spawnSync('git', ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', ...kept], { cwd: repo.root, encoding: 'utf8' });
+  if (git.status !== 0) return written;
+  const root = spawnSync('git', ['rev-parse', '--show-prefix'], { cwd: repo.root, encoding: 'utf8' }).stdout?.trim() ?? '';
+  const changed = new Set(
+    git.stdout
+      .split('\0')
+      .filter((entry) => entry.length > 3)
+      .map((entry) => entry.slice(3))
+      .map((path) => (root && path.startsWith(root) ? path.slice(root.length) : path)),
+  );
+  return files.filter((f) => f.action !== 'kept' || changed.has(f.path)).map((f) => f.path);
 }
 
 /** The most steps of any flow: the step numbers a `--step` may carry. */

@@ -30,7 +30,7 @@ function install(dir: string): void {
 }
 
 describe('init says what it did', () => {
-  it('in a fresh npm project: 12 files created, a line each, the git add line that commits them, node_modules/ ignored', () => {
+  it('in a fresh npm project: 12 files created, a line each, the git add line that commits them (again until they are committed), node_modules/ ignored', () => {
     const dir = repoWith({ 'package.json': '{ "name": "fresh" }\n' });
     install(dir);
     const run = autopilot(dir, 'init');
@@ -54,10 +54,14 @@ describe('init says what it did', () => {
       'Ignored: /_docs/_autopilot/cache/ /_docs/_autopilot/lease* /_docs/_autopilot/lock* /_docs/_autopilot/checkpoints/ /_docs/*.autopilot-tmp-* node_modules/ (.gitignore)',
     );
 
-    // Again: 12 files as they were, nothing to commit.
+    // Again before the commit: 12 files as they were, still 12 to commit; once committed, none.
     const again = autopilot(dir, 'init', '--json').json<InitJson>();
     expect(again.kept).toHaveLength(12);
-    expect([again.created, again.changed, again.commit]).toEqual([[], [], []]);
+    expect([again.created, again.changed]).toEqual([[], []]);
+    expect(again.commit.sort()).toEqual([...added].sort());
+    git(dir, 'commit', '--quiet', '-m', 'Set up autopilot');
+    expect(autopilot(dir, 'init', '--json').json<InitJson>().commit).toEqual([]);
+    expect(autopilot(dir, 'init').stdout).toMatch(/^Commit: {2}nothing new/m);
   });
 
   it('--json: the same as data; a .gitignore that ignores node_modules already gets no second line, and is said changed', () => {
