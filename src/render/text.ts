@@ -218,7 +218,12 @@ export function statusText(view: View): string {
     lines.push(`Driver    ${who}${note}`);
   } else if (lease?.problem) lines.push(`Driver    ? ${lease.problem} (a person takes over with \`--take-over\`)`);
   for (const guard of view.guards ?? []) lines.push(`! Guard off: ${guard}`);
-  if (view.gitOff) lines.push(`Git       the git fallback is off: ${view.gitOff}`);
+  if (view.gitOff) {
+    // What having no git costs, and the fix, not the engine's word for it.
+    const fix = view.gitOff === 'not a git repository' ? '`git init` and a first commit turn them on' : 'install git to turn them on';
+    const what = view.gitOff === 'not a git repository' ? 'this folder is not a git repository' : view.gitOff;
+    lines.push(`Git       ${what}: steps are not committed, and a lost pointer`, `          has no git history to be recovered from (${fix})`);
+  }
   if (view.commits && !view.commits.on && !view.gitOff) lines.push(`Commits   no progress commits: ${view.commits.reason}`);
   if (view.owedCommit !== undefined) lines.push(`Commit    the progress commit of event ${view.owedCommit} is owed: the next command that writes makes it`);
   return lines.join('\n');

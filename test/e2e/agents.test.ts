@@ -121,7 +121,7 @@ describe('init for agents', () => {
     );
     const first = autopilot(dir, 'init', '--hooks', '--json');
     expect(first.code, first.stdout).toBe(0);
-    expect(first.json<{ created: string[] }>().created).toEqual(expect.arrayContaining(['.mcp.json', '.cursor/mcp.json', '.claude/settings.json']));
+    expect(first.json<{ changed: string[] }>().changed).toEqual(expect.arrayContaining(['.mcp.json', '.claude/settings.json']));
 
     const mcp = JSON.parse(read(dir, '.mcp.json')) as { mcpServers: Record<string, { command: string; args: string[] }>; extra: boolean };
     expect(mcp.extra).toBe(true);

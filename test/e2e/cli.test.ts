@@ -251,10 +251,10 @@ describe('init', () => {
   it('sets a repository up once, keeps what is there, and can start a flow', () => {
     const dir = tempRepo();
     writeFileSync(join(dir, '.gitignore'), 'node_modules/\n');
-    const first = autopilot(dir, 'init', '--json').json<{ created: string[] }>();
+    const first = autopilot(dir, 'init', '--json').json<{ created: string[]; changed: string[] }>();
+    expect(first.changed).toEqual(['.gitignore']);
     expect(first.created).toEqual(
       expect.arrayContaining([
-        '.gitignore',
         '.gitattributes',
         '.claude/commands/autopilot.md',
         '.cursor/commands/autopilot.md',
