@@ -13,6 +13,8 @@ import { EXIT, InputError, errorJson, exitCodeOfError } from '../errors.js';
 import { hasRun, runStatus } from '../app/status.js';
 import { errorText, safe, statusText } from '../render/text.js';
 import { parseCommandLine, usageText } from './parse-args.js';
+import { paint, paintError } from '../render/colour.js';
+import { styleFor } from './colour.js';
 
 // The command layer is one static graph, one file once bundled (start-up pays per module file);
 // only what is heavy and rare loads on demand: the Markdown and YAML parsers, git, the MCP
@@ -62,9 +64,10 @@ export async function main(argv: string[]): Promise<number> {
   const json = argv.includes('--json');
   const out = (text: string) => text && writeOut(1, text.endsWith('\n') ? text : `${text}\n`);
   // With --json, stdout carries one object whatever happens; without it, errors go to stderr.
+  // Colour only for a person: never with --json (nor over MCP, which never comes here).
   const fail = (exit: number, asJson: unknown, asText: string) => {
     if (json) out(JSON.stringify(asJson));
-    else if (asText) writeOut(2, `${safe(asText)}\n`);
+    else if (asText) writeOut(2, `${coloured(2, safe(asText), paintError)}\n`);
     return exit;
   };
 
@@ -93,8 +96,14 @@ export async function main(argv: string[]): Promise<number> {
     return fail(exitCodeOfError(error), errorJson(error), errorText(error));
   }
   // Whatever a repository or an agent wrote reaches the terminal escaped: no control sequence runs, no line is forged.
-  out(json ? JSON.stringify(answer.json) : safe(answer.text));
+  out(json ? JSON.stringify(answer.json) : 'plain' in command && command.plain ? safe(answer.text) : coloured(1, safe(answer.text), paint));
   return answer.exit;
+}
+
+/** Text painted where its descriptor wants colour (a terminal, or FORCE_COLOR), as it is elsewhere. */
+function coloured(fd: 1 | 2, text: string, painter: typeof paint): string {
+  const style = text ? styleFor(fd) : undefined;
+  return style ? painter(text, style) : text;
 }
 
 /** Some output went through a stream, which finishes after the command: the process must wait for it. */

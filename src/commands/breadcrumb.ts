@@ -6,6 +6,7 @@ import { defineCommand } from './command.js';
 export const breadcrumb = defineCommand({
   name: 'breadcrumb',
   summary: 'a short Markdown progress block for an issue or a pull request',
+  plain: true,
   examples: [
     { line: 'autopilot breadcrumb', does: 'a Markdown progress block to paste in an issue or pull request' },
     { line: 'autopilot breadcrumb --note', does: 'the same, stored as a git note on the last progress commit' },

@@ -85,6 +85,8 @@ export interface Command<A = Record<string, never>, R = unknown> {
   person?: true;
   /** It only reads: no lock, no lease, no write (an MCP client may run it without asking). */
   readOnly?: true;
+  /** Its text is for another program (a hook's context, Markdown to paste): never coloured, even on a terminal. */
+  plain?: true;
   mcp: McpExposure;
   run(ctx: Context, args: A): Promise<R>;
   view(result: R): Answer;
