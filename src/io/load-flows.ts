@@ -28,6 +28,8 @@ export interface LoadedFlows {
   /** In scan order. */
   flows: Flow[];
   problems: Problem[];
+  /** The ids of the flow files that are there but gave no flow (their problems say why): a pointer naming one is not also "unknown". */
+  unread: string[];
 }
 
 function markdownFiles(dir: string): string[] {
@@ -61,6 +63,7 @@ export async function loadFlows(repo: Repo, options: { writeCache: boolean }): P
   let repoCache: FlowCache | undefined;
   const flows: Flow[] = [];
   const problems: Problem[] = [];
+  const unread: string[] = [];
   const current = new Set<string>();
 
   for (const file of files) {
@@ -83,11 +86,13 @@ export async function loadFlows(repo: Repo, options: { writeCache: boolean }): P
         expected: 'a flow file inside the repository',
         received: realOrSelf(file.path),
       });
+      unread.push(file.id);
       continue;
     }
     const read = readBounded(file.path, display, 'flow file', FLOW_MAX_BYTES);
     if ('problem' in read) {
       problems.push(read.problem);
+      unread.push(file.id);
       continue;
     }
     const key = cacheKey(file.id, hashText(read.text));
@@ -100,6 +105,7 @@ export async function loadFlows(repo: Repo, options: { writeCache: boolean }): P
     const parsed = hit ? fromCached(hit, display) : (await import('../flow/parse-flow.js')).parseFlow(read.text, display, file.id);
     problems.push(...parsed.problems);
     if (parsed.flow) flows.push(parsed.flow);
+    else unread.push(file.id);
     if (!hit && !file.builtIn) {
       cache.entries.set(key, toCached(parsed));
       cache.changed = true;
@@ -117,5 +123,5 @@ export async function loadFlows(repo: Repo, options: { writeCache: boolean }): P
     }
   }
   flows.sort((a, b) => a.scanOrder - b.scanOrder || a.id.localeCompare(b.id));
-  return { flows, problems };
+  return { flows, problems, unread };
 }

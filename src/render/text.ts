@@ -102,12 +102,13 @@ function where(position: Position, flow: Flow): string {
 }
 
 function driftLines(view: View): string[] {
-  const suffix = view.repaired ? 'repaired and journaled' : 'not repaired: `status` never writes; `autopilot next` repairs it';
+  // One thing each: the message says what disagrees, the suffix whether it was repaired (status never writes, so never).
+  const suffix = view.repaired ? 'repaired and journaled' : '`autopilot next` repairs it; `status` never writes';
   // A fork waiting for a person is neither repaired nor journaled: it is said as it is, with its question.
   // Lost events are not repaired by anyone but a person: the message says how; a writing command journals the loss and goes on.
   const lost = view.repaired
     ? 'journaled; the events before stay lost unless recovered'
-    : 'not repaired: `status` never writes; the next command that writes journals the loss and goes on';
+    : 'the next command that writes journals the loss and goes on; `status` never writes';
   const said = (d: View['drift'][number]) =>
     d.kind === 'journal-fork' && view.fork
       ? `! ${line(d.message)}`
