@@ -7,7 +7,7 @@
  * (`validateStream: false`): from Node 20.17 to 20.19 it does not look at the
  * stream at all, later it would look at stdout for what goes to stderr.
  */
-import { isatty } from 'node:tty';
+import { fstatSync } from 'node:fs';
 import { styleText } from 'node:util';
 import type { Style } from '../render/colour.js';
 
@@ -16,7 +16,20 @@ const FORCED = new Set(['', '1', '2', '3', 'true']);
 export function wantsColour(fd: 1 | 2, env: NodeJS.ProcessEnv = process.env): boolean {
   if (env.FORCE_COLOR !== undefined) return FORCED.has(env.FORCE_COLOR);
   if (env.NO_COLOR !== undefined || env.NODE_DISABLE_COLORS !== undefined || env.TERM === 'dumb') return false;
-  return isatty(fd);
+  return isTerminal(fd);
+}
+
+/**
+ * A terminal is a character device; only then is `node:tty` loaded to be
+ * sure (it costs start-up a few milliseconds, which a pipe or a file, what an
+ * agent reads, never pays).
+ */
+function isTerminal(fd: 1 | 2): boolean {
+  try {
+    return fstatSync(fd).isCharacterDevice() && process.getBuiltinModule('node:tty').isatty(fd);
+  } catch {
+    return false;
+  }
 }
 
 /** Node's own painter, for the descriptor that wants colour; undefined where none is wanted. */

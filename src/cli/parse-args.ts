@@ -139,7 +139,7 @@ export function parseCommandLine(args: readonly string[], commands: readonly Any
     if (args.includes('--version') || args.includes('-V')) return { kind: 'version' };
     const topic = name === 'help' ? args[args.indexOf('help') + 1] : undefined;
     const about = topic === undefined ? undefined : commands.find((c) => c.name === topic);
-    if (topic !== undefined && !about && !topic.startsWith('-')) return unknownCommand(topic, commands);
+    if (topic !== undefined && topic !== 'help' && !about && !topic.startsWith('-')) return unknownCommand(topic, commands);
     if (about) return { kind: 'help', text: commandHelp(about) };
     if (name === 'help' || args.includes('--help') || args.includes('-h')) return { kind: 'help', text: programHelp(commands, version) };
     return { kind: 'usage', globals: globalsOf(args) };
