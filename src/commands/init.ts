@@ -28,9 +28,19 @@ export function initText(r: InitResult): string {
 export const init = defineCommand({
   name: 'init',
   summary: 'set a repository up: folders, git lines, the /autopilot command for agents',
+  examples: [
+    { line: 'autopilot init', does: 'set this repository up for autopilot and its agents' },
+    { line: 'autopilot init --flow greenfield', does: 'the same, and start the greenfield flow at step 1' },
+    { line: 'autopilot init --hooks', does: 'the same, with the SessionStart and SessionEnd hooks' },
+  ],
   options: [
     { key: 'flow', flags: '--flow <id>', type: 'string', summary: 'also start this flow at step 1' },
-    { key: 'hooks', flags: '--hooks', type: 'boolean', summary: "also add Claude Code's SessionStart hook (.claude/settings.json)" },
+    {
+      key: 'hooks',
+      flags: '--hooks',
+      type: 'boolean',
+      summary: 'also add the SessionStart and SessionEnd hooks: Claude Code (.claude/settings.json) and Codex (.codex/hooks.json)',
+    },
   ],
   mcp: { omitted: 'it sets up the agent client that starts the MCP server: a person runs it once, at a shell' },
   run: (ctx, a: { flow?: string; hooks?: boolean }) => runInit(ctx, a.flow, { hooks: a.hooks === true }),

@@ -6,6 +6,10 @@ import { defineCommand } from './command.js';
 export const reset = defineCommand({
   name: 'reset',
   summary: 'start the run over at step 1: the old pointer and journal are moved aside, dated (a person decides)',
+  examples: [
+    { line: 'autopilot reset', does: 'start the same flow over; the old pointer and journal are kept aside' },
+    { line: 'autopilot reset --flow existing-code', does: 'start over with another flow' },
+  ],
   person: true,
   options: [{ key: 'flow', flags: '--flow <id>', type: 'string', summary: 'the flow to start (default: the run’s own)' }],
   mcp: { omitted: 'a person starts a run over, at a shell' },

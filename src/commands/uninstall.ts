@@ -24,6 +24,10 @@ function text(r: UninstallResult): string {
 export const uninstall = defineCommand({
   name: 'uninstall',
   summary: "take out what init put in (its lines, its unchanged files); keeps the run's docs folder unless --remove-docs",
+  examples: [
+    { line: 'autopilot uninstall', does: "take out init's files and lines; the run's documents stay" },
+    { line: 'autopilot uninstall --remove-docs', does: 'the same, and remove the docs folder too' },
+  ],
   options: [
     {
       key: 'removeDocs',

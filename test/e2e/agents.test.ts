@@ -74,7 +74,8 @@ describe('autopilot hook session-start', () => {
     expect(run.stdout).toContain('has ended: `next` takes it over (journaled). Continue with /autopilot');
     expect(run.stdout).not.toContain('ask the person');
     expect(autopilot(dir, 'status', '--json', '--session', 'conversation-b').json<{ lease: unknown }>().lease).toMatchObject({ mine: false, gone: true });
-    expect(autopilot(dir, 'status', '--session', 'conversation-b').stdout).toMatch(
+    // status wraps its long lines within 80 columns: joined again here.
+    expect(autopilot(dir, 'status', '--session', 'conversation-b').stdout.replace(/\n {10}/g, ' ')).toMatch(
       /Driver {4}conversation-a on .* — its conversation has ended: the next step command takes the lease over/,
     );
     expect(autopilot(dir, 'next', '--json', '--session', 'conversation-b').code).toBe(0);

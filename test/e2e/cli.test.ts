@@ -208,7 +208,7 @@ describe('bad input and JSON', () => {
 
   it('exits 2 on bad usage', () => {
     const dir = tempRepo();
-    expect(autopilot(dir).code).toBe(2);
+    expect(autopilot(dir, 'nxt').code).toBe(2);
     expect(autopilot(dir, 'decide').code).toBe(2);
     expect(autopilot(dir, 'log', '--limit', 'many').code).toBe(2);
     expect(autopilot(dir, 'done', '--force').code).toBe(2);
