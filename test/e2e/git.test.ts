@@ -152,8 +152,9 @@ describe('git as the third source of the position', () => {
     const outside = newRepo();
     rmSync(join(outside, '.git'), { recursive: true });
     mkdirSync(join(outside, '_docs'));
-    expect(autopilot(outside, 'status').stdout).toContain(
-      'Git       this folder is not a git repository: steps are not committed, and a lost pointer\n          has no git history to be recovered from (`git init` and a first commit turn them on)',
+    // The line wraps at 80 columns: read it joined.
+    expect(autopilot(outside, 'status').stdout.replace(/\n {10}/g, ' ')).toContain(
+      'Git       this folder is not a git repository: steps are not committed, and a lost pointer has no git history to be recovered from (`git init` and a first commit turn them on)',
     );
   });
 });
