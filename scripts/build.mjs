@@ -70,7 +70,6 @@ const stubs = {
       path: resolve(root, 'scripts/stubs/gfm-unread.js'),
     }));
     b.onResolve({ filter: /^character-entities$/ }, () => ({ path: resolve(root, 'scripts/stubs/character-entities.js') }));
-    b.onResolve({ filter: /^debug$/ }, () => ({ path: resolve(root, 'scripts/stubs/debug.js') }));
     // yaml's ES module build (the same code as its CommonJS one, which esbuild cannot tree-shake): only what autopilot calls ships.
     b.onResolve({ filter: /^yaml$/ }, () => ({ path: resolve(root, 'node_modules/yaml/browser/dist/index.js') }));
     b.onResolve({ filter: /^picomatch$/ }, (args) =>

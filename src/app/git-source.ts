@@ -1,7 +1,7 @@
 /**
  * Git as the third source of the position (rule 2): consulted only when the
  * pointer does not parse, or pointer, journal and folder cannot decide. The
- * git layer (simple-git) is imported here, on demand, so a healthy repository
+ * git layer is imported here, on demand, so a healthy repository
  * never loads it.
  */
 import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';

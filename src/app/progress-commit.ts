@@ -60,7 +60,7 @@ export async function gitForCommits(repo: Repo, asked: boolean, setting: CommitS
     return { handle: await openForCommits(repo), mode: setting === 'evidence' ? 'evidence' : 'work', strict: true };
   }
   // No git, or a branch with no first commit (read from the git folder's files, no process): nothing to commit on, and
-  // simple-git stays unloaded. A step started before the first commit is committed without its snapshot (the narrower set).
+  // the git layer stays unloaded. A step started before the first commit is committed without its snapshot (the narrower set).
   if (setting === false || gitFallbackOff(repo) || firstCommitMissing(repo)) return undefined;
   const { openGit, gitState } = await import('../git/repository.js');
   const { handle } = await openGit(repo.root);

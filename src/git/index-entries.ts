@@ -4,7 +4,7 @@
  * other: what a progress commit needs to bring the user's index up to the
  * commit for the committed paths, and only for them. Internal to src/git.
  */
-import { runGit, runGitDirect, type GitHandle, type RunOptions } from './run.js';
+import { runGit, type GitHandle, type RunOptions } from './run.js';
 
 /** A stage-0 index entry or tree entry: `100644` and a blob's sha (`160000` and a commit for a submodule). */
 export interface Entry {
@@ -37,7 +37,7 @@ export async function readEntries(handle: GitHandle, paths: readonly string[], o
   const read: IndexRead = { entries: new Map(), unmerged: new Set() };
   for (let i = 0; i < paths.length; i += SLICE) {
     // Direct: nothing is printed when none of the paths is in the index.
-    const out = await runGitDirect(handle, ['--literal-pathspecs', 'ls-files', '-z', '--stage', '--', ...paths.slice(i, i + SLICE)], options);
+    const out = await runGit(handle, ['--literal-pathspecs', 'ls-files', '-z', '--stage', '--', ...paths.slice(i, i + SLICE)], options);
     for (const record of out.split('\0')) {
       const tab = record.indexOf('\t');
       if (tab < 0) continue;
@@ -64,8 +64,7 @@ export async function writeEntries(handle: GitHandle, entries: Entries, shaLengt
   if (entries.size === 0) return;
   const zero = '0'.repeat(shaLength);
   const lines = [...entries].map(([path, entry]) => (entry ? `${entry.mode} ${entry.sha} 0\t${path}` : `0 ${zero}\t${path}`));
-  // --verbose only so git prints something (see docs/git.md, Costs).
-  await runGit(handle, ['update-index', '--verbose', '-z', '--index-info'], { ...options, input: lines.map((line) => `${line}\0`).join('') });
+  await runGit(handle, ['update-index', '-z', '--index-info'], { ...options, input: lines.map((line) => `${line}\0`).join('') });
 }
 
 export type Change = 'added' | 'modified' | 'deleted';

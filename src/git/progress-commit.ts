@@ -18,7 +18,7 @@ import { readEntries, sameEntry, writeEntries, parseRawDiff, type Entries, type 
 import { topPath } from './paths.js';
 import { commitText, TRAILER, type CommitMessage } from './progress-message.js';
 import { gitState, type GitState } from './repository.js';
-import { converseWithGit, runGit, runGitDirect, runGitOr, type GitHandle } from './run.js';
+import { converseWithGit, runGit, runGitOr, type GitHandle } from './run.js';
 import { withTempIndex } from './temp-index.js';
 import type { WorkTreeChange } from './work-tree.js';
 
@@ -83,9 +83,9 @@ export async function progressCommit(handle: GitHandle, input: ProgressCommitInp
   refuseUnlessOnBranch(state);
 
   return withTempIndex(handle, async (inTempIndex) => {
-    if (state.head) await runGitDirect(handle, ['read-tree', state.head], inTempIndex);
-    // --add takes in new files, --remove drops the ones gone from the work tree; --verbose only so git prints (see docs/git.md).
-    await runGit(handle, ['update-index', '--add', '--remove', '--verbose', '-z', '--stdin'], { ...inTempIndex, input: paths.map((p) => `${p}\0`).join('') });
+    if (state.head) await runGit(handle, ['read-tree', state.head], inTempIndex);
+    // --add takes in new files, --remove drops the ones gone from the work tree.
+    await runGit(handle, ['update-index', '--add', '--remove', '-z', '--stdin'], { ...inTempIndex, input: paths.map((p) => `${p}\0`).join('') });
     const tree = (await runGit(handle, ['write-tree'], inTempIndex)).trim();
     const changes = await treeChanges(handle, state.head, tree);
     if (changes.length === 0) return undefined;
@@ -121,7 +121,7 @@ async function signsCommits(handle: GitHandle): Promise<boolean> {
 
 /** What the new tree changes against HEAD's (against nothing for a first commit), path by path. */
 async function treeChanges(handle: GitHandle, head: string | undefined, tree: string): Promise<TreeChange[]> {
-  if (head) return parseRawDiff(await runGitDirect(handle, ['diff-tree', '-r', '-z', '--raw', '--no-renames', head, tree]));
+  if (head) return parseRawDiff(await runGit(handle, ['diff-tree', '-r', '-z', '--raw', '--no-renames', head, tree]));
   const out = await runGit(handle, ['ls-tree', '-r', '-z', '--full-tree', tree]);
   return out
     .split('\0')

@@ -1,16 +1,16 @@
 /**
- * The one way the git layer runs git: through simple-git, from the top of the
- * work tree, with an environment chosen for it, failing on any non-zero exit.
+ * The one way the git layer runs git: a plain spawn of `git`, from the top of
+ * the work tree, with an environment chosen for it, failing on any non-zero
+ * exit. (It ran through simple-git until issue 23; a spawn does the same in a
+ * page, without 21 KB of the package or simple-git's 50 ms wait after a
+ * command that prints nothing.)
  *
- * simple-git 4 strips every `GIT_*` variable (and EDITOR, PAGER, …) from the
- * child's environment unless it is named, and refuses a named one it was not
- * told to allow. We pass on the few a user sets for their own git (identity,
- * TLS trust, the ssh command) and drop the rest, so a `GIT_DIR` or
- * `GIT_INDEX_FILE` inherited from a hook cannot point us at another repository
- * or index.
+ * The environment drops every `GIT_*` variable (and EDITOR, PAGER, …) but the
+ * few a user sets for their own git (identity, TLS trust, the ssh command), so
+ * a `GIT_DIR` or `GIT_INDEX_FILE` inherited from a hook cannot point us at
+ * another repository or index.
  */
 import { spawn } from 'node:child_process';
-import { GitPluginError, simpleGit } from 'simple-git';
 import { GitCommandError, GitTimedOut } from './errors.js';
 
 export interface GitHandle {
@@ -41,9 +41,7 @@ const PASSED_THROUGH = [
   'GIT_SSH',
   'GIT_SSH_COMMAND',
 ];
-/** Set by the git layer itself, for one command or for all. */
-const SET_HERE = ['GIT_INDEX_FILE', 'GIT_TERMINAL_PROMPT'];
-/** Besides `GIT_*`, the names simple-git guards (see @simple-git/argv-parser). */
+/** Besides `GIT_*`, the names that steer git (an editor, a pager, a prompt), dropped like them. */
 const GUARDED = new Set(['EDITOR', 'VISUAL', 'PAGER', 'PREFIX', 'SSH_ASKPASS']);
 
 const isGuarded = (name: string) => name.toUpperCase().startsWith('GIT_') || GUARDED.has(name.toUpperCase());
@@ -65,9 +63,9 @@ export function gitEnvironment(base: NodeJS.ProcessEnv = process.env): Record<st
 }
 
 export interface RunOptions {
-  /** Added to the handle's environment for this command (names from `SET_HERE` or `PASSED_THROUGH`). */
+  /** Added to the handle's environment for this command (`GIT_INDEX_FILE` for a temporary index, or names from `PASSED_THROUGH`). */
   env?: Record<string, string>;
-  /** Written to git's standard input. Must not be empty: simple-git would leave stdin open. */
+  /** Written to git's standard input, which is then closed (it is closed at once without one). Must not be empty. */
   input?: string;
   /**
    * Stop git (SIGINT) when it has printed nothing for this long, and throw
@@ -80,33 +78,7 @@ export interface RunOptions {
 /** Runs `git <args>` and returns its stdout, exactly as printed; throws `GitCommandError` on any non-zero exit. */
 export async function runGit(where: Pick<GitHandle, 'top' | 'env'>, args: readonly string[], options: RunOptions = {}): Promise<string> {
   if (options.input === '') throw new TypeError('runGit: empty input would leave git waiting on stdin');
-  const input = options.input;
-  // simple-git wraps an error that is not its own; keep ours to throw it as it is.
-  let failure: GitCommandError | undefined;
-  const git = simpleGit({
-    baseDir: where.top,
-    trimmed: false,
-    allowEnvironment: [...PASSED_THROUGH, ...SET_HERE],
-    // Only so a GIT_SSH_COMMAND of the user's own environment reaches `git push`.
-    unsafe: { allowUnsafeSshCommand: true },
-    // simple-git's default treats an exit code without stderr as success (`symbolic-ref -q` on a detached HEAD); any non-zero exit is a failure here.
-    errors: (error, result) => {
-      if (result.exitCode === 0 && error === undefined) return undefined;
-      const text = (chunks: Buffer[]) => Buffer.concat(chunks).toString('utf8');
-      failure =
-        error instanceof GitPluginError && error.plugin === 'timeout' && options.timeoutMs
-          ? new GitTimedOut(args, options.timeoutMs, text(result.stdOut), text(result.stdErr), error)
-          : new GitCommandError(args, result.exitCode, text(result.stdOut), text(result.stdErr), error instanceof Error ? error : undefined);
-      return failure;
-    },
-    ...(input === undefined ? {} : { input: () => input }),
-    ...(options.timeoutMs ? { timeout: { block: options.timeoutMs } } : {}),
-  });
-  try {
-    return await git.env(options.env ? { ...where.env, ...options.env } : { ...where.env }).raw([...args]);
-  } catch (error) {
-    throw failure ?? error;
-  }
+  return converseWithGit(where, args, options).end(options.input);
 }
 
 /** `git …` whose failure with exit code `code` (and only that) means "no": returns undefined then. */
@@ -133,25 +105,40 @@ export interface GitConversation {
 }
 
 /**
- * Starts `git <args>` for a conversation: what simple-git cannot do, since it
- * writes the whole input at once. Same folder and environment as `runGit`.
- * If this process dies, git reads the end of its input: `update-ref --stdin`
- * then aborts an open transaction.
+ * Starts `git <args>` for a conversation, its input given a piece at a time
+ * (`runGit` is one whose input is given at once). If this process dies, git
+ * reads the end of its input: `update-ref --stdin` then aborts an open
+ * transaction. With `timeoutMs`, git is stopped (SIGINT) when it has printed
+ * nothing for that long, and fails as `GitTimedOut`.
  */
-export function converseWithGit(where: Pick<GitHandle, 'top' | 'env'>, args: readonly string[], options: Pick<RunOptions, 'env'> = {}): GitConversation {
-  const child = spawn('git', [...args], { cwd: where.top, env: { ...where.env, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+export function converseWithGit(
+  where: Pick<GitHandle, 'top' | 'env'>,
+  args: readonly string[],
+  options: Pick<RunOptions, 'env' | 'timeoutMs'> = {},
+): GitConversation {
+  const child = spawn('git', [...args], { cwd: where.top, env: { ...where.env, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
   let stdout = '';
   let stderr = '';
   let exit: number | undefined;
   let startError: Error | undefined;
+  let timedOut = false;
+  let timer: NodeJS.Timeout | undefined;
+  const { timeoutMs } = options;
+  const heard = () => {
+    if (!timeoutMs) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => ((timedOut = true), child.kill('SIGINT')), timeoutMs);
+  };
+  heard();
   const waiting = new Set<() => void>();
   const wake = () => waiting.forEach((check) => check());
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => ((stdout += chunk), wake()));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => ((stdout += chunk), heard(), wake()));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => ((stderr += chunk), heard()));
   child.stdin.on('error', () => undefined);
-  child.on('error', (error) => ((startError = error), (exit = -1), wake()));
-  child.on('close', (code) => ((exit = exit ?? code ?? -1), wake()));
-  const failure = () => new GitCommandError(args, exit ?? -1, stdout, stderr, startError);
+  child.on('error', (error) => ((startError = error), (exit = -1), clearTimeout(timer), wake()));
+  child.on('close', (code) => ((exit = exit ?? code ?? -1), clearTimeout(timer), wake()));
+  const failure = () =>
+    timedOut && timeoutMs ? new GitTimedOut(args, timeoutMs, stdout, stderr) : new GitCommandError(args, exit ?? -1, stdout, stderr, startError);
   let read = 0;
   return {
     say(text, lines) {
@@ -187,13 +174,4 @@ export function converseWithGit(where: Pick<GitHandle, 'top' | 'env'>, args: rea
       });
     },
   };
-}
-
-/**
- * `runGit` without simple-git, for a command that may print nothing
- * (`read-tree`, `add`, a `diff-tree` with no difference): simple-git waits
- * 50 ms more after such a command. Same folder, environment and errors.
- */
-export function runGitDirect(where: Pick<GitHandle, 'top' | 'env'>, args: readonly string[], options: Pick<RunOptions, 'env' | 'input'> = {}): Promise<string> {
-  return converseWithGit(where, args, options).end(options.input);
 }

@@ -11,7 +11,7 @@ import { InputError } from '../errors.js';
 import { createHash } from 'node:crypto';
 import { GitCommandError, SnapshotGone } from './errors.js';
 import { parseRawDiff, type Change } from './index-entries.js';
-import { runGit, runGitDirect, runGitOr, type GitHandle } from './run.js';
+import { runGit, runGitOr, type GitHandle } from './run.js';
 import { withTempIndex } from './temp-index.js';
 
 export interface WorkTreeChange {
@@ -46,9 +46,9 @@ export async function snapshotWorkTree(handle: GitHandle): Promise<string> {
     }
     // No index yet (a fresh repository, or one whose index was deleted): start from HEAD, if there is one.
     if (!copied && (await runGitOr(handle, ['rev-parse', '--quiet', '--verify', 'HEAD^{tree}'], 1))) {
-      await runGitDirect(handle, ['read-tree', 'HEAD'], inTempIndex);
+      await runGit(handle, ['read-tree', 'HEAD'], inTempIndex);
     }
-    await runGitDirect(handle, ['add', '--all'], inTempIndex);
+    await runGit(handle, ['add', '--all'], inTempIndex);
     return (await runGit(handle, ['write-tree'], inTempIndex)).trim();
   });
 }
@@ -104,7 +104,7 @@ export function snapshotRef(handle: Pick<GitHandle, 'gitDir' | 'prefix'>): strin
 
 /** Points this root's snapshot ref at `tree`: it stays reachable until `releaseSnapshot`, or the next step's snapshot replaces it. */
 export async function keepSnapshot(handle: GitHandle, tree: string): Promise<void> {
-  await runGitDirect(handle, ['update-ref', '-m', 'autopilot: the work tree when the step started', snapshotRef(handle), tree]);
+  await runGit(handle, ['update-ref', '-m', 'autopilot: the work tree when the step started', snapshotRef(handle), tree]);
 }
 
 /**
@@ -117,7 +117,7 @@ export async function releaseSnapshot(handle: GitHandle, tree: string): Promise<
   const now = await runGitOr(handle, ['rev-parse', '--quiet', '--verify', ref], 1);
   if (now?.trim() !== tree) return;
   try {
-    await runGitDirect(handle, ['update-ref', '-d', ref, tree]);
+    await runGit(handle, ['update-ref', '-d', ref, tree]);
   } catch (error) {
     // Moved meanwhile (another step started): that one is kept.
     if (!(error instanceof GitCommandError)) throw error;

@@ -62,7 +62,7 @@ beforeAll(async () => {
     platform: 'node',
     target: 'node20',
     logLevel: 'warning',
-    // simple-git is CommonJS: give the ES module bundle a require().
+    // A bundled CommonJS package may call require(): give the ES module bundle one.
     banner: { js: "import{createRequire as __r}from'node:module';const require=__r(import.meta.url);" },
   });
   const real = (await exec('sh', ['-c', 'command -v git'])).stdout.trim();

@@ -45,7 +45,7 @@ describe('openGit', () => {
   });
 
   it('is off when git is not on PATH (a bundled CLI in a process whose PATH holds only node)', async () => {
-    // Bundled as scripts/build.mjs bundles the CLI, so this also proves simple-git survives the bundle.
+    // Bundled as scripts/build.mjs bundles the CLI, so this also proves the spawn of git survives the bundle.
     const dir = tempDir();
     writeFileSync(
       join(dir, 'entry.ts'),

@@ -81,7 +81,7 @@ describe('the layers of docs/architecture.md', () => {
     expect(cycles(graph)).toEqual([]);
   });
 
-  it("keep zod, the MCP SDK, simple-git, yaml and remark off the command line's start-up", () => {
+  it("keep zod, the MCP SDK, yaml and remark off the command line's start-up", () => {
     const loaded = new Set<string>();
     const packages = new Set<string>();
     const visit = (file: string) => {
