@@ -9,6 +9,15 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const work = mkdtempSync(join(tmpdir(), 'autopilot-demo-'));
 cpSync(join(root, '_docs-example'), work, { recursive: true });
+// A git repository with a first commit, as a project is: autopilot commits each step there (skipped where git is missing).
+const git = (...args) => spawnSync('git', args, { cwd: work, encoding: 'utf8' }).status === 0;
+const inGit =
+  git('init', '--quiet') &&
+  git('config', 'user.name', 'autopilot demo') &&
+  git('config', 'user.email', 'demo@example.invalid') &&
+  git('config', 'commit.gpgSign', 'false') &&
+  git('add', '-A') &&
+  git('commit', '--quiet', '-m', 'linkcheck, part-way through the greenfield flow');
 
 const autopilot = (...args) => {
   console.log(`\n$ autopilot ${args.join(' ')}`);
@@ -36,6 +45,10 @@ try {
   autopilot('done');
   autopilot('decide', 'A');
   autopilot('log', '--limit', '6');
+  if (inGit) {
+    console.log('\n$ git log --oneline');
+    console.log(spawnSync('git', ['log', '--oneline'], { cwd: work, encoding: 'utf8' }).stdout.trimEnd());
+  }
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

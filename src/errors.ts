@@ -21,6 +21,15 @@ export const EXIT = {
   heldByAnotherSession: 4,
 } as const;
 
+/** What each exit code means to a person: the help's section on them, and the contract's list. */
+export const EXIT_MEANING: Record<(typeof EXIT)[keyof typeof EXIT], string> = {
+  0: 'done',
+  1: 'an internal error, or git refused what was asked of it',
+  2: 'bad usage or bad input (the message names the file and line)',
+  3: 'stopped for a person: a decision, a session boundary, a step failed 3 times',
+  4: 'another session holds the repository',
+};
+
 /**
  * Every error code an answer can carry (`error.code`; over MCP, the text a
  * tool error starts with), and the exit code the command line gives it. The

@@ -1,12 +1,17 @@
 /**
- * `init`: folders, the git lines the journal and lease need, each agent
- * client's files (`src/clients/`: the `/autopilot` command, AGENTS.md, the MCP
- * server in its config, the rules that ask the person, with `--hooks` its
- * SessionStart and SessionEnd hooks), and with `--flow` the first pointer. Safe to run again:
- * it adds what is missing and keeps what a person wrote. Every file goes
+ * `init`: folders, the git lines the journal and lease need (and
+ * `node_modules/` where a `package.json` is and nothing ignores it), each
+ * agent client's files (`src/clients/`: the `/autopilot` command, AGENTS.md,
+ * the MCP server in its config, the rules that ask the person, with `--hooks`
+ * its SessionStart and SessionEnd hooks), and with `--flow` the first
+ * pointer. Safe to run again: it adds what is missing and keeps what a person
+ * wrote. It says what it did to each file, what to commit, what git ignores,
+ * and where the files name a binary that is not installed. Every file goes
  * through the one transaction, so a link out of the repository is refused
- * before anything is written.
+ * before anything is written. Each file knows how `uninstall` takes out again
+ * exactly what init put in (`app/uninstall.ts`).
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { entry } from '../formats/journal-line.js';
@@ -18,8 +23,9 @@ import { flowFileRef, pinnedCopy } from '../engine/pin.js';
 import { TEMP_MARK } from '../io/atomic-write.js';
 import { SETUP_FILE_MAX_BYTES } from '../limits.js';
 import { gatePath, type Repo } from '../io/repo.js';
-import { withLines } from '../clients/config-files.js';
-import type { SetupFile } from '../clients/client.js';
+import { leftOver, withLines, withoutLines } from '../clients/config-files.js';
+import { AGENT_BIN, type Launch, type SetupFile, type SetupOptions } from '../clients/client.js';
+import { loadFlows } from '../io/load-flows.js';
 import { CLIENTS } from '../clients/index.js';
 import { launchOf } from '../clients/launch.js';
 import { packageRoot } from '../io/package-root.js';
@@ -31,9 +37,24 @@ import { transact, type Opened } from './transaction.js';
 import type { CommitSetting } from '../formats/settings.js';
 import { firstCommitMissing, gitFallbackOff } from './git-source.js';
 
+/** One file init set up: made new, changed (autopilot's lines or entries added), or kept as it was. */
+export interface InitFile {
+  path: string;
+  action: 'created' | 'changed' | 'kept';
+}
+
 export interface InitResult {
+  /** Every file, in the order init went through them. */
+  files: InitFile[];
   created: string[];
+  changed: string[];
   kept: string[];
+  /** What to commit: the files init wrote (and the run's folder when it started one). */
+  commit: string[];
+  /** What `.gitignore` keeps out of git: autopilot's own machine-local files, and `node_modules/` where init added it. */
+  ignored: string[];
+  /** What will not work as written: a binary the configs name that is not installed. */
+  warnings: string[];
   pointer?: { flow: string; step: number };
   /** What happens to the steps in git, and the one line that turns it off. */
   commits: string;
@@ -61,6 +82,8 @@ function commitsSaid(repo: Repo, setting: CommitSetting): string {
   const off = '`commit: false` in .autopilot/config.yml turns them off';
   if (setting === false) return 'Progress commits are off (`commit: false` in .autopilot/config.yml).';
   const noGit = gitFallbackOff(repo);
+  if (noGit === 'not a git repository')
+    return 'Steps are not committed: this folder is not a git repository (`git init` and a first commit turn progress commits on, and let a lost pointer be recovered from history).';
   if (noGit) return `Steps are not committed here: ${noGit}.`;
   if (firstCommitMissing(repo))
     return `Steps will be committed from the repository's first commit on: autopilot commits each step's work with its pointer and journal (${off}).`;
@@ -84,21 +107,25 @@ function read(repo: Repo, file: string): string | undefined {
 export async function runInit(ctx: Context, flowId: string | undefined, options: { hooks?: boolean } = {}): Promise<InitResult> {
   const spec = {
     flows: 'none' as const,
-    // Validate --flow before touching anything.
-    prepare: async ({ repo }: Opened) => (flowId === undefined ? undefined : chosenFlow(await loadRepoFlows(repo, true), flowId)),
+    // Validate --flow before touching anything; the flows' step numbers go into Codex's rules.
+    prepare: async ({ repo }: Opened) => {
+      if (flowId === undefined) return { flow: undefined, steps: mostSteps(await flowsThatLoad(repo)) };
+      const flows = await loadRepoFlows(repo, true);
+      return { flow: chosenFlow(flows, flowId), steps: mostSteps(flows) };
+    },
   };
-  const { result } = await transact(ctx, spec, async ({ repo, prepared: flow, settings }) => {
+  const { result } = await transact(ctx, spec, async ({ repo, prepared: { flow, steps }, settings }) => {
     if (flow && readPointerText(repo) !== null) {
       throw new InputError({
         file: relative(repo.root, repo.pointerFile),
         message: 'a pointer already exists; init does not overwrite it',
-        expected: 'no pointer yet (move the old one aside to start over)',
+        expected: 'no pointer yet: `autopilot reset` (a person) moves the old pointer and journal aside and starts the run over',
         received: 'an existing state pointer',
       });
     }
-    const setup = await setupFiles(repo, options);
-    const plan: Plan = { entries: [], files: setup.filter((f): f is { path: string; text: string } => f.text !== undefined) };
-    const folderExisted = existsSync(repo.autopilotDir);
+    const launch = launchOf(repo.root, join(packageRoot(), 'bin', 'autopilot.js'));
+    const setup = await setupFiles(repo, launch, { hooks: options.hooks === true, steps });
+    const plan: Plan = { entries: [], files: setup.filter((f): f is SetupChange & { text: string } => f.text !== undefined) };
     if (flow) {
       const position = atStep(flow, flow.steps[0]!, 1);
       plan.entries.push(entry('run_started', position, { source: 'init', flow_hash: flow.hash, flow_file: flowFileRef(flow), pinned: pinnedCopy(flow) }));
@@ -107,11 +134,19 @@ export async function runInit(ctx: Context, flowId: string | undefined, options:
       plan.pointer = { position, extras: { loops: loopStart(flow) !== undefined } };
     }
     const rel = (p: string) => relative(repo.root, p) || p;
+    const files: InitFile[] = setup.map((f) => ({ path: rel(f.path), action: f.text === undefined ? 'kept' : f.before === undefined ? 'created' : 'changed' }));
+    if (flow) files.push({ path: rel(repo.pointerFile), action: 'created' }, { path: rel(repo.journalFile), action: 'created' });
+    const of = (action: InitFile['action']) => files.filter((f) => f.action === action).map((f) => f.path);
     return {
       plan,
       answer: (written: Written): InitResult => ({
-        created: [...(folderExisted ? [] : [rel(repo.autopilotDir)]), ...plan.files!.map((f) => rel(f.path)), ...(flow ? [rel(repo.pointerFile)] : [])],
-        kept: [...(folderExisted ? [rel(repo.autopilotDir)] : []), ...setup.filter((f) => f.text === undefined).map((f) => rel(f.path))],
+        files,
+        created: of('created'),
+        changed: of('changed'),
+        kept: of('kept'),
+        commit: toCommit(repo, files),
+        ignored: ignoredLines(repo, setup),
+        warnings: notInstalled(repo, launch, setup),
         ...(flow ? { pointer: { flow: flow.id, step: 1 } } : {}),
         commits: commitsSaid(repo, settings.commit),
         written,
@@ -122,17 +157,73 @@ export async function runInit(ctx: Context, flowId: string | undefined, options:
 }
 
 /**
+ * What to commit: the files init wrote, and those it kept that git does not
+ * hold as they are (an earlier init not committed yet). Without git, the
+ * files it wrote.
+ */
+function toCommit(repo: Repo, files: InitFile[]): string[] {
+  const written = files.filter((f) => f.action !== 'kept').map((f) => f.path);
+  const kept = files.filter((f) => f.action === 'kept').map((f) => f.path);
+  if (kept.length === 0) return written;
+  const git = spawnSync('git', ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', ...kept], { cwd: repo.root, encoding: 'utf8' });
+  if (git.status !== 0) return written;
+  const root = spawnSync('git', ['rev-parse', '--show-prefix'], { cwd: repo.root, encoding: 'utf8' }).stdout?.trim() ?? '';
+  const changed = new Set(
+    git.stdout
+      .split('\0')
+      .filter((entry) => entry.length > 3)
+      .map((entry) => entry.slice(3))
+      .map((path) => (root && path.startsWith(root) ? path.slice(root.length) : path)),
+  );
+  return files.filter((f) => f.action !== 'kept' || changed.has(f.path)).map((f) => f.path);
+}
+
+/** The most steps of any flow: the step numbers a `--step` may carry. */
+const mostSteps = (flows: Flow[]) => Math.max(1, ...flows.map((f) => f.steps.length));
+
+/** The flows that load (a broken one is `check`'s to report: init still sets up). */
+const flowsThatLoad = async (repo: Repo): Promise<Flow[]> => (await loadFlows(repo, { writeCache: false })).flows;
+
+/** The lines of `.gitignore` autopilot stands behind: its own, and `node_modules/` where it is there. */
+function ignoredLines(repo: Repo, setup: SetupChange[]): string[] {
+  const gitignore = setup.find((f) => f.path === join(repo.root, '.gitignore'));
+  const text = gitignore?.text ?? gitignore?.before ?? '';
+  const lines = new Set(text.split(/\r?\n/).map((l) => l.trim()));
+  return [...machineLocal(repo), NODE_MODULES].filter((l) => lines.has(l));
+}
+
+/**
+ * Where a file init writes names the installed binary and the project has
+ * none (`node_modules/.bin/autopilot`), or names this copy of autopilot by
+ * its absolute path (not installed in the project): what will not work, or
+ * only on this machine, and how to fix it.
+ */
+function notInstalled(repo: Repo, launch: Launch, setup: SetupChange[]): string[] {
+  const warnings: string[] = [];
+  if (!existsSync(join(repo.root, AGENT_BIN))) {
+    const naming = setup.filter((f) => (f.text ?? f.before ?? '').includes(AGENT_BIN)).map((f) => relative(repo.root, f.path));
+    if (naming.length > 0)
+      warnings.push(`${naming.join(', ')} run ${AGENT_BIN}, which is not installed: \`npm install --save-dev md-autopilot\` in ${repo.root} installs it`);
+    if (launch.bin !== AGENT_BIN)
+      warnings.push(
+        `autopilot is not installed in this project: the agents' files call it as \`${launch.bin}\` (this copy, on this machine only); install it (\`npm install --save-dev md-autopilot\`) and run \`autopilot init\` again so they call ${AGENT_BIN}`,
+      );
+  }
+  return warnings;
+}
+
+/**
  * `check`: the clients' files an older `init` set up that this version's
  * would change (an `/autopilot` text without the table of outcomes, a
  * config missing a rule), a problem each. A file that is not there, or that
  * never mentions autopilot, is no problem: not every project uses every
  * client. Hooks are not judged (whether a person chose them is not known).
  */
-export async function outdatedClientFiles(repo: Repo): Promise<Problem[]> {
+export async function outdatedClientFiles(repo: Repo, steps: number): Promise<Problem[]> {
   const launch = launchOf(repo.root, join(packageRoot(), 'bin', 'autopilot.js'));
   const problems: Problem[] = [];
   for (const client of CLIENTS)
-    for (const file of client.files(launch, { hooks: false })) {
+    for (const file of client.files(launch, { hooks: false, steps })) {
       let text: string | undefined;
       let outdated: boolean;
       try {
@@ -166,26 +257,72 @@ function chosenFlow(flows: Flow[], flowId: string): Flow {
   return flow;
 }
 
-/** Every file init sets up, with its new text, or undefined where the file already has what autopilot needs. */
-async function setupFiles(repo: Repo, options: { hooks?: boolean }): Promise<{ path: string; text: string | undefined }[]> {
+/** A file init sets up: its text before (undefined: not there) and its new text (undefined: it already has what autopilot needs). */
+export interface SetupChange {
+  path: string;
+  before: string | undefined;
+  text: string | undefined;
+}
+
+/** The machine-local files of a run that `.gitignore` keeps out of git. */
+export const machineLocal = (repo: Repo) => {
   const local = `/${repo.docsName}/_autopilot`;
-  const setup: { path: string; text: string | undefined }[] = [];
-  const add = async (path: string, make: SetupFile['make']) => {
-    setup.push({ path: join(repo.root, path), text: await make(read(repo, join(repo.root, path))) });
-  };
-  await add('.gitignore', (t) =>
-    withLines(t, '# autopilot: files local to one machine', [
-      `${local}/cache/`,
-      `${local}/lease*`,
-      `${local}/lock*`,
-      `${local}/checkpoints/`,
-      `/${repo.docsName}/*${TEMP_MARK}*`,
-    ]),
-  );
-  await add('.autopilot/config.yml', withCommitLine);
-  await add('.gitattributes', (t) => withLines(t, '# autopilot: keep both sides of the append-only journal on merge', [`${local}/journal.jsonl merge=union`]));
-  // Each agent client's own files (`src/clients/`).
-  const launch = launchOf(repo.root, join(packageRoot(), 'bin', 'autopilot.js'));
-  for (const client of CLIENTS) for (const file of client.files(launch, { hooks: options.hooks === true })) await add(file.path, file.make);
+  return [`${local}/cache/`, `${local}/lease*`, `${local}/lock*`, `${local}/checkpoints/`, `/${repo.docsName}/*${TEMP_MARK}*`];
+};
+export const GITIGNORE_HEADER = '# autopilot: files local to one machine';
+export const NODE_MODULES = 'node_modules/';
+export const NODE_MODULES_HEADER = '# autopilot init: installed packages are not committed';
+export const GITATTRIBUTES_HEADER = '# autopilot: keep both sides of the append-only journal on merge';
+export const journalUnion = (repo: Repo) => `/${repo.docsName}/_autopilot/journal.jsonl merge=union`;
+
+/**
+ * Every file init sets up, as data: the repository's own (`.gitignore`,
+ * `.gitattributes`, the settings) and each client's (`src/clients/`), each
+ * with what `uninstall` takes out again.
+ */
+export function repositoryFiles(repo: Repo, options: { nodeModules: boolean }): SetupFile[] {
+  return [
+    {
+      path: '.gitignore',
+      make: (t) => {
+        const ours = withLines(t, GITIGNORE_HEADER, machineLocal(repo));
+        return options.nodeModules ? (withLines(ours ?? t, NODE_MODULES_HEADER, [NODE_MODULES]) ?? ours) : ours;
+      },
+      unmake: (t) => {
+        const first = withoutLines(t, GITIGNORE_HEADER, machineLocal(repo));
+        const rest = first.kind === 'edit' ? first.text : first.kind === 'remove' ? '' : t;
+        const second = withoutLines(rest, NODE_MODULES_HEADER, [NODE_MODULES]);
+        return leftOver(t, second.kind === 'edit' ? second.text : second.kind === 'remove' ? '' : rest);
+      },
+    },
+    { path: '.autopilot/config.yml', make: withCommitLine, unmake: (t) => withoutLines(t, COMMIT_OFF_LINES[0]!, COMMIT_OFF_LINES.slice(1)) },
+    {
+      path: '.gitattributes',
+      make: (t) => withLines(t, GITATTRIBUTES_HEADER, [journalUnion(repo)]),
+      unmake: (t) => withoutLines(t, GITATTRIBUTES_HEADER, [journalUnion(repo)]),
+    },
+  ];
+}
+
+/** Whether `node_modules/` is to be ignored and nothing ignores it: a `package.json` here, and git (or, without git, `.gitignore`) does not ignore it. */
+function nodeModulesUnignored(repo: Repo): boolean {
+  if (!existsSync(join(repo.root, 'package.json'))) return false;
+  const git = spawnSync('git', ['check-ignore', '-q', '--no-index', NODE_MODULES], { cwd: repo.root, stdio: 'ignore' });
+  // 0: ignored; 1: not ignored; anything else (no git, not a repository): read .gitignore.
+  if (git.status === 0) return false;
+  if (git.status === 1) return true;
+  const text = existsSync(join(repo.root, '.gitignore')) ? readFileSync(join(repo.root, '.gitignore'), 'utf8') : '';
+  return !text.split(/\r?\n/).some((l) => /^\/?node_modules(\/\**)?$/.test(l.trim()));
+}
+
+/** Every file init sets up, with its text before and its new text (undefined where the file already has what autopilot needs). */
+async function setupFiles(repo: Repo, launch: Launch, options: SetupOptions): Promise<SetupChange[]> {
+  const setup: SetupChange[] = [];
+  const files = [...repositoryFiles(repo, { nodeModules: nodeModulesUnignored(repo) }), ...CLIENTS.flatMap((client) => client.files(launch, options))];
+  for (const file of files) {
+    const path = join(repo.root, file.path);
+    const before = read(repo, path);
+    setup.push({ path, before, text: await file.make(before) });
+  }
   return setup;
 }

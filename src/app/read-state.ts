@@ -126,7 +126,7 @@ function withGitNote(repo: Repo, error: InputError): InputError {
   const off = gitFallbackOff(repo);
   return new InputError(
     error.problems,
-    `${error.hint ?? ''}\n${off ? `(The git fallback is off: ${off}.)` : '(Git history has no readable pointer or progress commit to fall back on.)'}`.trim(),
+    `${error.hint ?? ''}\n${off ? `(No git history to recover it from: ${off === 'not a git repository' ? 'this folder is not a git repository' : off}.)` : '(Git history has no readable pointer or progress commit to fall back on.)'}`.trim(),
   );
 }
 

@@ -48,7 +48,7 @@ export async function runRepin(ctx: Context): Promise<RepinResult> {
       throw new InputError({
         file: change.current.file,
         message: `repin refused: ${problem}`,
-        expected: 'a flow file that keeps the current step (or finish this step first, or move the pointer aside to start over)',
+        expected: "a flow file that keeps the current step (or finish this step first, or a person's `autopilot reset` to start the run over)",
         received: change.changes.join('; '),
       });
     }

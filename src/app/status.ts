@@ -113,3 +113,13 @@ export async function runStatus(ctx: Context): Promise<{ view: View; exit: numbe
   });
   return { view, exit: 0 };
 }
+
+/** Whether the repository has a run (a pointer or a journal): what a bare `autopilot` points to, `status` or `init`. False where the folder cannot be opened. */
+export function hasRun(ctx: Pick<Context, 'repo'>): boolean {
+  try {
+    const repo = openRepo(ctx.repo);
+    return existsSync(repo.pointerFile) || existsSync(repo.journalFile);
+  } catch {
+    return false;
+  }
+}

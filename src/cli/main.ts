@@ -9,10 +9,12 @@ import { clockOf, sessionOf, type Context } from '../app/context.js';
 import { mcpSessionOf } from '../clients/index.js';
 import { GLOBAL_OPTIONS, readArguments, type Answer } from '../commands/command.js';
 import { COMMANDS } from '../commands/index.js';
-import { EXIT, errorJson, exitCodeOfError } from '../errors.js';
-import { runStatus } from '../app/status.js';
+import { EXIT, InputError, errorJson, exitCodeOfError } from '../errors.js';
+import { hasRun, runStatus } from '../app/status.js';
 import { errorText, safe, statusText } from '../render/text.js';
-import { parseCommandLine } from './parse-args.js';
+import { parseCommandLine, usageText } from './parse-args.js';
+import { paint, paintError } from '../render/colour.js';
+import { styleFor } from './colour.js';
 
 // The command layer is one static graph, one file once bundled (start-up pays per module file);
 // only what is heavy and rare loads on demand: the Markdown and YAML parsers, git, the MCP
@@ -39,6 +41,15 @@ function contextOf(g: Globals): Context {
   };
 }
 
+/** The command a bare `autopilot` points to: `init` where the repository has no run yet, else `status`. */
+function nextToRun(g: Globals): { line: string; why: string } {
+  const at = g.C ? `-C ${g.C} ` : '';
+  // A folder that is not there, or a docs path that is wrong, has no run: `init` says what is wrong with it.
+  if (hasRun({ repo: { ...(g.C ? { dir: g.C } : {}), ...(g.docs ? { docs: g.docs } : {}) } }))
+    return { line: `autopilot ${at}status`, why: 'where the work stands' };
+  return { line: `autopilot ${at}init`, why: 'this repository has no run yet: set it up' };
+}
+
 /** `autopilot mcp`: the MCP front end over the same registry, loaded here only, so no other command pays for the SDK. */
 async function serveMcp(ctx: Context, given: string | undefined): Promise<Answer> {
   const { serveMcp } = await import('../mcp/server.js');
@@ -53,21 +64,26 @@ export async function main(argv: string[]): Promise<number> {
   const json = argv.includes('--json');
   const out = (text: string) => text && writeOut(1, text.endsWith('\n') ? text : `${text}\n`);
   // With --json, stdout carries one object whatever happens; without it, errors go to stderr.
+  // Colour only for a person: never with --json (nor over MCP, which never comes here).
   const fail = (exit: number, asJson: unknown, asText: string) => {
     if (json) out(JSON.stringify(asJson));
-    else if (asText) writeOut(2, `${safe(asText)}\n`);
+    else if (asText) writeOut(2, `${coloured(2, safe(asText), paintError)}\n`);
     return exit;
   };
 
   const args = argv.slice(2);
   const parsed = parseCommandLine(args, COMMANDS, VERSION);
   if (parsed.kind === 'version') return (out(VERSION), EXIT.ok);
-  if (parsed.kind === 'help') {
-    // Asked for: on stdout, exit 0. No command at all: bad usage, the help on stderr.
-    if (args.some((a) => a === '--help' || a === '-h' || a === 'help')) return (out(parsed.text), EXIT.ok);
-    return fail(EXIT.badInput, { error: { code: 'bad_input', message: 'no command given' } }, parsed.text);
+  if (parsed.kind === 'help') return (out(parsed.text), EXIT.ok);
+  if (parsed.kind === 'usage') {
+    // No command at all is not a mistake: what autopilot is, and the one command to run now.
+    const next = nextToRun(parsed.globals as Globals);
+    return (out(json ? JSON.stringify({ usage: 'autopilot [options] <command>', next: next.line, why: next.why }) : usageText(VERSION, next)), EXIT.ok);
   }
-  if (parsed.kind === 'error') return fail(EXIT.badInput, { error: { code: 'bad_input', message: parsed.message } }, `autopilot: ${parsed.message}`);
+  if (parsed.kind === 'error') {
+    const error = new InputError(parsed.problem);
+    return fail(EXIT.badInput, errorJson(error), errorText(error));
+  }
 
   let answer: Answer;
   const { command } = parsed;
@@ -80,8 +96,14 @@ export async function main(argv: string[]): Promise<number> {
     return fail(exitCodeOfError(error), errorJson(error), errorText(error));
   }
   // Whatever a repository or an agent wrote reaches the terminal escaped: no control sequence runs, no line is forged.
-  out(json ? JSON.stringify(answer.json) : safe(answer.text));
+  out(json ? JSON.stringify(answer.json) : 'plain' in command && command.plain ? safe(answer.text) : coloured(1, safe(answer.text), paint));
   return answer.exit;
+}
+
+/** Text painted where its descriptor wants colour (a terminal, or FORCE_COLOR), as it is elsewhere. */
+function coloured(fd: 1 | 2, text: string, painter: typeof paint): string {
+  const style = text ? styleFor(fd) : undefined;
+  return style ? painter(text, style) : text;
 }
 
 /** Some output went through a stream, which finishes after the command: the process must wait for it. */

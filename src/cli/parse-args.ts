@@ -10,12 +10,19 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { GLOBAL_OPTIONS, type ArgumentSpec, type OptionSpec } from '../commands/command.js';
 import type { AnyCommand } from '../commands/index.js';
 import type { FrontEnd } from '../commands/command.js';
+import { ERROR_EXIT, EXIT, EXIT_MEANING, type Problem } from '../errors.js';
+import { didYouMean } from './suggest.js';
 
 export type Parsed =
   | { kind: 'run'; command: AnyCommand | FrontEnd; raw: Record<string, unknown>; globals: Record<string, unknown> }
   | { kind: 'help'; text: string }
+  /** No command at all: a short usage and the next command to run (`usageText`). */
+  | { kind: 'usage'; globals: Record<string, unknown> }
   | { kind: 'version' }
-  | { kind: 'error'; message: string };
+  /** Bad usage, said as the engine says bad input: what, expected, received. */
+  | { kind: 'error'; problem: Problem };
+
+type AnyEntry = AnyCommand | FrontEnd;
 
 type Specs = ParseArgsConfig['options'];
 
@@ -90,25 +97,62 @@ export function quickParse(args: readonly string[], specs: NonNullable<Specs>): 
   return { values, positionals };
 }
 
-export function parseCommandLine(args: readonly string[], commands: readonly (AnyCommand | FrontEnd)[], version: string): Parsed {
+/** The flags a command's line may carry: its own, the program's, help and version. */
+function flagsOf(options: readonly OptionSpec[]): string[] {
+  return [...options, ...GLOBAL_OPTIONS].flatMap((o) => o.flags.split(/[ ,]+/).filter((w) => w.startsWith('-'))).concat('--help', '--version');
+}
+
+function unknownCommand(name: string, commands: readonly AnyEntry[]): Parsed {
+  return {
+    kind: 'error',
+    problem: {
+      message: `\`${name}\` is not a command${didYouMean(
+        name,
+        commands.map((c) => c.name),
+      )}`,
+      expected: 'a command from `autopilot help`, e.g. `autopilot status`',
+      received: name,
+    },
+  };
+}
+
+/** A parseArgs error in the engine's words; an unknown option with the nearest known ones. */
+function optionError(error: Error & { code?: string }, command: AnyEntry, own: readonly OptionSpec[]): Parsed {
+  const message = error.message.replace(/\. To specify a positional argument.*$/s, '');
+  const unknown = /^Unknown option '([^']+)'/.exec(message)?.[1];
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown) {
+    return {
+      kind: 'error',
+      problem: {
+        message: `\`${unknown}\` is not an option of \`autopilot ${command.name}\`${didYouMean(unknown, flagsOf(own))}`,
+        expected: `an option from \`autopilot help ${command.name}\``,
+        received: unknown,
+      },
+    };
+  }
+  return { kind: 'error', problem: { message: `autopilot ${command.name}: ${message}`, expected: `the line \`autopilot help ${command.name}\` shows` } };
+}
+
+export function parseCommandLine(args: readonly string[], commands: readonly AnyEntry[], version: string): Parsed {
   const name = commandWord(args);
   if (name === undefined || name === 'help') {
     if (args.includes('--version') || args.includes('-V')) return { kind: 'version' };
-    const about = name === 'help' ? commands.find((c) => c.name === args[args.indexOf('help') + 1]) : undefined;
-    return { kind: 'help', text: about ? commandHelp(about) : programHelp(commands, version) };
+    const topic = name === 'help' ? args[args.indexOf('help') + 1] : undefined;
+    const about = topic === undefined ? undefined : commands.find((c) => c.name === topic);
+    if (topic !== undefined && topic !== 'help' && !about && !topic.startsWith('-')) return unknownCommand(topic, commands);
+    if (about) return { kind: 'help', text: commandHelp(about) };
+    if (name === 'help' || args.includes('--help') || args.includes('-h')) return { kind: 'help', text: programHelp(commands, version) };
+    return { kind: 'usage', globals: globalsOf(args) };
   }
   const command = commands.find((c) => c.name === name);
-  if (!command) {
-    const near = commands.find((c) => c.name.startsWith(name.slice(0, 2)));
-    return { kind: 'error', message: `unknown command '${name}'${near ? ` (did you mean ${near.name}?)` : ''}` };
-  }
+  if (!command) return unknownCommand(name, commands);
   const own = 'frontEnd' in command ? [] : (command.options ?? []);
   const { specs, keys } = parserOptions([...GLOBAL_OPTIONS, ...own]);
   let parsed: { values: Values; positionals: string[] };
   try {
     parsed = quickParse(args, specs) ?? parseArgs({ args: [...args], options: specs, allowPositionals: true, strict: true });
   } catch (error) {
-    return { kind: 'error', message: (error as Error).message.replace(/\. To specify a positional argument.*$/s, '') };
+    return optionError(error as Error, command, own);
   }
   const { values, positionals } = parsed;
   if (values.help) return { kind: 'help', text: commandHelp(command) };
@@ -126,49 +170,151 @@ export function parseCommandLine(args: readonly string[], commands: readonly (An
     const rest = argument.name.endsWith('...>');
     const value = rest ? words.slice(i) : words[i];
     if (value === undefined || (Array.isArray(value) && value.length === 0))
-      return { kind: 'error', message: `missing required argument '${argument.name.replace(/[<>.]/g, '')}'` };
+      return { kind: 'error', problem: missing(command, `the argument ${argument.name}`, argument.summary) };
     raw[argument.key] = value;
   }
   if (!specsOf.some((a) => a.name.endsWith('...>')) && words.length > specsOf.length)
-    return { kind: 'error', message: `too many arguments for '${name}': ${words.slice(specsOf.length).join(' ')}` };
+    return {
+      kind: 'error',
+      problem: {
+        message: `too many arguments for \`autopilot ${name}\``,
+        expected: usageLine(command),
+        received: words.slice(specsOf.length).join(' '),
+      },
+    };
   for (const option of own) {
-    if (option.required && raw[option.key] === undefined) return { kind: 'error', message: `required option '${option.flags}' not specified` };
+    if (option.required && raw[option.key] === undefined) return { kind: 'error', problem: missing(command, option.flags, option.summary) };
   }
   return { kind: 'run', command, raw, globals };
 }
 
+/** The program's options on a line that names no command (`autopilot -C ../app`): where the short usage looks. */
+function globalsOf(args: readonly string[]): Record<string, unknown> {
+  try {
+    const { specs, keys } = parserOptions(GLOBAL_OPTIONS);
+    const { values } = parseArgs({ args: [...args], options: specs, allowPositionals: true, strict: false });
+    return Object.fromEntries(Object.entries(values).flatMap(([long, value]) => (keys.has(long) ? [[keys.get(long)!.key, value]] : [])));
+  } catch {
+    return {};
+  }
+}
+
+/** A required argument or option left out: what it is for, and the command's first example that gives it. */
+function missing(command: AnyEntry, what: string, summary: string): Problem {
+  const flag = what.replace(/^the argument /, '').split(' ')[0]!;
+  const example = command.examples.find((e) => !flag.startsWith('-') || e.line.includes(`${flag} `))?.line;
+  return {
+    message: `\`autopilot ${command.name}\` needs ${what}: ${summary}`,
+    expected: example ? `\`${example}\`` : usageLine(command),
+    received: `no ${flag.startsWith('-') ? flag : flag.replace(/[<>.]/g, '')}`,
+  };
+}
+
+/** The width help keeps to: a terminal's 80 columns. */
+const WIDTH = 80;
+
+/** `text` wrapped at word boundaries to 80 columns, every line after the first indented by `indent`. */
+function wrap(first: string, text: string, indent: number): string {
+  const lines: string[] = [];
+  let current = first;
+  for (const word of text.split(' ')) {
+    if (current.trim() !== '' && current.length + 1 + word.length > WIDTH && current.length > indent) {
+      lines.push(current.trimEnd());
+      current = ' '.repeat(indent) + word;
+    } else current += (current.length === 0 || current.endsWith(' ') ? '' : ' ') + word;
+  }
+  lines.push(current);
+  return lines.join('\n');
+}
+
 const column = (rows: [string, string][]) => {
-  const width = Math.max(...rows.map(([a]) => a.length), 0) + 2;
-  return rows.map(([a, b]) => `  ${a.padEnd(width)}${b}`).join('\n');
+  const width = Math.min(Math.max(...rows.map(([a]) => a.length), 0), 26) + 2;
+  return rows
+    .map(([a, b]) => (a.length + 2 > width ? `  ${a}\n${wrap(' '.repeat(width + 2), b, width + 2)}` : wrap(`  ${a.padEnd(width)}`, b, width + 2)))
+    .join('\n');
 };
 
-const optionRows = (options: readonly OptionSpec[]): [string, string][] => options.map((o) => [o.flags, o.summary]);
+const optionRows = (options: readonly OptionSpec[]): [string, string][] => options.map((o) => [o.flags, o.required ? `required: ${o.summary}` : o.summary]);
 
-function programHelp(commands: readonly (AnyCommand | FrontEnd)[], version: string): string {
+/** The exit codes, each with the error codes (`error.code` in `--json`) that give it: `errors.ts` is the one source. */
+export function exitCodesText(): string {
+  const codes = Object.values(EXIT);
+  return codes
+    .map((exit) => {
+      const errors = Object.entries(ERROR_EXIT)
+        .filter(([, e]) => e === exit)
+        .map(([code]) => code);
+      return wrap(`  ${exit}  `, `${EXIT_MEANING[exit]}${errors.length > 0 ? `; --json: ${errors.join(', ')}` : ''}`, 5);
+    })
+    .join('\n');
+}
+
+const examplesText = (command: AnyEntry) => command.examples.map((e) => `  ${e.line}\n${wrap('      ', e.does, 6)}`).join('\n');
+
+const globalFlags = GLOBAL_OPTIONS.map((o) => o.flags).join(', ');
+
+function programHelp(commands: readonly AnyEntry[], version: string): string {
   const rows: [string, string][] = commands.map((c) => [[c.name, ...('frontEnd' in c ? [] : (c.arguments ?? []).map((a) => a.name))].join(' '), c.summary]);
   return [
     `Usage: autopilot [options] <command> (autopilot ${version})`,
     '',
-    'Carries a multi-step project across sessions: the engine keeps the position, the agent does the work.',
-    '',
-    'Options:',
-    column([...optionRows(GLOBAL_OPTIONS), ['-V, --version', 'the version'], ['-h, --help', 'this help; `autopilot help <command>` for one']]),
+    'Carries a multi-step project across sessions: the engine keeps the position,',
+    'the agent does the work.',
     '',
     'Commands:',
     column(rows),
+    '',
+    'Options (every command takes them):',
+    column([...optionRows(GLOBAL_OPTIONS), ['-V, --version', 'the version'], ['-h, --help', 'this help; `autopilot help <command>` for one, with examples']]),
+    '',
+    'Exit codes:',
+    exitCodesText(),
+    '',
+    'Examples:',
+    '  autopilot init',
+    '      set this repository up for autopilot and its agents',
+    '  autopilot next',
+    '      what to do now',
+    '  autopilot help done',
+    "      one command's options and examples",
   ].join('\n');
 }
 
-function commandHelp(command: AnyCommand | FrontEnd): string {
+/** `autopilot skip --reason <text> [options]`: the command, its arguments and its required options. */
+function usageLine(command: AnyEntry): string {
+  const args = 'frontEnd' in command ? [] : (command.arguments ?? []);
+  const required = 'frontEnd' in command ? [] : (command.options ?? []).filter((o) => o.required);
+  return `autopilot ${command.name}${[...required.map((o) => o.flags), ...args.map((a) => a.name)].map((w) => ` ${w}`).join('')} [options]`;
+}
+
+function commandHelp(command: AnyEntry): string {
   const args = 'frontEnd' in command ? [] : (command.arguments ?? []);
   const options = 'frontEnd' in command ? [] : (command.options ?? []);
   return [
-    `Usage: autopilot ${command.name}${args.map((a) => ` ${a.name}`).join('')} [options]`,
+    `Usage: ${usageLine(command)}`,
     '',
-    command.summary,
+    wrap('', command.summary, 0),
     ...(args.length > 0 ? ['', 'Arguments:', column(args.map((a) => [a.name, a.summary]))] : []),
+    ...(options.length > 0 ? ['', 'Options:', column(optionRows(options))] : []),
     '',
-    'Options:',
-    column([...optionRows(options), ...optionRows(GLOBAL_OPTIONS)]),
+    'Examples:',
+    examplesText(command),
+    '',
+    wrap('', `Every command also takes ${globalFlags}; \`autopilot help\` says what they do, and lists the exit codes.`, 0),
+  ].join('\n');
+}
+
+/**
+ * `autopilot` alone: what it is, how to ask for more, and the one command to
+ * run now (`autopilot init` in a folder not set up, else `autopilot status`).
+ */
+export function usageText(version: string, next: { line: string; why: string }): string {
+  return [
+    `autopilot ${version}: carries a multi-step project across sessions.`,
+    '',
+    'Usage: autopilot [options] <command>',
+    '  `autopilot help` lists the commands; `autopilot help <command>` explains one.',
+    '',
+    `Next: ${next.line}   (${next.why})`,
   ].join('\n');
 }

@@ -9,8 +9,23 @@
  * shell command.
  */
 import { writeFileSync } from 'node:fs';
-import { PERSON_COMMANDS, PERSON_OPTIONS, type Client, type Launch } from './client.js';
-import { changed, objectAt, ours, parseObject, withHooks, withLines, withMcpServer } from './config-files.js';
+import { PERSON_COMMANDS, PERSON_OPTIONS, type Client, type Launch, type Removal } from './client.js';
+import type { Json } from './config-files.js';
+import {
+  changed,
+  dropEmpty,
+  dropHooks,
+  objectAt,
+  ours,
+  oursRemoved,
+  parseObject,
+  withHooks,
+  withLines,
+  withMcpServer,
+  withoutIn,
+  withoutLines,
+  withoutMcpServer,
+} from './config-files.js';
 import { InputError } from '../errors.js';
 import { CLAUDE_MD_LINE, claudeCommand, TEXT_MARK } from './instructions.js';
 
@@ -34,14 +49,39 @@ export function withClaudeSettings(text: string | undefined, file: string, launc
   return changed(text, hooks ? withHooks(withRules, file, launch.claudeHook) : withRules);
 }
 
+/** Claude Code's settings without autopilot's ask rules and hooks. */
+export function withoutClaudeSettings(text: string, file: string): Removal {
+  return withoutIn(text, file, (json) => {
+    const permissions = json.permissions;
+    let found = false;
+    if (typeof permissions === 'object' && permissions !== null && Array.isArray((permissions as Json).ask)) {
+      const p = permissions as Json;
+      const ask = p.ask as unknown[];
+      const ours = new Set(askRules());
+      const rest = ask.filter((rule) => !(typeof rule === 'string' && ours.has(rule)));
+      if (rest.length < ask.length) {
+        found = true;
+        p.ask = rest;
+        dropEmpty(p, 'ask');
+        dropEmpty(json, 'permissions');
+      }
+    }
+    return dropHooks(json) || found;
+  });
+}
+
 export const claudeCode: Client = {
   id: 'claude-code',
   name: 'Claude Code',
   files: (launch, { hooks }) => [
-    { path: '.claude/commands/autopilot.md', make: ours(claudeCommand(launch.bin), TEXT_MARK) },
-    { path: 'CLAUDE.md', make: (t) => withLines(t, '', [CLAUDE_MD_LINE]) },
-    { path: '.mcp.json', make: (t) => withMcpServer(t, '.mcp.json', launch) },
-    { path: '.claude/settings.json', make: (t) => withClaudeSettings(t, '.claude/settings.json', launch, hooks) },
+    { path: '.claude/commands/autopilot.md', make: ours(claudeCommand(launch.bin), TEXT_MARK), unmake: oursRemoved(claudeCommand(launch.bin), TEXT_MARK) },
+    { path: 'CLAUDE.md', make: (t) => withLines(t, '', [CLAUDE_MD_LINE]), unmake: (t) => withoutLines(t, '', [CLAUDE_MD_LINE]) },
+    { path: '.mcp.json', make: (t) => withMcpServer(t, '.mcp.json', launch), unmake: (t) => withoutMcpServer(t, '.mcp.json') },
+    {
+      path: '.claude/settings.json',
+      make: (t) => withClaudeSettings(t, '.claude/settings.json', launch, hooks),
+      unmake: (t) => withoutClaudeSettings(t, '.claude/settings.json'),
+    },
   ],
   // Versions that set it; 2.1.112 does not (the `/autopilot` text passes `--session ${CLAUDE_SESSION_ID}`).
   sessionEnv: ['CLAUDE_CODE_SESSION_ID'],

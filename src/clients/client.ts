@@ -14,7 +14,7 @@
 export const AGENT_BIN = 'node_modules/.bin/autopilot';
 
 /** What only a person decides (rule 10): the commands, and the options of any command. Kept equal to the registry's `person` marks (tested). */
-export const PERSON_COMMANDS = ['decide', 'ack', 'repin', 'restore'] as const;
+export const PERSON_COMMANDS = ['decide', 'ack', 'repin', 'restore', 'reset'] as const;
 export const PERSON_OPTIONS = ['--force', '--accept-failures', '--take-over'] as const;
 /** The MCP tools an agent runs that write (the rest only read, or are a person's). Kept equal to the registry (tested). */
 export const AGENT_WRITE_TOOLS = ['next', 'substep', 'done', 'fail', 'skip', 'breadcrumb', 'report', 'lease', 'checkpoint'] as const;
@@ -31,10 +31,22 @@ export interface Launch {
   codexHook: (event: string) => string;
 }
 
-/** One file `init` sets up: its path from the repository's root, and its new text from the old one (undefined: it already says what autopilot needs). */
+/**
+ * What `uninstall` does to one file: nothing of autopilot's is in it; its
+ * text without autopilot's part; removed (it held only what autopilot
+ * wrote); or left, changed since autopilot wrote it (`why`).
+ */
+export type Removal = { kind: 'none' } | { kind: 'edit'; text: string } | { kind: 'remove' } | { kind: 'changed'; why: string };
+
+/**
+ * One file `init` sets up: its path from the repository's root, its new text
+ * from the old one (undefined: it already says what autopilot needs), and
+ * what `uninstall` makes of it: `unmake` takes out exactly what `make` put in.
+ */
 export interface SetupFile {
   path: string;
   make: (text: string | undefined) => string | undefined | Promise<string | undefined>;
+  unmake: (text: string) => Removal | Promise<Removal>;
 }
 
 /** What a hook's JSON on stdin says, as far as it could be read: the raw id (the caller checks it as a session name), the start's source. */
@@ -46,13 +58,19 @@ export interface HookFields {
   raw: Record<string, unknown>;
 }
 
+/** `hooks`: `init --hooks`; `steps`: the highest step number of the flows the repository has (the numbers a `--step` may carry). */
+export interface SetupOptions {
+  hooks: boolean;
+  steps: number;
+}
+
 export interface Client {
   /** autopilot's name for it: `claude-code`, `codex`, `cursor`. */
   id: string;
   /** Its name for a person. */
   name: string;
-  /** Every file `init` sets up for it; `hooks`: `init --hooks`. A file's `make` may load a parser of its own (Codex's TOML). */
-  files(launch: Launch, options: { hooks: boolean }): SetupFile[];
+  /** Every file `init` sets up for it. A file's `make` may load a parser of its own (Codex's TOML). */
+  files(launch: Launch, options: SetupOptions): SetupFile[];
   /** The environment variables naming the conversation in every shell command it runs, in order. */
   sessionEnv: readonly string[];
   /**

@@ -7,7 +7,7 @@
  */
 import { parse, stringify } from 'smol-toml';
 import { InputError } from '../errors.js';
-import { AGENT_WRITE_TOOLS, PERSON_COMMANDS, type Launch } from './client.js';
+import { AGENT_WRITE_TOOLS, PERSON_COMMANDS, type Launch, type Removal } from './client.js';
 
 type Table = Record<string, unknown>;
 const isTable = (v: unknown): v is Table => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -26,12 +26,31 @@ export function withCodexServer(text: string | undefined, file: string, launch: 
   }
   const servers = isTable(config.mcp_servers) ? config.mcp_servers : {};
   if (servers.autopilot !== undefined) return undefined;
+  const head = text === undefined || text.trim() === '' ? '' : `${text.trimEnd()}\n\n`;
+  return `${head}${serverBlock(launch)}`;
+}
+
+/** The lines init appends: a comment and autopilot's table. */
+function serverBlock(launch: Launch): string {
   // Codex asks before a tool that writes, unless told: the agent's own tools run, a person's ask first.
   const tools = Object.fromEntries([
     ...AGENT_WRITE_TOOLS.map((name) => [name, { approval_mode: 'approve' }]),
     ...PERSON_COMMANDS.map((name) => [name, { approval_mode: 'prompt' }]),
   ]);
   const table = stringify({ mcp_servers: { autopilot: { command: launch.mcp.command, args: launch.mcp.args, tools } } });
-  const head = text === undefined || text.trim() === '' ? '' : `${text.trimEnd()}\n\n`;
-  return `${head}# autopilot: its MCP server; the agent's tools run, the ones only a person decides ask first\n${table}\n`;
+  return `# autopilot: its MCP server; the agent's tools run, the ones only a person decides ask first\n${table}\n`;
+}
+
+/** The config without the lines init appended; a table of autopilot's that is not as init wrote it is left, and said. */
+export function withoutCodexServer(text: string, launch: Launch): Removal {
+  const block = serverBlock(launch);
+  const at = text.indexOf(block);
+  if (at < 0)
+    return /^\[mcp_servers\.autopilot[\].]/m.test(text)
+      ? { kind: 'changed', why: 'its [mcp_servers.autopilot] table is not as autopilot wrote it' }
+      : { kind: 'none' };
+  const before = text.slice(0, at).trimEnd();
+  const after = text.slice(at + block.length);
+  const rest = before === '' ? after.trimStart() : `${before}\n${after === '' ? '' : `\n${after.trimStart()}`}`;
+  return rest.trim() === '' ? { kind: 'remove' } : { kind: 'edit', text: rest };
 }

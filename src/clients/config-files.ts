@@ -7,7 +7,7 @@
  */
 import { InputError } from '../errors.js';
 import { HOOK_TIMEOUT_SECONDS } from '../limits.js';
-import type { Launch } from './client.js';
+import type { Launch, Removal } from './client.js';
 
 export type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -80,3 +80,97 @@ export function withLines(text: string | undefined, header: string, lines: strin
 
 /** A text autopilot wrote (it still says `mark`) is refreshed; a person's own file is kept. */
 export const ours = (text: string, mark: string) => (t: string | undefined) => (t === undefined || (t.includes(mark) && t !== text) ? text : undefined);
+
+// What `uninstall` takes out again: the inverse of each edit above.
+
+export const NOTHING: Removal = { kind: 'none' };
+const REMOVE: Removal = { kind: 'remove' };
+
+/** The text left once autopilot's part is out: removed where nothing else is left. */
+export function leftOver(text: string, rest: string): Removal {
+  if (rest === text) return NOTHING;
+  return rest.trim() === '' ? REMOVE : { kind: 'edit', text: rest };
+}
+
+/**
+ * The file without the lines `withLines` appended: each block under `header`
+ * (the header and the lines of `lines` right after it), or with no header
+ * each line of `lines`; the blank line that set a block apart goes with it.
+ */
+export function withoutLines(text: string, header: string, lines: string[]): Removal {
+  const ours = new Set(lines);
+  const all = text.split('\n');
+  const kept: string[] = [];
+  for (let i = 0; i < all.length; i++) {
+    const line = all[i]!.replace(/\r$/, '').trim();
+    if (header === '' ? ours.has(line) : line === header) {
+      if (header !== '') while (i + 1 < all.length && ours.has(all[i + 1]!.replace(/\r$/, '').trim())) i++;
+      // The blank line withLines put before the block, when the block ends the file or stands between blank lines.
+      const next = all[i + 1];
+      if (kept.length > 0 && kept.at(-1)!.trim() === '' && (next === undefined || next.trim() === '')) kept.pop();
+      continue;
+    }
+    kept.push(all[i]!);
+  }
+  return leftOver(text, kept.join('\n'));
+}
+
+/** A JSON file with autopilot's part taken out by `drop` (which says whether it found any): written back, or removed when nothing is left. */
+function withoutInJson(text: string, file: string, drop: (json: Json) => boolean): Removal {
+  let json: Json;
+  try {
+    json = parseObject(text, file);
+  } catch {
+    return text.includes('autopilot') ? { kind: 'changed', why: 'not a JSON object any more' } : NOTHING;
+  }
+  if (!drop(json)) return NOTHING;
+  return Object.keys(json).length === 0 ? REMOVE : { kind: 'edit', text: render(json) };
+}
+
+/** Deletes `key` of `json` where it is an object left empty. */
+export function dropEmpty(json: Json, key: string): void {
+  const value = json[key];
+  if ((isObject(value) && Object.keys(value).length === 0) || (Array.isArray(value) && value.length === 0)) delete json[key];
+}
+
+/** An MCP config without autopilot's server. */
+export function withoutMcpServer(text: string, file: string): Removal {
+  return withoutInJson(text, file, (json) => {
+    const servers = json.mcpServers;
+    if (!isObject(servers) || servers.autopilot === undefined) return false;
+    delete servers.autopilot;
+    dropEmpty(json, 'mcpServers');
+    return true;
+  });
+}
+
+/** Hooks without autopilot's SessionStart and SessionEnd groups (in place); whether there were any. */
+export function dropHooks(json: Json): boolean {
+  const hooks = json.hooks;
+  if (!isObject(hooks)) return false;
+  let found = false;
+  for (const [event, name] of [
+    ['SessionStart', 'session-start'],
+    ['SessionEnd', 'session-end'],
+  ] as const) {
+    const groups = hooks[event];
+    if (!Array.isArray(groups)) continue;
+    const rest = groups.filter((g) => !isOurs(g, name));
+    if (rest.length === groups.length) continue;
+    found = true;
+    hooks[event] = rest;
+    dropEmpty(hooks, event);
+  }
+  if (found) dropEmpty(json, 'hooks');
+  return found;
+}
+
+/** A hooks file (Codex's) without autopilot's hooks. */
+export const withoutHooks = (text: string, file: string): Removal => withoutInJson(text, file, dropHooks);
+
+/** A JSON file with `edit` applied in place (for a client's own settings). */
+export const withoutIn = withoutInJson;
+
+/** A text autopilot wrote: removed while it is as autopilot wrote it, left (and said) once a person changed it. */
+export const oursRemoved = (text: string, mark: string) => (t: string) =>
+  t === text ? REMOVE : t.includes(mark) ? { kind: 'changed' as const, why: 'changed since autopilot wrote it' } : NOTHING;

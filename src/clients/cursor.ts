@@ -4,15 +4,19 @@
  * (its hooks send `conversation_id`, not used), so it names no session.
  */
 import type { Client } from './client.js';
-import { ours, withMcpServer } from './config-files.js';
+import { ours, oursRemoved, withMcpServer, withoutMcpServer } from './config-files.js';
 import { autopilotCommand, TEXT_MARK } from './instructions.js';
 
 export const cursor: Client = {
   id: 'cursor',
   name: 'Cursor',
   files: (launch) => [
-    { path: '.cursor/commands/autopilot.md', make: ours(autopilotCommand(launch.bin), TEXT_MARK) },
-    { path: '.cursor/mcp.json', make: (t) => withMcpServer(t, '.cursor/mcp.json', launch) },
+    {
+      path: '.cursor/commands/autopilot.md',
+      make: ours(autopilotCommand(launch.bin), TEXT_MARK),
+      unmake: oursRemoved(autopilotCommand(launch.bin), TEXT_MARK),
+    },
+    { path: '.cursor/mcp.json', make: (t) => withMcpServer(t, '.cursor/mcp.json', launch), unmake: (t) => withoutMcpServer(t, '.cursor/mcp.json') },
   ],
   sessionEnv: [],
   commandEnv: [],

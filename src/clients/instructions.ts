@@ -11,7 +11,7 @@
  */
 
 import { ERROR_EXIT, EXIT, type ErrorCode } from '../errors.js';
-import { AGENT_BIN, type Launch } from './client.js';
+import { AGENT_BIN, type Launch, type Removal } from './client.js';
 
 /**
  * Every answer an agent can get, a row each: what happened, the command
@@ -115,4 +115,16 @@ export function withAgentsSection(text: string | undefined, launch: Launch): str
   const updated =
     begin >= 0 && end > begin ? text.slice(0, begin) + section.trimEnd() + text.slice(end + AGENTS_END.length) : `${text.trimEnd()}\n\n${section}`;
   return updated === text ? undefined : updated;
+}
+
+/** AGENTS.md without autopilot's section (between its marks); removed where only the heading init wrote is left. */
+export function withoutAgentsSection(text: string): Removal {
+  const begin = text.indexOf(AGENTS_BEGIN);
+  const end = text.indexOf(AGENTS_END);
+  if (begin < 0 || end < begin) return { kind: 'none' };
+  const before = text.slice(0, begin).trimEnd();
+  const after = text.slice(end + AGENTS_END.length).replace(/^\r?\n/, '');
+  const rest = after.trim() === '' ? (before === '' ? '' : `${before}\n`) : `${before === '' ? '' : `${before}\n\n`}${after}`;
+  if (rest.trim() === '' || rest.trim() === '# Agents') return { kind: 'remove' };
+  return { kind: 'edit', text: rest };
 }

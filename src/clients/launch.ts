@@ -15,18 +15,28 @@ const FIND_BIN = `d=$PWD; while [ ! -x "$d/${AGENT_BIN}" ] && [ "$d" != / ]; do 
 
 const quote = (word: string) => (/^[\w./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`);
 
-/** `root`: the repository; `script`: the running `bin/autopilot.js`, used where the project has no installed binary. */
-export function launchOf(root: string, script: string): Launch {
-  if (existsSync(join(root, AGENT_BIN))) {
-    return {
-      bin: AGENT_BIN,
-      words: [AGENT_BIN],
-      mcp: { command: 'sh', args: ['-c', `${FIND_BIN} mcp`] },
-      // Claude Code names the folder it started in, where it read these settings.
-      claudeHook: (event) => `"$CLAUDE_PROJECT_DIR"/${AGENT_BIN} hook ${event}`,
-      codexHook: (event) => `${FIND_BIN} hook ${event}`,
-    };
-  }
+/** The installed binary, found from any folder of the project. */
+function installed(): Launch {
+  return {
+    bin: AGENT_BIN,
+    words: [AGENT_BIN],
+    mcp: { command: 'sh', args: ['-c', `${FIND_BIN} mcp`] },
+    // Claude Code names the folder it started in, where it read these settings.
+    claudeHook: (event) => `"$CLAUDE_PROJECT_DIR"/${AGENT_BIN} hook ${event}`,
+    codexHook: (event) => `${FIND_BIN} hook ${event}`,
+  };
+}
+
+/** This copy of autopilot, by its absolute path. */
+function byPath(script: string): Launch {
   const line = (event: string) => ['node', script, 'hook', event].map(quote).join(' ');
   return { bin: `node ${quote(script)}`, words: ['node', script], mcp: { command: 'node', args: [script, 'mcp'] }, claudeHook: line, codexHook: line };
 }
+
+/** `root`: the repository; `script`: the running `bin/autopilot.js`, used where the project has no installed binary. */
+export function launchOf(root: string, script: string): Launch {
+  return existsSync(join(root, AGENT_BIN)) ? installed() : byPath(script);
+}
+
+/** Both ways a file may call autopilot, whichever `init` wrote it with (what `uninstall` recognises). */
+export const everyLaunch = (script: string): Launch[] => [installed(), byPath(script)];

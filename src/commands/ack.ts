@@ -4,6 +4,10 @@ import { stepCommand, type StepArgs } from './step-command.js';
 export const ack = stepCommand<StepArgs>({
   name: 'ack',
   summary: 'a person has seen the failed step: allow another three attempts',
+  examples: [
+    { line: 'autopilot ack', does: 'a person has looked at the failed step: allow three more attempts' },
+    { line: 'autopilot ack && autopilot next', does: 'the same, then try the step again' },
+  ],
   tool: 'A person has seen the failed step: 3 more tries.',
   aimed: true,
   person: true,

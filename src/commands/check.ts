@@ -9,6 +9,10 @@ import { defineCommand } from './command.js';
 export const check = defineCommand({
   name: 'check',
   summary: 'validate flows, skills, the pointer and the journal; report every problem',
+  examples: [
+    { line: 'autopilot check', does: 'validate flows, skills, the pointer and the journal' },
+    { line: 'autopilot check --repair', does: 'first cut journal lines a crash left torn, then check' },
+  ],
   // Read-only as an MCP tool: `--repair`, the one part that writes (under the lock), is not on MCP.
   readOnly: true,
   options: [

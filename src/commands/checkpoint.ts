@@ -6,6 +6,10 @@ import { defineCommand } from './command.js';
 export const checkpoint = defineCommand({
   name: 'checkpoint',
   summary: 'snapshot the state now (kept: the 24 newest, then one a day for 30 days)',
+  examples: [
+    { line: 'autopilot checkpoint', does: 'snapshot the state now' },
+    { line: 'autopilot checkpoint --note "before the deploy"', does: 'the same, with a note' },
+  ],
   options: [{ key: 'note', flags: '--note <text>', type: 'string', summary: 'what this checkpoint is for' }],
   mcp: { tool: 'Snapshot the state now.', answer: 'checkpoint' },
   run: (ctx, a: { note?: string }) => runCheckpoint(ctx, a.note ?? ''),

@@ -11,6 +11,10 @@ const lineOf = (c: CheckpointListing) =>
 export const checkpoints = defineCommand({
   name: 'checkpoints',
   summary: 'list the checkpoints, newest first (`--all`: the archived ones too)',
+  examples: [
+    { line: 'autopilot checkpoints', does: 'the checkpoints, newest first' },
+    { line: 'autopilot checkpoints --all', does: 'the archived ones too' },
+  ],
   readOnly: true,
   options: [{ key: 'all', flags: '--all', type: 'boolean', summary: 'the archived checkpoints too (pruned by the retention rule, kept compressed)' }],
   mcp: { tool: 'List the checkpoints, newest first.', answer: 'checkpoints' },

@@ -29,6 +29,12 @@ export interface OptionSpec {
   notOnMcp?: string;
 }
 
+/** One line of a command's help: a command line a person can run as it is, and what it does. */
+export interface Example {
+  line: string;
+  does: string;
+}
+
 export interface ArgumentSpec {
   key: string;
   /** As the command line shows it: `<option>`; `<text...>` takes the rest of the line, joined with spaces. */
@@ -69,6 +75,8 @@ export type McpExposure =
 export interface Command<A = Record<string, never>, R = unknown> {
   name: string;
   summary: string;
+  /** Two or three lines its help shows, each run as it is (the first a person would type first). */
+  examples: readonly Example[];
   arguments?: readonly ArgumentSpec[];
   options?: readonly OptionSpec[];
   /** A step command: it moves the run, under the session's lease. */
@@ -77,6 +85,8 @@ export interface Command<A = Record<string, never>, R = unknown> {
   person?: true;
   /** It only reads: no lock, no lease, no write (an MCP client may run it without asking). */
   readOnly?: true;
+  /** Its text is for another program (a hook's context, Markdown to paste): never coloured, even on a terminal. */
+  plain?: true;
   mcp: McpExposure;
   run(ctx: Context, args: A): Promise<R>;
   view(result: R): Answer;
@@ -89,6 +99,7 @@ export interface Command<A = Record<string, never>, R = unknown> {
 export interface FrontEnd {
   name: string;
   summary: string;
+  examples: readonly Example[];
   frontEnd: 'mcp';
   mcp: { omitted: string };
 }

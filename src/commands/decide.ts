@@ -4,6 +4,10 @@ import { stepCommand, type StepArgs } from './step-command.js';
 export const decide = stepCommand<StepArgs & { option: string }>({
   name: 'decide',
   summary: 'answer the pending decision',
+  examples: [
+    { line: 'autopilot decide A', does: 'a person answers the pending decision with option A' },
+    { line: 'autopilot decide B --step 5', does: 'the same with B, refused if the run is no longer at step 5' },
+  ],
   tool: "The person's answer to the pending decision.",
   aimed: true,
   person: true,

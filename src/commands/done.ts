@@ -8,6 +8,11 @@ import { stepCommand, type StepArgs } from './step-command.js';
 export const done = stepCommand<StepArgs & { force?: boolean; acceptFailures?: boolean; reason?: string }>({
   name: 'done',
   summary: 'the current step succeeded: check its evidence, then advance',
+  examples: [
+    { line: 'autopilot done', does: 'the current step succeeded: check its files, then move on' },
+    { line: 'autopilot done --step 3', does: 'the same, refused if the work has moved past step 3' },
+    { line: 'autopilot done --force --reason "reviewed on paper"', does: 'a person marks it done without its files (journaled)' },
+  ],
   tool: 'The step succeeded; its done_when files must exist and pass their checks.',
   aimed: true,
   options: [

@@ -11,6 +11,10 @@ import { defineCommand } from './command.js';
 export const exec = defineCommand({
   name: 'exec',
   summary: "run a command for the current step and record its exit code and totals (the report's Result)",
+  examples: [
+    { line: 'autopilot exec -- npm test', does: "run the suite and record its exit code for the step's report" },
+    { line: 'autopilot exec -- npx vitest run test/unit', does: 'the same, for one folder of tests' },
+  ],
   arguments: [{ key: 'command', name: '<command...>', summary: 'the command and its arguments, after `--`: `autopilot exec -- npm test`', words: true }],
   mcp: {
     omitted:

@@ -38,6 +38,11 @@ function startText(r: SessionStart): string {
 export const hook = defineCommand({
   name: 'hook',
   summary: "for an agent client's hooks: `session-start` (the status as context), `session-end` (releases the lease); always exits 0",
+  plain: true,
+  examples: [
+    { line: 'autopilot hook session-start', does: 'the status as context for a new conversation (Claude Code, Codex)' },
+    { line: 'autopilot hook session-end', does: 'release the lease when the conversation ends' },
+  ],
   arguments: [{ key: 'event', name: '<event>', summary: 'session-start or session-end', choices: EVENTS }],
   mcp: { omitted: "it is for the agent client's hooks, which run it themselves" },
   run: async (ctx, a: { event: string }) => {

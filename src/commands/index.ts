@@ -21,10 +21,12 @@ import { mcp } from './mcp.js';
 import { next } from './next.js';
 import { repin } from './repin.js';
 import { report } from './report.js';
+import { reset } from './reset.js';
 import { restore } from './restore.js';
 import { skip } from './skip.js';
 import { status } from './status.js';
 import { substep } from './substep.js';
+import { uninstall } from './uninstall.js';
 
 // Each command's argument type is its own; the front ends read arguments by the specs (`readArguments`).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -43,6 +45,7 @@ export const COMMANDS: readonly (AnyCommand | FrontEnd)[] = [
   mcp,
   hook,
   init,
+  uninstall,
   breadcrumb,
   report,
   lease,
@@ -50,6 +53,7 @@ export const COMMANDS: readonly (AnyCommand | FrontEnd)[] = [
   checkpoint,
   checkpoints,
   restore,
+  reset,
   check,
   log,
 ];

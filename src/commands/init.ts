@@ -1,28 +1,61 @@
 /** `autopilot init`: set a repository up for autopilot and its agents; safe to run again. */
-import { runInit } from '../app/init.js';
+import { runInit, type InitResult } from '../app/init.js';
 import { EXIT } from '../errors.js';
 import type { InitAnswer } from '../render/answers.js';
 import { defineCommand } from './command.js';
 
+const SAID = { created: '+', changed: '~', kept: '=' } as const;
+const WHAT = { created: 'created', changed: "autopilot's part added", kept: 'as it was' } as const;
+
+/** What init did, a line a file, then what to commit and what git ignores. */
+export function initText(r: InitResult): string {
+  const width = Math.max(...r.files.map((f) => f.path.length));
+  const quote = (p: string) => (/^[\w./@-]+$/.test(p) ? p : `'${p.replaceAll("'", "'\\''")}'`);
+  return [
+    ...r.files.map((f) => `${SAID[f.action]} ${f.path.padEnd(width)}  ${WHAT[f.action]}`),
+    ...r.warnings.map((w) => `! ${w}`),
+    r.commit.length > 0
+      ? `Commit:  git add ${r.commit.map(quote).join(' ')} && git commit -m "Set up autopilot"`
+      : 'Commit:  nothing new (every file was already set up)',
+    r.ignored.length > 0 ? `Ignored: ${r.ignored.join(' ')} (.gitignore)` : 'Ignored: nothing (.gitignore has none of autopilot’s lines)',
+    r.commits,
+    r.pointer
+      ? `Started ${r.pointer.flow} at step 1. Run \`autopilot next\`, or \`/autopilot\` in your agent.`
+      : 'Ready. Run `/autopilot` in your agent, or `autopilot next` here (`autopilot init --flow <id>` chooses the flow).',
+  ].join('\n');
+}
+
 export const init = defineCommand({
   name: 'init',
   summary: 'set a repository up: folders, git lines, the /autopilot command for agents',
+  examples: [
+    { line: 'autopilot init', does: 'set this repository up for autopilot and its agents' },
+    { line: 'autopilot init --flow greenfield', does: 'the same, and start the greenfield flow at step 1' },
+    { line: 'autopilot init --hooks', does: 'the same, with the SessionStart and SessionEnd hooks' },
+  ],
   options: [
     { key: 'flow', flags: '--flow <id>', type: 'string', summary: 'also start this flow at step 1' },
-    { key: 'hooks', flags: '--hooks', type: 'boolean', summary: "also add Claude Code's SessionStart hook (.claude/settings.json)" },
+    {
+      key: 'hooks',
+      flags: '--hooks',
+      type: 'boolean',
+      summary: 'also add the SessionStart and SessionEnd hooks: Claude Code (.claude/settings.json) and Codex (.codex/hooks.json)',
+    },
   ],
   mcp: { omitted: 'it sets up the agent client that starts the MCP server: a person runs it once, at a shell' },
   run: (ctx, a: { flow?: string; hooks?: boolean }) => runInit(ctx, a.flow, { hooks: a.hooks === true }),
   view: (r) => {
-    const json: InitAnswer = { created: r.created, kept: r.kept, ...(r.pointer ? { pointer: r.pointer } : {}), commits: r.commits };
-    const text = [
-      ...r.created.map((f) => `+ ${f}`),
-      ...r.kept.map((f) => `= ${f} (already set up)`),
-      r.commits,
-      r.pointer
-        ? `Started ${r.pointer.flow} at step 1. Run \`autopilot next\`.`
-        : 'Ready. Run `autopilot next` (or `autopilot init --flow <id>` to choose the flow).',
-    ].join('\n');
-    return { json, text, exit: EXIT.ok };
+    const json: InitAnswer = {
+      files: r.files,
+      created: r.created,
+      changed: r.changed,
+      kept: r.kept,
+      commit: r.commit,
+      ignored: r.ignored,
+      warnings: r.warnings,
+      ...(r.pointer ? { pointer: r.pointer } : {}),
+      commits: r.commits,
+    };
+    return { json, text: initText(r), exit: EXIT.ok };
   },
 });

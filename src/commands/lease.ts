@@ -6,6 +6,10 @@ import { defineCommand } from './command.js';
 export const lease = defineCommand({
   name: 'lease',
   summary: 'hold the lease on a shared git remote (agents on several machines)',
+  examples: [
+    { line: 'autopilot lease --remote origin', does: 'hold the lease on origin (agents on several machines)' },
+    { line: 'autopilot lease --remote origin --take-over', does: 'a person takes it from another session' },
+  ],
   options: [
     { key: 'remote', flags: '--remote <name>', type: 'string', summary: 'the git remote (default: lease.remote in .autopilot/config.yml)' },
     {

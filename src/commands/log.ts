@@ -8,6 +8,10 @@ import { defineCommand } from './command.js';
 export const log = defineCommand({
   name: 'log',
   summary: 'the journal, newest last',
+  examples: [
+    { line: 'autopilot log', does: 'the journal, newest last' },
+    { line: 'autopilot log -n 20', does: 'only the last 20 events' },
+  ],
   options: [{ key: 'limit', flags: '-n, --limit <count>', type: 'count', summary: 'only the last <count> events (read from the end of the file)' }],
   readOnly: true,
   mcp: { tool: 'The journal, newest last.', answer: 'log' },

@@ -6,6 +6,10 @@ import { defineCommand } from './command.js';
 export const repin = defineCommand({
   name: 'repin',
   summary: 'adopt the flow file as it is now for the run under way (journaled)',
+  examples: [
+    { line: 'autopilot repin', does: 'adopt the edited flow file for the run under way' },
+    { line: 'autopilot repin --json', does: 'the same; the changes as one JSON object' },
+  ],
   person: true,
   mcp: { tool: 'Adopt the edited flow file (a person decides).', answer: 'repin' },
   run: (ctx) => runRepin(ctx),

@@ -5,6 +5,10 @@ import { defineCommand } from './command.js';
 export const report = defineCommand({
   name: 'report',
   summary: 'the run for people: _docs/_autopilot_report.md with a Mermaid diagram; --html also one self-contained page',
+  examples: [
+    { line: 'autopilot report', does: 'write _docs/_autopilot_report.md, the run with a Mermaid diagram' },
+    { line: 'autopilot report --html', does: 'also write one self-contained HTML page' },
+  ],
   options: [{ key: 'html', flags: '--html', type: 'boolean', summary: 'also write _docs/_autopilot_report.html (inline SVG and CSS, no network)' }],
   mcp: { tool: 'Write the run report (html: also a page).', answer: 'report' },
   // The report's renderers load only for this command.

@@ -6,6 +6,10 @@ import { defineCommand } from './command.js';
 export const restore = defineCommand({
   name: 'restore',
   summary: 'return the pointer to a checkpoint (journaled; no history is deleted)',
+  examples: [
+    { line: 'autopilot restore 2026-11-27T021923.031Z-checkpoint', does: 'return the pointer to that checkpoint (ids: `autopilot checkpoints`)' },
+    { line: 'autopilot restore 2026-11-27T021923.031Z-checkpoint --json', does: 'the same; where it returned to as one JSON object' },
+  ],
   person: true,
   arguments: [{ key: 'id', name: '<id>', summary: 'a checkpoint id from `autopilot checkpoints`' }],
   mcp: { tool: 'Back to a checkpoint (a person decides).', answer: 'restore' },

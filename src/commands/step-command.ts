@@ -7,7 +7,7 @@ import { runStep, type StepResult } from '../app/step.js';
 import type { Event } from '../engine/transitions.js';
 import { stepJson } from '../render/json.js';
 import { outcomeText } from '../render/text.js';
-import { lazyAnswer, type ArgumentSpec, type Command, type OptionSpec } from './command.js';
+import { lazyAnswer, type ArgumentSpec, type Command, type Example, type OptionSpec } from './command.js';
 
 /** What every step command's arguments may carry. */
 export interface StepArgs {
@@ -43,6 +43,7 @@ const COMMIT: OptionSpec = {
 export function stepCommand<A extends StepArgs>(spec: {
   name: Event['type'];
   summary: string;
+  examples: readonly Example[];
   /** The MCP tool's description: short, it goes into every model session. */
   tool: string;
   /** `next` acts on the current step; the others name theirs with `--step`. */
@@ -55,6 +56,7 @@ export function stepCommand<A extends StepArgs>(spec: {
   return {
     name: spec.name,
     summary: spec.summary,
+    examples: spec.examples,
     step: true,
     ...(spec.person ? { person: true } : {}),
     ...(spec.arguments ? { arguments: spec.arguments } : {}),

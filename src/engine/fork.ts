@@ -184,7 +184,7 @@ export function describeEvent(e: StampedEntry): string {
     case 'boundary_answered':
       return `crossed the session boundary after step ${String(d('after'))}`;
     case 'run_started':
-      return `started a run of ${e.flow}`;
+      return d('source') === 'reset' ? `started ${e.flow} over (reset; the old pointer and journal kept aside)` : `started a run of ${e.flow}`;
     case 'run_repinned':
       return `repinned ${e.flow} to the flow file as it was`;
     case 'checkpoint_restored':

@@ -337,7 +337,7 @@ function judge(flow: Flow, pointer: Position | null, evidence: Evidence, cycleDr
   }
 
   if (pointer.name !== current.name) {
-    drift.push({ kind: 'name', step: k, message: `step ${k} of ${flow.id} is named "${current.name}", not "${pointer.name}"; name repaired` });
+    drift.push({ kind: 'name', step: k, message: `step ${k} of ${flow.id} is named "${current.name}", not "${pointer.name}"` });
     return { position: { ...kept, name: current.name }, drift, source: 'state' };
   }
   return { position: kept, drift, source: 'state' };
@@ -359,7 +359,7 @@ export function chooseCycle(flow: Flow, pointer: Position | null, diskCycle: num
     drift: {
       kind: 'cycle',
       step: pointer.step,
-      message: `the pointer says cycle ${pointer.cycle}, but the folder shows cycle ${fallback}; cycle repaired`,
+      message: `the pointer says cycle ${pointer.cycle}, but the folder shows cycle ${fallback}`,
     },
   };
 }

@@ -73,7 +73,7 @@ export function checkRecord(
     const start = fromPointerRecord(journal.pointer);
     return {
       start,
-      drift: [{ kind: 'rebuilt', step: start.step, message: `no pointer: rebuilt from the journal (event ${journal.seq}: ${describe(start)})` }],
+      drift: [{ kind: 'rebuilt', step: start.step, message: `no pointer: the position comes from the journal (event ${journal.seq}: ${describe(start)})` }],
     };
   }
 
@@ -130,7 +130,7 @@ export function checkRecord(
       {
         kind: 'behind-journal',
         step: fromJournal!.step,
-        message: `the pointer reflects journal event ${record.seq} (${describe(position)}), but the journal goes on to event ${journal.seq} (${describe(fromJournal!)}); brought up to the journal`,
+        message: `the pointer reflects journal event ${record.seq} (${describe(position)}), but the journal goes on to event ${journal.seq} (${describe(fromJournal!)}): the pointer is behind the journal`,
       },
     ],
   };

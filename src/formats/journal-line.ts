@@ -31,8 +31,8 @@ import type { Problem } from '../errors.js';
 import { hashText } from '../hash.js';
 import { MAX_RETRIES, STATUSES, type Position, type Status } from './pointer/position.js';
 
-/** Where a run's position came from when it was recorded: `init`, the pointer, the folder, or git history. */
-export type PositionSource = 'init' | 'state' | 'folder' | 'git';
+/** Where a run's position came from when it was recorded: `init`, the pointer, the folder, git history, or a person's `reset`. */
+export type PositionSource = 'init' | 'state' | 'folder' | 'git' | 'reset';
 
 /** The flow a run is pinned to, as the journal keeps it: everything but where the file was. */
 export type PinnedFlow = Omit<Flow, 'file'>;
@@ -41,7 +41,14 @@ type NoDetails = Record<never, never>;
 
 /** The details each event carries, as the engine writes them. */
 export interface EventDetails {
-  run_started: { source: PositionSource; flow_hash: string; flow_file: string; pinned: PinnedFlow };
+  /** `moved_aside`: after `reset`, where the old pointer and journal were kept (repository-relative). */
+  run_started: {
+    source: PositionSource;
+    flow_hash: string;
+    flow_file: string;
+    pinned: PinnedFlow;
+    moved_aside?: { pointer?: string; journal?: string };
+  };
   position_repaired: { source: PositionSource; drift: string[] };
   /** `edited`: the fields a person changed, when the journal knows what the pointer said before. */
   pointer_edited: { edited?: Record<string, { was: unknown; now: unknown }>; message: string };

@@ -86,6 +86,7 @@ export async function loadFlows(repo: Repo, options: { writeCache: boolean }): P
         expected: 'a flow file inside the repository',
         received: realOrSelf(file.path),
       });
+      invalid.push({ id: file.id, file: display, problems: [problems.at(-1)!] });
       continue;
     }
     const read = readBounded(file.path, display, 'flow file', FLOW_MAX_BYTES);

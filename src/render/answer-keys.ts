@@ -12,7 +12,7 @@ export const ANSWER_KEYS: Record<AnswerName, readonly string[]> = {
   step: ['flow', 'step', 'name', 'status', 'sub_step', 'retry_count', 'cycle', 'steps', 'source', 'drift', 'outcome'],
   check: ['ok', 'problems', 'flows', 'skills', 'pointer', 'journal_events', 'git_fallback'],
   log: ['events', 'problems'],
-  init: ['created', 'kept'],
+  init: ['files', 'created', 'changed', 'kept', 'commit', 'ignored', 'warnings'],
   breadcrumb: ['markdown', 'marked'],
   report: ['file'],
   lease: ['remote', 'sha', 'taken'],

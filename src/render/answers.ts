@@ -215,8 +215,17 @@ export const logAnswer = z.object({
 });
 
 export const initAnswer = z.object({
+  /** Every file init went through, and what it did to it. */
+  files: z.array(z.object({ path: z.string(), action: z.enum(['created', 'changed', 'kept']) })),
   created: z.array(z.string()),
+  changed: z.array(z.string()),
   kept: z.array(z.string()),
+  /** The files to commit: those init wrote. */
+  commit: z.array(z.string()),
+  /** The `.gitignore` lines that keep autopilot's machine-local files (and `node_modules/`) out of git. */
+  ignored: z.array(z.string()),
+  /** What will not work as written (a binary the configs name that is not installed), and how to fix it. */
+  warnings: z.array(z.string()),
   pointer: z.object({ flow: z.string(), step: z.number().int() }).optional(),
   /** What happens to the steps in git: committed (and the line that turns it off), or why not. */
   commits: z.string().optional(),

@@ -78,8 +78,10 @@ export function logLine(e: StampedEntry): string {
   );
 }
 
+/** A box a person reads at a terminal: every line within 80 columns, a long one carried on under itself. */
 export function box(title: string, body: string[], footer: string[]): string {
-  return [RULE, ` ${title}`, RULE, ...body.map((l) => ` ${l}`), RULE, ...footer.map((l) => ` ${l}`), RULE].join('\n');
+  const lines = (ls: string[]) => ls.flatMap((l) => hanging(` ${l}`, 4));
+  return [RULE, ...lines([title]), RULE, ...lines(body), RULE, ...lines(footer), RULE].join('\n');
 }
 
 export function decisionBox(decision: Decision): string {
@@ -101,12 +103,13 @@ function where(position: Position, flow: Flow): string {
 }
 
 function driftLines(view: View): string[] {
-  const suffix = view.repaired ? 'repaired and journaled' : 'not repaired: `status` never writes; `autopilot next` repairs it';
+  // One thing each: the message says what disagrees, the suffix whether it was repaired (status never writes, so never).
+  const suffix = view.repaired ? 'repaired and journaled' : '`autopilot next` repairs it; `status` never writes';
   // A fork waiting for a person is neither repaired nor journaled: it is said as it is, with its question.
   // Lost events are not repaired by anyone but a person: the message says how; a writing command journals the loss and goes on.
   const lost = view.repaired
     ? 'journaled; the events before stay lost unless recovered'
-    : 'not repaired: `status` never writes; the next command that writes journals the loss and goes on';
+    : 'the next command that writes journals the loss and goes on; `status` never writes';
   const said = (d: View['drift'][number]) =>
     d.kind === 'journal-fork' && view.fork
       ? `! ${line(d.message)}`
@@ -193,13 +196,13 @@ export function statusText(view: View): string {
     } else lines.push(`Next      ${waiting || position.status === 'failed' ? nextForStop(view, step) : `when done: ${thenText(view, step)}`}`);
     lines.push(...pendingLines(view));
   }
-  if (view.lastAction) lines.push(`Last      ${lastActionLine(view.lastAction)}`);
+  if (view.lastAction) lines.push(...wrapped('Last', lastActionLine(view.lastAction)));
   lines.push(`Progress  ${progress(view)}`);
   if (view.batches) lines.push(...wrapped('Batches', batchesLine(view.batches), '   '));
   if (view.acceptance) lines.push(...wrapped('AC', acCoverageLine(view.acceptance), '   '));
   if (view.fork) lines.push(...forkLines(view.fork.reasons, view.fork.sides));
   const problems = driftLines(view);
-  lines.push(problems.length === 0 ? 'Problems  none' : 'Problems', ...problems.map((p) => `  ${p}`));
+  lines.push(problems.length === 0 ? 'Problems  none' : 'Problems', ...problems.flatMap((p) => hanging(`  ${p}`, 4)));
   lines.push(`Source    ${view.source}`);
   const lease = view.lease;
   if (lease?.holder) {
@@ -217,12 +220,18 @@ export function statusText(view: View): string {
         : lease.stale
           ? ' — looks stale: its lease may be taken over by the next step command'
           : '';
-    lines.push(`Driver    ${who}${note}`);
-  } else if (lease?.problem) lines.push(`Driver    ? ${lease.problem} (a person takes over with \`--take-over\`)`);
-  for (const guard of view.guards ?? []) lines.push(`! Guard off: ${guard}`);
-  if (view.gitOff) lines.push(`Git       the git fallback is off: ${view.gitOff}`);
-  if (view.commits && !view.commits.on && !view.gitOff) lines.push(`Commits   no progress commits: ${view.commits.reason}`);
-  if (view.owedCommit !== undefined) lines.push(`Commit    the progress commit of event ${view.owedCommit} is owed: the next command that writes makes it`);
+    lines.push(...wrapped('Driver', `${who}${note}`));
+  } else if (lease?.problem) lines.push(...wrapped('Driver', `? ${lease.problem} (a person takes over with \`--take-over\`)`));
+  for (const guard of view.guards ?? []) lines.push(...hanging(`! Guard off: ${line(guard)}`, 2));
+  if (view.gitOff) {
+    // What having no git costs, and the fix, not the engine's word for it.
+    const fix = view.gitOff === 'not a git repository' ? '`git init` and a first commit turn them on' : 'install git to turn them on';
+    const what = view.gitOff === 'not a git repository' ? 'this folder is not a git repository' : view.gitOff;
+    lines.push(...wrapped('Git', `${what}: steps are not committed, and a lost pointer has no git history to be recovered from (${fix})`));
+  }
+  if (view.commits && !view.commits.on && !view.gitOff) lines.push(...wrapped('Commits', `no progress commits: ${view.commits.reason}`));
+  if (view.owedCommit !== undefined)
+    lines.push(...wrapped('Commit', `the progress commit of event ${view.owedCommit} is owed: the next command that writes makes it`));
   return lines.join('\n');
 }
 
@@ -241,6 +250,22 @@ function wrapped(label: string, text: string, hang = ''): string[] {
       current = ' '.repeat(LABEL) + hang + word;
     } else current += (fresh ? '' : ' ') + word;
     fresh = false;
+  }
+  out.push(current);
+  return out;
+}
+
+/** A line already made (and made safe), wrapped at word boundaries to 80 columns, the lines after the first indented by `indent`. */
+function hanging(text: string, indent: number): string[] {
+  const lead = /^ */.exec(text)![0];
+  const [first = '', ...rest] = text.slice(lead.length).split(' ');
+  const out: string[] = [];
+  let current = lead + first;
+  for (const word of rest) {
+    if (current.length + 1 + word.length > WIDTH) {
+      out.push(current);
+      current = ' '.repeat(indent) + word;
+    } else current += ` ${word}`;
   }
   out.push(current);
   return out;

@@ -208,7 +208,7 @@ describe('bad input and JSON', () => {
 
   it('exits 2 on bad usage', () => {
     const dir = tempRepo();
-    expect(autopilot(dir).code).toBe(2);
+    expect(autopilot(dir, 'nxt').code).toBe(2);
     expect(autopilot(dir, 'decide').code).toBe(2);
     expect(autopilot(dir, 'log', '--limit', 'many').code).toBe(2);
     expect(autopilot(dir, 'done', '--force').code).toBe(2);
@@ -251,10 +251,10 @@ describe('init', () => {
   it('sets a repository up once, keeps what is there, and can start a flow', () => {
     const dir = tempRepo();
     writeFileSync(join(dir, '.gitignore'), 'node_modules/\n');
-    const first = autopilot(dir, 'init', '--json').json<{ created: string[] }>();
+    const first = autopilot(dir, 'init', '--json').json<{ created: string[]; changed: string[] }>();
+    expect(first.changed).toEqual(['.gitignore']);
     expect(first.created).toEqual(
       expect.arrayContaining([
-        '.gitignore',
         '.gitattributes',
         '.claude/commands/autopilot.md',
         '.cursor/commands/autopilot.md',

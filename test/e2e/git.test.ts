@@ -147,12 +147,15 @@ describe('git as the third source of the position', () => {
     expect(run('next').status).toBe(0);
     const status = run('status');
     expect(status.status).toBe(0);
-    expect(status.stdout).toContain('the git fallback is off: `git` is not on PATH');
+    expect(status.stdout).toContain('Git       `git` is not on PATH: steps are not committed');
     expect(JSON.parse(run('check', '--json').stdout)).toMatchObject({ git_fallback: { on: false, reason: '`git` is not on PATH' } });
     const outside = newRepo();
     rmSync(join(outside, '.git'), { recursive: true });
     mkdirSync(join(outside, '_docs'));
-    expect(autopilot(outside, 'status').stdout).toContain('the git fallback is off: not a git repository');
+    // The line wraps at 80 columns: read it joined.
+    expect(autopilot(outside, 'status').stdout.replace(/\n {10}/g, ' ')).toContain(
+      'Git       this folder is not a git repository: steps are not committed, and a lost pointer has no git history to be recovered from (`git init` and a first commit turn them on)',
+    );
   });
 });
 

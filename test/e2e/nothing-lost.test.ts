@@ -82,11 +82,11 @@ describe('nothing lost: the journal is the record', () => {
     writeFileSync(join(dir, POINTER), old); // what `git checkout` of an older commit does
     const check = autopilot(dir, 'check');
     expect(check.code).toBe(2);
-    expect(check.stdout).toContain('brought up to the journal');
+    expect(check.stdout).toContain('the pointer is behind the journal');
     expect(status(dir)).toMatchObject({ retry_count: 2, status: 'not_started' });
     expect(autopilot(dir, 'next').code).toBe(0);
     expect(parsePointer(read(dir, POINTER), POINTER).position).toMatchObject({ retryCount: 2, status: 'in_progress' });
-    expect(events(dir, 'position_repaired').at(-1)!.drift).toEqual([expect.stringContaining('brought up to the journal')]);
+    expect(events(dir, 'position_repaired').at(-1)!.drift).toEqual([expect.stringContaining('the pointer is behind the journal')]);
     expect(autopilot(dir, 'check').code).toBe(0);
   });
 

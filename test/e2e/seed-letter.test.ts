@@ -134,7 +134,7 @@ describe('runs that were never pinned', () => {
     expect(journal(dir)[0]).toMatchObject({ event: 'run_started', pinned: { id: 'greenfield' } });
     expect(autopilot(dir, 'next').stdout).not.toContain('pinned now');
     write(dir, '.autopilot/flows/greenfield.md', read(dir, '.autopilot/flows/greenfield.md').replace('| 3 | Plan |', '| 3 | Architecture |'));
-    expect(autopilot(dir, 'status').stdout).toContain('changed since this run started (step 3 (Plan → Architecture) changed)');
+    expect(autopilot(dir, 'status').stdout.replace(/\s+/g, ' ')).toContain('changed since this run started (step 3 (Plan → Architecture) changed)');
     expect(autopilot(dir, 'check').code).toBe(2);
   });
 

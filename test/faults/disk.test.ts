@@ -168,9 +168,9 @@ describe('a full disk at the lease, the files init sets up, a checkpoint: all or
 
     const done = await cli(dir, ['init', '--flow', 'greenfield', '--hooks', '--json']);
     expect(done.code, done.stdout).toBe(0);
-    const made = done.json?.created as string[];
-    // Every file init writes, and the pointer: what the failed run had written and took back.
-    expect(made.filter((f) => f !== POINTER)).toHaveLength(13);
+    const made = done.json?.commit as string[];
+    // Every file init writes (made or added to), the journal and the pointer: what the failed run had written and took back.
+    expect(made.filter((f) => f !== POINTER && f !== '_docs/_autopilot/journal.jsonl')).toHaveLength(13);
     expect(readFileSync(join(dir, '.gitignore'), 'utf8')).toMatch(/^node_modules\/\n/);
   });
 

@@ -17,6 +17,9 @@ import { thisMachine } from '../../src/io/machine.js';
 import { builtFlow, cli, ctxOf, entries, freshDir, inProcess, LEASE, loadApp, LOCK, walkTo, writeStepFiles } from '../helpers/faults.js';
 import { openShell } from '../helpers/shell.js';
 
+/** status's text with its wrapped lines joined again (a long Driver line goes on under itself, within 80 columns). */
+const unwrapped = (text: string) => text.replace(/\n {10}/g, ' ');
+
 const app = await loadApp();
 const flow = builtFlow('greenfield');
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
@@ -75,7 +78,7 @@ describe('two sessions', () => {
     const status = await cli(dir, as('B', 'status'));
     expect(status.json?.lease).toMatchObject({ session: 'A', stale: true, mine: false, age: '11 min' });
     const text = await cli(dir, ['--session', 'B', 'status']);
-    expect(text.stdout).toMatch(/Driver +A on .*last seen 11 min ago — looks stale/);
+    expect(unwrapped(text.stdout)).toMatch(/Driver +A on .*last seen 11 min ago — looks stale/);
 
     const next = await cli(dir, as('B', 'next'));
     expect(next.code).toBe(0);
@@ -103,7 +106,7 @@ describe('two sessions', () => {
     expect(Date.parse(holder.stale_at as string) - Date.parse(holder.seen_since as string)).toBe(10 * 60_000);
     const seen = await cli(dir, as('B', 'status'));
     expect(seen.json?.lease).toMatchObject({ seen_since: holder.seen_since, stale_at: holder.stale_at, stale: false });
-    expect((await cli(dir, ['--session', 'B', 'status'])).stdout).toMatch(
+    expect(unwrapped((await cli(dir, ['--session', 'B', 'status'])).stdout)).toMatch(
       /Driver +A on .*last seen 11 min ago, quiet since first seen at \S+ by this machine\n/,
     );
 
@@ -140,7 +143,7 @@ describe('two sessions', () => {
     editLease(dir, { heartbeat: minutesAgo(-365 * 24 * 60) });
     const status = await cli(dir, as('B', 'status'));
     expect(status.json?.lease).toMatchObject({ session: 'A', stale: false, ahead: expect.stringMatching(/days/) });
-    expect((await cli(dir, ['--session', 'B', 'status'])).stdout).toMatch(/Driver +A on .*heartbeat \d+ days in the future .*a person decides/);
+    expect(unwrapped((await cli(dir, ['--session', 'B', 'status'])).stdout)).toMatch(/Driver +A on .*heartbeat \d+ days in the future .*a person decides/);
     const before = snapshot(dir);
     const refused = await cli(dir, as('B', 'next'));
     expect(refused.code).toBe(4);
@@ -181,7 +184,7 @@ describe('two sessions', () => {
     const dayLater = await cli(dir, as('B', 'next'), { env: minutes(24 * 60) });
     expect(dayLater.code).toBe(4);
     expect(errorOf(dayLater.json).message).toMatch(/unchanged since this machine first saw it at /);
-    expect((await cli(dir, ['--session', 'B', 'status'], { env: minutes(24 * 60) })).stdout).toMatch(
+    expect(unwrapped((await cli(dir, ['--session', 'B', 'status'], { env: minutes(24 * 60) })).stdout)).toMatch(
       /Driver +A on .*its last heartbeat \S+ by its own clock, quiet since first seen at \S+ by this machine\n/,
     );
     // A day old, same answer.
@@ -218,7 +221,7 @@ describe('two sessions', () => {
     await cli(dir, as('A', 'next'));
     expect((await cli(dir, as('A', 'status'))).json?.lease).toMatchObject({ session: 'A', mine: true, stale: false });
     expect((await cli(dir, as('B', 'status'))).json?.lease).toMatchObject({ session: 'A', mine: false, stale: false, host: hostname() });
-    expect((await cli(dir, ['--session', 'B', 'status'])).stdout).toMatch(/Driver +A on .*last seen \d+ s ago\n/);
+    expect(unwrapped((await cli(dir, ['--session', 'B', 'status'])).stdout)).toMatch(/Driver +A on .*last seen \d+ s ago\n/);
   });
 
   it("a session boundary (step 5 done) releases the lease: a new session's next needs no --take-over", async () => {

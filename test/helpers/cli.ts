@@ -37,7 +37,15 @@ export interface Run {
 }
 
 export function autopilot(dir: string, ...args: string[]): Run {
-  const run = spawnSync(process.execPath, [BIN, '-C', dir, ...args], { encoding: 'utf8', env: { ...process.env, AUTOPILOT_SESSION: '' } });
+  return autopilotWith({}, dir, ...args);
+}
+
+/** The same with more environment (`FORCE_COLOR`, `NO_COLOR`); colour is off unless asked for, whatever the runner's terminal. */
+export function autopilotWith(env: Record<string, string>, dir: string | undefined, ...args: string[]): Run {
+  const run = spawnSync(process.execPath, [BIN, ...(dir === undefined ? [] : ['-C', dir]), ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, AUTOPILOT_SESSION: '', FORCE_COLOR: undefined, NO_COLOR: undefined, ...env },
+  });
   return {
     code: run.status ?? -1,
     stdout: run.stdout,

@@ -1,0 +1,117 @@
+/**
+ * `uninstall`: takes out exactly what `init` put in (`app/init.ts`, each
+ * client's files in `src/clients/`): its lines in shared files (.gitignore,
+ * .gitattributes, CLAUDE.md, AGENTS.md's section, the MCP servers, the
+ * permission rules and hooks), its own files where they are still as it
+ * wrote them (a changed one is left, and said so), then the folders it made
+ * that are left empty. The run's docs folder stays unless asked
+ * (`--remove-docs`): it holds the work. Whatever version of the command line
+ * wrote a file (the installed binary, or this copy by its path), it is
+ * recognised.
+ */
+import { existsSync, lstatSync, readdirSync, readFileSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import type { Removal, SetupFile } from '../clients/client.js';
+import { CLIENTS } from '../clients/index.js';
+import { everyLaunch } from '../clients/launch.js';
+import { InputError } from '../errors.js';
+import { writeFileAtomically } from '../io/atomic-write.js';
+import { packageRoot } from '../io/package-root.js';
+import { gatePath, openRepo } from '../io/repo.js';
+import { SETUP_FILE_MAX_BYTES } from '../limits.js';
+import type { Context } from './context.js';
+import { repositoryFiles } from './init.js';
+
+export interface UninstallFile {
+  path: string;
+  /** `removed`: it held only autopilot's; `edited`: autopilot's part taken out; `left`: changed since autopilot wrote it. */
+  action: 'removed' | 'edited' | 'left';
+  why?: string;
+}
+
+export interface UninstallResult {
+  files: UninstallFile[];
+  /** The run's docs folder: removed (`--remove-docs`), kept, or not there. */
+  docs: { path: string; state: 'removed' | 'kept' | 'absent' };
+}
+
+/** The setup folders init may have made, deepest first: removed where empty. */
+const FOLDERS = ['.claude/commands', '.claude', '.cursor/commands', '.cursor', '.codex/rules', '.codex', '.autopilot'];
+
+/** The removal that does something, of those the candidates found: an edit or removal first, else a change said. */
+function best(removals: Removal[]): Removal {
+  return removals.find((r) => r.kind === 'edit' || r.kind === 'remove') ?? removals.find((r) => r.kind === 'changed') ?? { kind: 'none' };
+}
+
+export async function runUninstall(ctx: Context, options: { removeDocs?: boolean } = {}): Promise<UninstallResult> {
+  const repo = openRepo(ctx.repo);
+  const script = join(packageRoot(), 'bin', 'autopilot.js');
+  // Every spelling a file may carry: each launch, with the hooks; the node_modules line wherever it is.
+  const byPath = new Map<string, SetupFile[]>();
+  const candidates = [
+    ...repositoryFiles(repo, { nodeModules: true }),
+    ...everyLaunch(script).flatMap((launch) => CLIENTS.flatMap((client) => client.files(launch, { hooks: true, steps: 1 }))),
+  ];
+  for (const file of candidates) byPath.set(file.path, [...(byPath.get(file.path) ?? []), file]);
+
+  const files: UninstallFile[] = [];
+  const planned: { path: string; removal: Removal }[] = [];
+  // Judge every file first: one too large or out of the repository stops the command before anything is changed.
+  for (const [path, setups] of byPath) {
+    const file = join(repo.root, path);
+    gatePath(repo, file);
+    if (!existsSync(file)) continue;
+    const size = lstatSync(file).size;
+    if (size > SETUP_FILE_MAX_BYTES)
+      throw new InputError({
+        file: path,
+        message: 'this file is too large for uninstall to read',
+        expected: `at most ${SETUP_FILE_MAX_BYTES} bytes`,
+        received: `${size} bytes`,
+      });
+    const text = readFileSync(file, 'utf8');
+    const removals: Removal[] = [];
+    for (const setup of setups) removals.push(await setup.unmake(text));
+    planned.push({ path, removal: best(removals) });
+  }
+  for (const { path, removal } of planned) {
+    const file = join(repo.root, path);
+    if (removal.kind === 'remove') {
+      unlinkSync(file);
+      files.push({ path, action: 'removed' });
+    } else if (removal.kind === 'edit') {
+      writeFileAtomically(file, removal.text);
+      files.push({ path, action: 'edited' });
+    } else if (removal.kind === 'changed') files.push({ path, action: 'left', why: removal.why });
+  }
+  for (const folder of FOLDERS) removeIfEmpty(join(repo.root, folder));
+
+  const docsPath = relative(repo.root, repo.docs) || repo.docs;
+  let state: UninstallResult['docs']['state'] = existsSync(repo.docs) ? 'kept' : 'absent';
+  if (state === 'kept' && options.removeDocs) {
+    gatePath(repo, repo.docs);
+    if (relative(repo.root, repo.docs) === '' || relative(repo.root, repo.docs).startsWith('..'))
+      throw new InputError({
+        file: docsPath,
+        message: '--remove-docs: the docs folder is the repository itself; nothing is removed',
+        expected: 'a docs folder inside the repository',
+      });
+    rmSync(repo.docs, { recursive: true, force: true });
+    state = 'removed';
+  } else if (state === 'kept') {
+    // What init and a lock leave in a repository that never ran: empty folders.
+    removeIfEmpty(repo.autopilotDir);
+    if (dirname(repo.autopilotDir) !== repo.docs) removeIfEmpty(dirname(repo.autopilotDir));
+    removeIfEmpty(repo.docs);
+    if (!existsSync(repo.docs)) state = 'absent';
+  }
+  return { files, docs: { path: docsPath, state } };
+}
+
+function removeIfEmpty(folder: string): void {
+  try {
+    if (readdirSync(folder).length === 0) rmdirSync(folder);
+  } catch {
+    // Not there, or not a folder: nothing of ours.
+  }
+}
