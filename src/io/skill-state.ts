@@ -26,14 +26,9 @@ export interface SkillState {
  * problem that keeps it from being read.
  */
 export function readSkillState(repo: Pick<Repo, 'root' | 'docs'>, skillFile: string, cycle: number): SkillState | { problem: Problem } | undefined {
-  const skill = readSmallFile(skillFile, displayPath(skillFile, repo.root), SKILL_MAX_BYTES);
-  if (!skill || 'problem' in skill) return skill;
-  const declaration = parseStateDeclaration(skill.text, displayPath(skillFile, repo.root));
-  if (!declaration || 'problem' in declaration) return declaration;
-
-  const path = join(repo.docs, withCycle(declaration.file, cycle));
-  const file = displayPath(path, repo.root);
-  const real = realPath(path);
+  const declared = declaredStateFile(repo, skillFile, cycle);
+  if (!declared || 'problem' in declared) return declared;
+  const { file, path, real, declaration } = declared;
   if (real === undefined) return undefined;
   if (!isInside(realPath(repo.docs) ?? repo.docs, real)) {
     return {
@@ -61,16 +56,22 @@ export interface SkillStateFile {
 
 /** The state file a skill declares, with its text when there is one to keep; undefined when it declares none (or the declaration is wrong: `check` names it). */
 export function skillStateFile(repo: Pick<Repo, 'root' | 'docs'>, skillFile: string, cycle: number): SkillStateFile | undefined {
-  const skill = readSmallFile(skillFile, displayPath(skillFile, repo.root), SKILL_MAX_BYTES);
-  if (!skill || 'problem' in skill) return undefined;
-  const declaration = parseStateDeclaration(skill.text, displayPath(skillFile, repo.root));
-  if (!declaration || 'problem' in declaration) return undefined;
-  const path = join(repo.docs, withCycle(declaration.file, cycle));
-  const file = displayPath(path, repo.root);
-  const real = realPath(path);
+  const declared = declaredStateFile(repo, skillFile, cycle);
+  if (!declared || 'problem' in declared) return undefined;
+  const { file, path, real } = declared;
   if (real === undefined || !isInside(realPath(repo.docs) ?? repo.docs, real)) return { file, path };
   const state = readSmallFile(path, file, SKILL_STATE_MAX_BYTES);
   return state && 'text' in state ? { file, path, text: state.text } : { file, path };
+}
+
+/** Where the state file a SKILL.md declares is for this cycle (its real path, undefined while it does not exist); undefined when it declares none. */
+function declaredStateFile(repo: Pick<Repo, 'root' | 'docs'>, skillFile: string, cycle: number) {
+  const skill = readSmallFile(skillFile, displayPath(skillFile, repo.root), SKILL_MAX_BYTES);
+  if (!skill || 'problem' in skill) return skill;
+  const declaration = parseStateDeclaration(skill.text, displayPath(skillFile, repo.root));
+  if (!declaration || 'problem' in declaration) return declaration;
+  const path = join(repo.docs, withCycle(declaration.file, cycle));
+  return { declaration, path, file: displayPath(path, repo.root), real: realPath(path) };
 }
 
 /** The text of a file, undefined when there is none; a folder or a file too large to be the one meant is a problem. */
