@@ -497,7 +497,8 @@ describe.skipIf(codexMissing).concurrent('autopilot under codex exec (workspace-
     expect(atStart).toMatch(/^Step +1 of 10 · Problem$/m);
     expect(atStart).toMatch(/^Status +not_started$/m);
     const atSecond = startText(model.server.turns()[turnsBefore]!);
-    expect(atSecond.split('\n')).toEqual([
+    // A status line past 80 columns wraps onto an indented line: read joined.
+    expect(atSecond.replace(/\n {10}/g, ' ').split('\n')).toEqual([
       `autopilot session: ${other}`,
       'Autopilot · Greenfield — from a problem statement to a deployed product',
       expect.stringMatching(/^Step +1 of 10 · Problem$/),
