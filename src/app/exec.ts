@@ -8,7 +8,6 @@
  * comes (stdout stays the answer's: `--json` prints one object); only its
  * last `EXEC_OUTPUT_TAIL_BYTES` are kept, to read the totals from.
  */
-import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { totalsOf, totalsText, type Totals } from '../evidence/index.js';
 import { InputError } from '../errors.js';
@@ -74,6 +73,8 @@ export async function runExec(ctx: Context, words: readonly string[]): Promise<E
 function run(words: readonly string[], cwd: string): Promise<{ exitCode: number | null; signal?: string; tail: string }> {
   return new Promise((done) => {
     const shell = words.length === 1 && /\s/.test(words[0]!);
+    // child_process is loaded on the call: it brings net, dgram and the streams, which no other command pays for.
+    const { spawn } = process.getBuiltinModule('node:child_process');
     const child = shell
       ? spawn(words[0]!, { cwd, shell: true, stdio: ['inherit', 'pipe', 'pipe'] })
       : spawn(words[0]!, words.slice(1), { cwd, stdio: ['inherit', 'pipe', 'pipe'] });

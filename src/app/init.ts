@@ -11,7 +11,6 @@
  * before anything is written. Each file knows how `uninstall` takes out again
  * exactly what init put in (`app/uninstall.ts`).
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { entry } from '../formats/journal-line.js';
@@ -165,6 +164,7 @@ function toCommit(repo: Repo, files: InitFile[]): string[] {
   const written = files.filter((f) => f.action !== 'kept').map((f) => f.path);
   const kept = files.filter((f) => f.action === 'kept').map((f) => f.path);
   if (kept.length === 0) return written;
+  const { spawnSync } = childProcess();
   const git = spawnSync('git', ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', ...kept], { cwd: repo.root, encoding: 'utf8' });
   if (git.status !== 0) return written;
   const root = spawnSync('git', ['rev-parse', '--show-prefix'], { cwd: repo.root, encoding: 'utf8' }).stdout?.trim() ?? '';
@@ -307,7 +307,7 @@ export function repositoryFiles(repo: Repo, options: { nodeModules: boolean }): 
 /** Whether `node_modules/` is to be ignored and nothing ignores it: a `package.json` here, and git (or, without git, `.gitignore`) does not ignore it. */
 function nodeModulesUnignored(repo: Repo): boolean {
   if (!existsSync(join(repo.root, 'package.json'))) return false;
-  const git = spawnSync('git', ['check-ignore', '-q', '--no-index', NODE_MODULES], { cwd: repo.root, stdio: 'ignore' });
+  const git = childProcess().spawnSync('git', ['check-ignore', '-q', '--no-index', NODE_MODULES], { cwd: repo.root, stdio: 'ignore' });
   // 0: ignored; 1: not ignored; anything else (no git, not a repository): read .gitignore.
   if (git.status === 0) return false;
   if (git.status === 1) return true;
@@ -326,3 +326,6 @@ async function setupFiles(repo: Repo, launch: Launch, options: SetupOptions): Pr
   }
   return setup;
 }
+
+/** child_process, loaded on the call: it brings net, dgram and the streams, which no other command of the CLI pays for. */
+const childProcess = () => process.getBuiltinModule('node:child_process');
