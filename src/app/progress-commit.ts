@@ -129,8 +129,16 @@ export function worthACommit(entries: readonly JournalEntry[]): JournalEntry | u
  * last of the command's batch), or undefined when the command changed
  * nothing worth a commit. `tree`: the work tree when the step started.
  */
-export function owedCommit(loaded: Loaded, flow: Flow, transition: Transition, mode: CommitMode, tree: string | undefined): JournalEntry | undefined {
-  const about = worthACommit(transition.entries);
+export function owedCommit(
+  loaded: Loaded,
+  flow: Flow,
+  transition: Transition,
+  mode: CommitMode,
+  tree: string | undefined,
+  all: readonly JournalEntry[] = transition.entries,
+): JournalEntry | undefined {
+  // Steps found done on disk are completed before the command's own transition (`walkFolder`): worth a commit too.
+  const about = worthACommit(transition.entries) ?? worthACommit([...all].reverse());
   if (!about) return undefined;
   const { repo } = loaded;
   // An answer moves the run on: the commit names where it resumes; a step's own result names that step.
@@ -138,10 +146,10 @@ export function owedCommit(loaded: Loaded, flow: Flow, transition: Transition, m
   const at = answered
     ? transition.position
     : { ...transition.position, step: about.step, name: about.name, status: about.status as typeof transition.position.status, cycle: about.cycle };
-  const evidence =
-    typeof about.step === 'number' && about.cycle === loaded.evidence.cycle
-      ? allMatches(evidenceFor(loaded.evidence, about.step)).map((m) => `${repo.docsName}/${m}`)
-      : [];
+  // The files of every step the command finished: its own, and those of the steps a walk found done on disk.
+  const finished = [about, ...all.filter((e) => e.event === 'step_completed' || e.event === 'step_skipped')];
+  const steps = new Set(finished.filter((e) => typeof e.step === 'number' && e.cycle === loaded.evidence.cycle).map((e) => e.step as number));
+  const evidence = [...steps].flatMap((n) => allMatches(evidenceFor(loaded.evidence, n)).map((m) => `${repo.docsName}/${m}`));
   const state = [repo.pointerFile, repo.journalFile].map((f) => displayPath(f, repo.root));
   // A batch's commit also holds its report, and says which batch it is.
   const batch = transition.entries.find((e) => e.event === 'batch_completed');

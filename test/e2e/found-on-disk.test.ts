@@ -60,7 +60,7 @@ describe('the folder never walks past a person (the built CLI, real git)', () =>
     expect(completions(dir)).toEqual([]);
   });
 
-  it('real files for steps 1–3 (filled from the templates): `next` completes 2 steps by folder and asks the research decision (exit 3); Plan waits for the answer', () => {
+  it('real files for steps 1–3 (filled from the templates): `next` completes 2 steps by folder, commits their 3 files, and asks the research decision (exit 3); Plan waits for the answer', () => {
     const dir = freshRepo();
     expect(autopilot(dir, 'next').code).toBe(0);
     for (const rel of STEPS_1_TO_3) write(dir, `_docs/${rel}`);
@@ -75,6 +75,17 @@ describe('the folder never walks past a person (the built CLI, real git)', () =>
         .filter((e) => e.event === 'decision_required')
         .map((e) => e.step),
     ).toEqual([2]);
+    // The walk's steps are committed with their files (3 of them).
+    expect(git(dir, 'show', '--name-only', '--format=%s', 'HEAD').trim().split('\n')).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^autopilot: greenfield 2\/10 Research completed/),
+        '_docs/00_problem/problem.md',
+        '_docs/00_problem/acceptance_criteria.md',
+        '_docs/01_solution/solution_draft_01.md',
+      ]),
+    );
+    // Plan's files wait, uncommitted, for their step; everything else of the run is in HEAD as the work tree has it.
+    expect(git(dir, 'status', '--short', '--', '_docs').trim().split('\n').sort()).toEqual(['?? _docs/01_solution/solution.md', '?? _docs/02_document/']);
     // Asked again, not walked past, until a person answers.
     expect(autopilot(dir, 'next').code).toBe(3);
     expect(autopilot(dir, 'decide', 'B').code).toBe(0);
@@ -104,6 +115,9 @@ describe('the folder never walks past a person (the built CLI, real git)', () =>
         .map((e) => e.after),
     ).toEqual([5]);
     expect(Number(git(dir, 'rev-list', '--count', 'HEAD').trim())).toBeGreaterThan(Number(commits));
+    // The commit holds both walked steps' files: Plan's and Decompose's.
+    const held = git(dir, 'show', '--name-only', '--format=', 'HEAD');
+    for (const rel of [...STEPS_1_TO_3.slice(3), '02_tasks/_index.md']) expect(held).toContain(`_docs/${rel}`);
     expect(autopilot(dir, 'check').code).toBe(0);
   });
 

@@ -43,9 +43,9 @@ export function stepWrite(loaded: Loaded, plan: StepPlan, commits: CommitGit | u
     files.push({ path: backup, text: loaded.brokenPointer });
     plan.notices.push(`the unreadable pointer was kept as ${displayPath(backup, repo.root)}`);
   }
-  const owed = commits && !commits.blocked ? owedCommit(loaded, flow, transition, commits.mode, startTreeOf(loaded, transition)) : undefined;
+  const owed = commits && !commits.blocked ? owedCommit(loaded, flow, transition, commits.mode, startTreeOf(loaded, transition), plan.entries) : undefined;
   // By default, a commit git cannot take now is said where one was due (a first commit missing is said by `status`, not here).
-  if (commits?.blocked && !commits.unborn && worthACommit(transition.entries))
+  if (commits?.blocked && !commits.unborn && worthACommit(plan.entries))
     plan.notices.push(`no progress commit: ${commits.blocked}; the step is recorded, its files are left as they are`);
   return {
     ...(commits?.handle && owed ? { git: { handle: commits.handle, strict: commits.strict } } : {}),
