@@ -7,7 +7,7 @@
 import { acceptanceIdsJudge } from './acceptance-ids.js';
 import { acceptanceTrace, ACCEPTANCE_FILE } from './acceptance-trace.js';
 import { exitCode } from './exit-code.js';
-import { CHECK_NAMES, type CheckName } from './names.js';
+import type { CheckName } from './names.js';
 import { placeholders } from './placeholders.js';
 import { sections } from './sections.js';
 import { selfCheck } from './self-check.js';
@@ -24,7 +24,6 @@ export const JUDGES: Readonly<Record<CheckName, { judge: Judge; needs?: JudgeNee
   'task-index': { judge: taskIndex, needs: { siblings: true } },
 };
 
-export const JUDGE_NAMES: readonly string[] = CHECK_NAMES;
 export { ACCEPTANCE_FILE };
 
 /** The judges an output runs, in the order declared: `sections` first when it lists sections. */

@@ -65,10 +65,6 @@ export function headingOf(line: Line): Heading | undefined {
   return { level: m[1]!.length, text, line: line.number };
 }
 
-export function headingsOf(lines: Line[]): Heading[] {
-  return lines.map(headingOf).filter((h): h is Heading => h !== undefined);
-}
-
 /** Every section opened by a heading of `level`, in order. */
 export function sectionsOf(lines: Line[], level = 2): Section[] {
   const out: Section[] = [];
