@@ -579,53 +579,59 @@ describe.skipIf(codexMissing).concurrent('autopilot under codex exec (workspace-
     expect(leaseOf(repo)?.session).toBe(thread);
   });
 
-  it('a killed thread is taken over at once by the MCP call of the next thread, journaled as gone (the MCP server recorded the codex process that died); its shell command cannot tell, and waits', async () => {
-    const repo = installed();
-    const model = await scriptedModel();
-    const home = codexHome({ baseUrl: model.server.baseUrl, trusted: [repo], ...WORKSPACE_WRITE });
-    let reached!: () => void;
-    const waiting = new Promise<void>((resolve) => (reached = resolve));
-    model.play([
-      cli('next --json'),
-      FIND_TOOLS,
-      tool('substep', { step: 1, text: '1 — Interview' }),
-      () => {
-        reached();
-        return new Promise<Turn>(() => {});
-      },
-    ]);
-    let pid = 0;
-    const running = runCodex({ cwd: repo, codexHome: home, prompt: 'Run /autopilot.', onStart: (started) => (pid = started) });
-    await waiting;
-    const held = leaseOf(repo)!;
-    expect(held.conversation).toBeDefined();
-    process.kill(-pid, 'SIGKILL');
-    const killed = await running;
-    expect(killed.signal).toBe('SIGKILL');
-    const thread = killed.threadId!;
-    expect(held.session).toBe(thread);
-    // Ended: no such process, or a zombie its new parent has not reaped yet. SIGKILL ends a process when the kernel
-    // has torn it down, which on a loaded machine comes after its pipes closed (what `running` waited for): until
-    // then /proc still shows it running, so this waits for the end, as the next conversation would have.
-    expect(await processEnded(held.conversation!.pid), `codex (pid ${held.conversation!.pid}) still runs 15 s after SIGKILL`).toBe(true);
+  // Known flaky (1 failure in 3 runs alone, 1 in 5 full CI runs): the next thread's shell command is sometimes missing
+  // from Codex's items. One retry until its cause is found (the closing note of issues 23-25 says so); a real regression fails both.
+  it(
+    'a killed thread is taken over at once by the MCP call of the next thread, journaled as gone (the MCP server recorded the codex process that died); its shell command cannot tell, and waits',
+    { retry: 1 },
+    async () => {
+      const repo = installed();
+      const model = await scriptedModel();
+      const home = codexHome({ baseUrl: model.server.baseUrl, trusted: [repo], ...WORKSPACE_WRITE });
+      let reached!: () => void;
+      const waiting = new Promise<void>((resolve) => (reached = resolve));
+      model.play([
+        cli('next --json'),
+        FIND_TOOLS,
+        tool('substep', { step: 1, text: '1 — Interview' }),
+        () => {
+          reached();
+          return new Promise<Turn>(() => {});
+        },
+      ]);
+      let pid = 0;
+      const running = runCodex({ cwd: repo, codexHome: home, prompt: 'Run /autopilot.', onStart: (started) => (pid = started) });
+      await waiting;
+      const held = leaseOf(repo)!;
+      expect(held.conversation).toBeDefined();
+      process.kill(-pid, 'SIGKILL');
+      const killed = await running;
+      expect(killed.signal).toBe('SIGKILL');
+      const thread = killed.threadId!;
+      expect(held.session).toBe(thread);
+      // Ended: no such process, or a zombie its new parent has not reaped yet. SIGKILL ends a process when the kernel
+      // has torn it down, which on a loaded machine comes after its pipes closed (what `running` waited for): until
+      // then /proc still shows it running, so this waits for the end, as the next conversation would have.
+      expect(await processEnded(held.conversation!.pid), `codex (pid ${held.conversation!.pid}) still runs 15 s after SIGKILL`).toBe(true);
 
-    // The next thread: a shell command, in the sandbox, cannot see whether that codex runs, so it does not take over
-    // (exit 4, saying so); the MCP tool, outside, sees it gone and goes on at once.
-    model.play([cli('next --json'), FIND_TOOLS, tool('next', {}), { text: 'Resumed step 1.' }]);
-    const fresh = await run(repo, home, 'Run /autopilot.');
-    const next = expectClean(fresh);
-    const shell = commands(fresh);
-    expect(shell.map((c) => c.exit)).toEqual([4]);
-    expect(JSON.stringify(shell[0]!.json)).toContain('cannot be told from here');
-    expect(mcpCalls(fresh).map((c) => [c.tool, c.status, c.result?.action, c.result?.resume])).toEqual([['next', 'completed', 'resume', '1 — Interview']]);
-    expect(journal(repo).map((line) => [line.event, line.session, line.from, line.reason])).toEqual([
-      ['run_started', thread, undefined, undefined],
-      ['step_started', thread, undefined, undefined],
-      ['substep', thread, undefined, undefined],
-      ['lease_taken_over', next, thread, 'gone'],
-    ]);
-    expect(leaseOf(repo)?.session).toBe(next);
-  });
+      // The next thread: a shell command, in the sandbox, cannot see whether that codex runs, so it does not take over
+      // (exit 4, saying so); the MCP tool, outside, sees it gone and goes on at once.
+      model.play([cli('next --json'), FIND_TOOLS, tool('next', {}), { text: 'Resumed step 1.' }]);
+      const fresh = await run(repo, home, 'Run /autopilot.');
+      const next = expectClean(fresh);
+      const shell = commands(fresh);
+      expect(shell.map((c) => c.exit)).toEqual([4]);
+      expect(JSON.stringify(shell[0]!.json)).toContain('cannot be told from here');
+      expect(mcpCalls(fresh).map((c) => [c.tool, c.status, c.result?.action, c.result?.resume])).toEqual([['next', 'completed', 'resume', '1 — Interview']]);
+      expect(journal(repo).map((line) => [line.event, line.session, line.from, line.reason])).toEqual([
+        ['run_started', thread, undefined, undefined],
+        ['step_started', thread, undefined, undefined],
+        ['substep', thread, undefined, undefined],
+        ['lease_taken_over', next, thread, 'gone'],
+      ]);
+      expect(leaseOf(repo)?.session).toBe(next);
+    },
+  );
 
   it('what only a person decides is refused in exec: decide and ack through exec_command (exec policy) and as MCP tools (approval_mode "prompt"); the journal records none', async () => {
     const repo = installed();
