@@ -146,7 +146,7 @@ export async function runCheck(ctx: Pick<Context, 'repo'>): Promise<CheckResult>
   if (carried) problems.push(carried);
   for (const guard of guardProblems(repo)) problems.push({ message: guard });
   // The agent clients' files (`src/clients/`): an older text tells the agent what this version no longer does.
-  problems.push(...(await outdatedClientFiles(repo, Math.max(1, ...flows.map((f) => f.steps.length)))));
+  problems.push(...(await outdatedClientFiles(repo)));
   const gitOff = gitFallbackOff(repo);
   return { problems, flows: flows.map((f) => f.id), skills: skills.size, pointer, journalEvents: journal.entries.length, ...(gitOff ? { gitOff } : {}) };
 }

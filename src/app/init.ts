@@ -24,7 +24,6 @@ import { SETUP_FILE_MAX_BYTES } from '../limits.js';
 import { gatePath, type Repo } from '../io/repo.js';
 import { leftOver, withLines, withoutLines } from '../clients/config-files.js';
 import { AGENT_BIN, type Launch, type SetupFile, type SetupOptions } from '../clients/client.js';
-import { loadFlows } from '../io/load-flows.js';
 import { CLIENTS } from '../clients/index.js';
 import { launchOf } from '../clients/launch.js';
 import { packageRoot } from '../io/package-root.js';
@@ -106,14 +105,10 @@ function read(repo: Repo, file: string): string | undefined {
 export async function runInit(ctx: Context, flowId: string | undefined, options: { hooks?: boolean } = {}): Promise<InitResult> {
   const spec = {
     flows: 'none' as const,
-    // Validate --flow before touching anything; the flows' step numbers go into Codex's rules.
-    prepare: async ({ repo }: Opened) => {
-      if (flowId === undefined) return { flow: undefined, steps: mostSteps(await flowsThatLoad(repo)) };
-      const flows = await loadRepoFlows(repo, true);
-      return { flow: chosenFlow(flows, flowId), steps: mostSteps(flows) };
-    },
+    // Validate --flow before touching anything.
+    prepare: async ({ repo }: Opened) => (flowId === undefined ? { flow: undefined } : { flow: chosenFlow(await loadRepoFlows(repo, true), flowId) }),
   };
-  const { result } = await transact(ctx, spec, async ({ repo, prepared: { flow, steps }, settings }) => {
+  const { result } = await transact(ctx, spec, async ({ repo, prepared: { flow }, settings }) => {
     if (flow && readPointerText(repo) !== null) {
       throw new InputError({
         file: relative(repo.root, repo.pointerFile),
@@ -123,7 +118,7 @@ export async function runInit(ctx: Context, flowId: string | undefined, options:
       });
     }
     const launch = launchOf(repo.root, join(packageRoot(), 'bin', 'autopilot.js'));
-    const setup = await setupFiles(repo, launch, { hooks: options.hooks === true, steps });
+    const setup = await setupFiles(repo, launch, { hooks: options.hooks === true });
     const plan: Plan = { entries: [], files: setup.filter((f): f is SetupChange & { text: string } => f.text !== undefined) };
     if (flow) {
       const position = atStep(flow, flow.steps[0]!, 1);
@@ -178,12 +173,6 @@ function toCommit(repo: Repo, files: InitFile[]): string[] {
   return files.filter((f) => f.action !== 'kept' || changed.has(f.path)).map((f) => f.path);
 }
 
-/** The most steps of any flow: the step numbers a `--step` may carry. */
-const mostSteps = (flows: Flow[]) => Math.max(1, ...flows.map((f) => f.steps.length));
-
-/** The flows that load (a broken one is `check`'s to report: init still sets up). */
-const flowsThatLoad = async (repo: Repo): Promise<Flow[]> => (await loadFlows(repo, { writeCache: false })).flows;
-
 /** The lines of `.gitignore` autopilot stands behind: its own, and `node_modules/` where it is there. */
 function ignoredLines(repo: Repo, setup: SetupChange[]): string[] {
   const gitignore = setup.find((f) => f.path === join(repo.root, '.gitignore'));
@@ -219,11 +208,11 @@ function notInstalled(repo: Repo, launch: Launch, setup: SetupChange[]): string[
  * never mentions autopilot, is no problem: not every project uses every
  * client. Hooks are not judged (whether a person chose them is not known).
  */
-export async function outdatedClientFiles(repo: Repo, steps: number): Promise<Problem[]> {
+export async function outdatedClientFiles(repo: Repo): Promise<Problem[]> {
   const launch = launchOf(repo.root, join(packageRoot(), 'bin', 'autopilot.js'));
   const problems: Problem[] = [];
   for (const client of CLIENTS)
-    for (const file of client.files(launch, { hooks: false, steps })) {
+    for (const file of client.files(launch, { hooks: false })) {
       let text: string | undefined;
       let outdated: boolean;
       try {

@@ -50,7 +50,7 @@ export async function runUninstall(ctx: Context, options: { removeDocs?: boolean
   const byPath = new Map<string, SetupFile[]>();
   const candidates = [
     ...repositoryFiles(repo, { nodeModules: true }),
-    ...everyLaunch(script).flatMap((launch) => CLIENTS.flatMap((client) => client.files(launch, { hooks: true, steps: 1 }))),
+    ...everyLaunch(script).flatMap((launch) => CLIENTS.flatMap((client) => client.files(launch, { hooks: true }))),
   ];
   for (const file of candidates) byPath.set(file.path, [...(byPath.get(file.path) ?? []), file]);
 

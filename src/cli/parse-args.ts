@@ -11,6 +11,7 @@ import { GLOBAL_OPTIONS, type ArgumentSpec, type OptionSpec } from '../commands/
 import type { AnyCommand } from '../commands/index.js';
 import type { FrontEnd } from '../commands/command.js';
 import { ERROR_EXIT, EXIT, EXIT_MEANING, type Problem } from '../errors.js';
+import { personOrderProblem } from './person-order.js';
 import { didYouMean } from './suggest.js';
 
 export type Parsed =
@@ -52,16 +53,16 @@ const globalLongs = new Set(
   GLOBAL_OPTIONS.filter((o) => o.type !== 'boolean').flatMap((o) => [specOf(o).long, ...(specOf(o).short ? [specOf(o).short!] : [])]),
 );
 
-/** The command's name: the first word that is neither an option nor a global option's value. */
-function commandWord(args: readonly string[]): string | undefined {
+/** Where the command's name stands: the first word that is neither an option nor a global option's value (-1: none). */
+function commandAt(args: readonly string[]): number {
   for (let i = 0; i < args.length; i++) {
     const word = args[i]!;
-    if (word === '--') return args[i + 1];
-    if (!word.startsWith('-')) return word;
+    if (word === '--') return i + 1 < args.length ? i + 1 : -1;
+    if (!word.startsWith('-')) return i;
     const name = word.replace(/^-+/, '').split('=')[0]!;
     if (!word.includes('=') && globalLongs.has(name)) i++;
   }
-  return undefined;
+  return -1;
 }
 
 type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
@@ -134,7 +135,8 @@ function optionError(error: Error & { code?: string }, command: AnyEntry, own: r
 }
 
 export function parseCommandLine(args: readonly string[], commands: readonly AnyEntry[], version: string): Parsed {
-  const name = commandWord(args);
+  const at = commandAt(args);
+  const name = at < 0 ? undefined : args[at];
   if (name === undefined || name === 'help') {
     if (args.includes('--version') || args.includes('-V')) return { kind: 'version' };
     const topic = name === 'help' ? args[args.indexOf('help') + 1] : undefined;
@@ -159,11 +161,15 @@ export function parseCommandLine(args: readonly string[], commands: readonly Any
   if (values.version) return { kind: 'version' };
   const raw: Record<string, unknown> = {};
   const globals: Record<string, unknown> = {};
+  const personFlags: string[] = [];
   for (const [long, value] of Object.entries(values)) {
     const option = keys.get(long);
     if (!option) continue;
     (GLOBAL_OPTIONS.includes(option) ? globals : raw)[option.key] = value;
+    if (option.person) personFlags.push(`--${long}`);
   }
+  const order = personOrderProblem(args, { name, at, person: 'person' in command && command.person === true, flags: personFlags });
+  if (order) return { kind: 'error', problem: order };
   const words = positionals.slice(positionals.indexOf(name) + 1);
   const specsOf: readonly ArgumentSpec[] = 'frontEnd' in command ? [] : (command.arguments ?? []);
   for (const [i, argument] of specsOf.entries()) {

@@ -2,7 +2,8 @@
  * Claude Code (docs/sessions.md, docs/claude-code-facts.md). `init` sets up
  * the `/autopilot` command, the line of `CLAUDE.md` that imports AGENTS.md's
  * section, the MCP server in `.mcp.json`, and `.claude/settings.json`: the
- * `permissions.ask` rules for what only a person decides, and with `--hooks`
+ * `permissions.ask` rules for what only a person decides (its commands and
+ * options on the command line: none is an MCP tool), and with `--hooks`
  * the SessionStart and SessionEnd hooks. Its hooks run with
  * `$CLAUDE_PROJECT_DIR` set; at a new conversation's start the hook names the
  * conversation in `$CLAUDE_ENV_FILE`, which Claude Code runs before every
@@ -27,16 +28,16 @@ import {
   withoutMcpServer,
 } from './config-files.js';
 import { InputError } from '../errors.js';
+import { OLD_CLAUDE_ASK } from './legacy.js';
 import { CLAUDE_MD_LINE, claudeCommand, TEXT_MARK } from './instructions.js';
 
-/** Claude Code's permission rules that make it ask the person before an agent runs a person's command, CLI or MCP. */
+/** Claude Code's permission rules that make it ask the person before an agent runs a person's command or option (none is an MCP tool). */
 export function askRules(): string[] {
-  return [
-    ...PERSON_COMMANDS.map((name) => `Bash(*autopilot* ${name}*)`),
-    ...PERSON_OPTIONS.map((flag) => `Bash(*autopilot* *${flag}*)`),
-    ...PERSON_COMMANDS.map((name) => `mcp__autopilot__${name}`),
-  ];
+  return [...PERSON_COMMANDS.map((name) => `Bash(*autopilot* ${name}*)`), ...PERSON_OPTIONS.map((flag) => `Bash(*autopilot* *${flag}*)`)];
 }
+
+/** The ask rules of autopilot's an older init wrote (for the person's MCP tools, gone since): taken out by init and uninstall. */
+const OLD_RULES = new Set(OLD_CLAUDE_ASK);
 
 /** Claude Code's settings: the ask rules, and with `hooks` the SessionStart and SessionEnd hooks. */
 export function withClaudeSettings(text: string | undefined, file: string, launch: Launch, hooks: boolean): string | undefined {
@@ -44,7 +45,8 @@ export function withClaudeSettings(text: string | undefined, file: string, launc
   const permissions = objectAt(json, 'permissions', file, '"permissions": { "ask": [ … ] }');
   const ask = permissions.ask === undefined ? [] : permissions.ask;
   if (!Array.isArray(ask)) throw new InputError({ file, message: '`permissions.ask` is not a list', expected: '"ask": [ … ]' });
-  const rules = [...ask, ...askRules().filter((rule) => !ask.includes(rule))];
+  const kept = ask.filter((rule) => !(typeof rule === 'string' && OLD_RULES.has(rule)));
+  const rules = [...kept, ...askRules().filter((rule) => !kept.includes(rule))];
   const withRules = { ...json, permissions: { ...permissions, ask: rules } };
   return changed(text, hooks ? withHooks(withRules, file, launch.claudeHook) : withRules);
 }
@@ -57,7 +59,7 @@ export function withoutClaudeSettings(text: string, file: string): Removal {
     if (typeof permissions === 'object' && permissions !== null && Array.isArray((permissions as Json).ask)) {
       const p = permissions as Json;
       const ask = p.ask as unknown[];
-      const ours = new Set(askRules());
+      const ours = new Set([...askRules(), ...OLD_RULES]);
       const rest = ask.filter((rule) => !(typeof rule === 'string' && ours.has(rule)));
       if (rest.length < ask.length) {
         found = true;

@@ -12,18 +12,31 @@
 
 /** How every installed text calls the command line where autopilot is installed in the project. */
 export const AGENT_BIN = 'node_modules/.bin/autopilot';
+/** The package's name on npm, and its binary's: what a package runner is given (`npx autopilot`, `npx md-autopilot`). */
+export const PACKAGE_NAMES = ['autopilot', 'md-autopilot'] as const;
 
 /** What only a person decides (rule 10): the commands, and the options of any command. Kept equal to the registry's `person` marks (tested). */
 export const PERSON_COMMANDS = ['decide', 'ack', 'repin', 'restore', 'reset'] as const;
 export const PERSON_OPTIONS = ['--force', '--accept-failures', '--take-over'] as const;
-/** The MCP tools an agent runs that write (the rest only read, or are a person's). Kept equal to the registry (tested). */
+/** The MCP tools an agent runs that write (the rest only read; a person's command is never a tool). Kept equal to the registry (tested). */
 export const AGENT_WRITE_TOOLS = ['next', 'substep', 'done', 'fail', 'skip', 'breadcrumb', 'report', 'lease', 'checkpoint'] as const;
+/** The commands a person's option may follow (every command that takes one is among them: tested). */
+export const OPTION_COMMANDS: readonly string[] = [...AGENT_WRITE_TOOLS, ...PERSON_COMMANDS];
+
+/** One word of a command line as Codex's exec policy matches it: exactly, or one of a list. */
+export type Token = string | readonly string[];
 
 /** How a client starts autopilot: its command line, its MCP server, its hooks (`launch.ts`). */
 export interface Launch {
   /** The command line as texts and permission rules spell it, and as its words. */
   bin: string;
   words: string[];
+  /**
+   * Every first few words an agent may call this autopilot by, as exec-policy
+   * tokens: the words above, the same binary spelled otherwise, and the
+   * package runners (`npx autopilot`, `npx --no md-autopilot`, `npm exec …`).
+   */
+  spellings: readonly (readonly Token[])[];
   /** The MCP server, started from whatever folder of the project the client runs in. */
   mcp: { command: string; args: string[] };
   /** A hook's command line (`hook session-start`), for Claude Code and for Codex. */
@@ -58,10 +71,9 @@ export interface HookFields {
   raw: Record<string, unknown>;
 }
 
-/** `hooks`: `init --hooks`; `steps`: the highest step number of the flows the repository has (the numbers a `--step` may carry). */
+/** `hooks`: `init --hooks`. */
 export interface SetupOptions {
   hooks: boolean;
-  steps: number;
 }
 
 export interface Client {

@@ -1,13 +1,14 @@
 /**
  * Codex's TOML file `init` writes (docs/sessions.md): the MCP server in the
- * project's `.codex/config.toml` (the agent's own tools approved, the
- * person-only ones set to ask). Codex applies it once the person trusts the
+ * project's `.codex/config.toml` (the agent's own tools approved: a person's
+ * command is no tool at all). Codex applies it once the person trusts the
  * project. A bundle of its own: only `init` (and `check`, where the file is
  * there) loads the TOML parser.
  */
 import { parse, stringify } from 'smol-toml';
 import { InputError } from '../errors.js';
-import { AGENT_WRITE_TOOLS, PERSON_COMMANDS, type Launch, type Removal } from './client.js';
+import { AGENT_WRITE_TOOLS, type Launch, type Removal } from './client.js';
+import { OLD_CODEX_TOOLS } from './legacy.js';
 
 type Table = Record<string, unknown>;
 const isTable = (v: unknown): v is Table => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -32,18 +33,21 @@ export function withCodexServer(text: string | undefined, file: string, launch: 
 
 /** The lines init appends: a comment and autopilot's table. */
 function serverBlock(launch: Launch): string {
-  // Codex asks before a tool that writes, unless told: the agent's own tools run, a person's ask first.
-  const tools = Object.fromEntries([
-    ...AGENT_WRITE_TOOLS.map((name) => [name, { approval_mode: 'approve' }]),
-    ...PERSON_COMMANDS.map((name) => [name, { approval_mode: 'prompt' }]),
-  ]);
+  // Codex asks before a tool that writes, unless told: the agent's own tools run (a person's command is no tool).
+  const tools = Object.fromEntries(AGENT_WRITE_TOOLS.map((name) => [name, { approval_mode: 'approve' }]));
   const table = stringify({ mcp_servers: { autopilot: { command: launch.mcp.command, args: launch.mcp.args, tools } } });
+  return `# autopilot: its MCP server; the agent's tools run (what only a person decides is no tool)\n${table}\n`;
+}
+
+/** The lines an older init appended, with the person's commands as tools set to ask (`legacy.ts`). */
+function oldServerBlock(launch: Launch): string {
+  const table = stringify({ mcp_servers: { autopilot: { command: launch.mcp.command, args: launch.mcp.args, tools: OLD_CODEX_TOOLS } } });
   return `# autopilot: its MCP server; the agent's tools run, the ones only a person decides ask first\n${table}\n`;
 }
 
-/** The config without the lines init appended; a table of autopilot's that is not as init wrote it is left, and said. */
+/** The config without the lines init appended (this version's or an older one's); a table of autopilot's that is not as init wrote it is left, and said. */
 export function withoutCodexServer(text: string, launch: Launch): Removal {
-  const block = serverBlock(launch);
+  const block = [serverBlock(launch), oldServerBlock(launch)].find((b) => text.includes(b)) ?? serverBlock(launch);
   const at = text.indexOf(block);
   if (at < 0)
     return /^\[mcp_servers\.autopilot[\].]/m.test(text)

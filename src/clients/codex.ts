@@ -1,7 +1,7 @@
 /**
  * Codex (docs/sessions.md, docs/codex-facts.md). `init` sets up the section
- * of `AGENTS.md`, the MCP server in `.codex/config.toml` (its tools that only
- * a person runs set to ask), the exec policy `.codex/rules/autopilot.rules`,
+ * of `AGENTS.md`, the MCP server in `.codex/config.toml` (the agent's tools
+ * that write approved), the exec policy `.codex/rules/autopilot.rules`,
  * and with `--hooks` `.codex/hooks.json` (Claude Code's format). Every shell
  * command it runs carries `$CODEX_THREAD_ID`, and every MCP call
  * `_meta.threadId`; its hooks are told by their transcript, a `rollout-…`
@@ -10,75 +10,56 @@
  * here, with no parser.
  */
 import { CODEX_SESSION_END_TIMEOUT_SECONDS } from '../limits.js';
-import { AGENT_WRITE_TOOLS, PERSON_COMMANDS, PERSON_OPTIONS, type Client, type Launch } from './client.js';
+import { OPTION_COMMANDS, PERSON_COMMANDS, PERSON_OPTIONS, type Client, type Launch, type Token } from './client.js';
 import { changed, oursRemoved, parseObject, withHooks, withoutHooks } from './config-files.js';
 import { withAgentsSection, withoutAgentsSection } from './instructions.js';
+import { oldCodexRules, oldRulesSteps, RULES_MARK } from './legacy.js';
 
 /** Codex's hooks file: the same format as Claude Code's, run from the folder Codex started in; SessionEnd within Codex's limit. */
 export function withCodexHooks(text: string | undefined, file: string, launch: Launch): string | undefined {
   return changed(text, withHooks(parseObject(text, file), file, launch.codexHook, { sessionEnd: CODEX_SESSION_END_TIMEOUT_SECONDS }));
 }
 
+const token = (t: Token) => (typeof t === 'string' ? JSON.stringify(t) : `[${t.map((w) => JSON.stringify(w)).join(', ')}]`);
+
 /**
- * The words a person-only option may follow where an agent types it: a
- * command's name, an option that takes no value, `--step` and its number
- * (`done --step 3 --json --force`). Codex's exec policy matches a command's
- * first words, each exactly or from a list of alternatives, with no wildcard
- * (codex-rs/execpolicy, `PatternToken`): the step numbers are listed, from 1
- * to the most steps a flow of the repository has (`autopilot check` says when
- * a flow outgrows them). After free text or another option's value
- * (`substep "…" --force`, `--session s --take-over`) the option is not
- * caught; the texts never spell it so (docs/sessions.md).
+ * The exec policy: each person-only command, and each person-only option
+ * right after a command's name, asks first (in `codex exec`, which asks
+ * nobody, it is refused), for every spelling of autopilot (`Launch.spellings`).
+ * Codex matches a command's first words, each exactly or from a list, with no
+ * wildcard (codex-rs/execpolicy, `PatternToken`); the command line refuses a
+ * person's command with an option before its name, and a person's option
+ * anywhere else (`cli/person-order.ts`), so these rules hold every line it
+ * accepts.
  */
-const beforeOption = (steps: number) => [
-  ...AGENT_WRITE_TOOLS,
-  ...PERSON_COMMANDS,
-  'status',
-  '--json',
-  '--commit',
-  ...PERSON_OPTIONS,
-  '--step',
-  ...Array.from({ length: Math.max(1, steps) }, (_, i) => String(i + 1)),
-];
-/** The first words of the exec policy autopilot writes. */
-const RULES_MARK = '# autopilot: what only a person decides asks first.';
-
-/** How many such words a person-only option is caught after. */
-const OPTION_DEPTH = 4;
-
-/** The exec policy: each person-only command, and each person-only option among the first words, asks first (in `codex exec`, which asks nobody, it is refused). */
-export function codexRules(launch: Launch, steps: number): string {
-  const words = launch.words.map((w) => JSON.stringify(w));
-  const rule = (pattern: string[]) => `prefix_rule(pattern=[${[...words, ...pattern].join(', ')}], decision="prompt")`;
-  const rules = [
-    ...PERSON_COMMANDS.map((name) => rule([JSON.stringify(name)])),
-    ...PERSON_OPTIONS.flatMap((option) =>
-      Array.from({ length: OPTION_DEPTH + 1 }, (_, depth) => rule([...Array<string>(depth).fill('BEFORE'), JSON.stringify(option)])),
-    ),
-  ];
+export function codexRules(launch: Launch): string {
+  // `then`: the words after the spelling, as the file spells them (`COMMANDS` names the list above).
+  const rule = (spelling: readonly Token[], then: readonly string[]) =>
+    `prefix_rule(pattern=[${[...spelling.map(token), ...then].join(', ')}], decision="prompt")`;
   return [
     `${RULES_MARK} Written by \`autopilot init\`.`,
-    '# BEFORE: the words a person-only option is caught after: a command, an option without a value, --step and its number.',
-    `# Codex matches each word exactly (no wildcard): the numbers are the steps of the flows here, 1 to ${Math.max(1, steps)}.`,
-    `BEFORE = [${beforeOption(steps)
-      .map((w) => JSON.stringify(w))
-      .join(', ')}]`,
-    ...rules,
+    "# autopilot refuses a person's command with an option before its name, and a person's option anywhere but right",
+    "# after the command's name: so these first words (Codex matches each exactly) hold every line it runs.",
+    `COMMANDS = ${token(OPTION_COMMANDS)}`,
+    ...launch.spellings.flatMap((spelling) => [
+      ...PERSON_COMMANDS.map((name) => rule(spelling, [JSON.stringify(name)])),
+      ...PERSON_OPTIONS.map((option) => rule(spelling, ['COMMANDS', JSON.stringify(option)])),
+    ]),
     '',
   ].join('\n');
 }
 
-/** The highest step number a rules file of ours lists (it was written for the flows of its day). */
-const stepsListed = (text: string) => {
-  const numbers = /^BEFORE = \[.*"--step", ((?:"\d+", )*"\d+")\]$/m.exec(text)?.[1];
-  return numbers === undefined ? undefined : numbers.split(', ').length;
+/** A rules file autopilot wrote: this version's, or an older one's (`legacy.ts`). */
+const rulesOf = (launch: Launch, text: string) => {
+  const steps = oldRulesSteps(text);
+  return steps === undefined ? codexRules(launch) : oldCodexRules(launch, steps);
 };
 
 export const codex: Client = {
   id: 'codex',
   name: 'Codex',
-  files(launch, { hooks, steps }) {
-    const rules = codexRules(launch, steps);
+  files(launch, { hooks }) {
+    const rules = codexRules(launch);
     return [
       { path: 'AGENTS.md', make: (t) => withAgentsSection(t, launch), unmake: withoutAgentsSection },
       // The TOML parser is loaded only for this file.
@@ -90,7 +71,7 @@ export const codex: Client = {
       {
         path: '.codex/rules/autopilot.rules',
         make: (t) => (t === rules ? undefined : rules),
-        unmake: (t) => oursRemoved(codexRules(launch, stepsListed(t) ?? steps), RULES_MARK)(t),
+        unmake: (t) => oursRemoved(rulesOf(launch, t), RULES_MARK)(t),
       },
       ...(hooks
         ? [

@@ -8,10 +8,19 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { AGENT_BIN, type Launch } from './client.js';
+import { AGENT_BIN, PACKAGE_NAMES, type Launch, type Token } from './client.js';
 
 /** Finds the project's installed binary from any folder below it: the nearest `node_modules/.bin/autopilot` above. */
 const FIND_BIN = `d=$PWD; while [ ! -x "$d/${AGENT_BIN}" ] && [ "$d" != / ]; do d=$(dirname "$d"); done; exec "$d/${AGENT_BIN}"`;
+
+/** The package runners an agent may reach for instead of the binary, each run the project's installed autopilot. */
+const RUNNERS: readonly (readonly Token[])[] = [
+  ['npx', PACKAGE_NAMES],
+  ['npx', ['--no', '--no-install', '--yes', '-y', '--offline'], PACKAGE_NAMES],
+  [['npm', 'pnpm'], 'exec', PACKAGE_NAMES],
+  [['npm', 'pnpm'], 'exec', '--', PACKAGE_NAMES],
+  [['yarn', 'pnpm'], PACKAGE_NAMES],
+];
 
 const quote = (word: string) => (/^[\w./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`);
 
@@ -20,6 +29,8 @@ function installed(): Launch {
   return {
     bin: AGENT_BIN,
     words: [AGENT_BIN],
+    // The binary from the project's root, or by name where the shell finds it on its PATH.
+    spellings: [[[AGENT_BIN, `./${AGENT_BIN}`, 'autopilot']], ...RUNNERS],
     mcp: { command: 'sh', args: ['-c', `${FIND_BIN} mcp`] },
     // Claude Code names the folder it started in, where it read these settings.
     claudeHook: (event) => `"$CLAUDE_PROJECT_DIR"/${AGENT_BIN} hook ${event}`,
@@ -30,7 +41,15 @@ function installed(): Launch {
 /** This copy of autopilot, by its absolute path. */
 function byPath(script: string): Launch {
   const line = (event: string) => ['node', script, 'hook', event].map(quote).join(' ');
-  return { bin: `node ${quote(script)}`, words: ['node', script], mcp: { command: 'node', args: [script, 'mcp'] }, claudeHook: line, codexHook: line };
+  return {
+    bin: `node ${quote(script)}`,
+    words: ['node', script],
+    // The script runs by itself too (it starts with `#!/usr/bin/env node`).
+    spellings: [['node', script], [script], ...RUNNERS],
+    mcp: { command: 'node', args: [script, 'mcp'] },
+    claudeHook: line,
+    codexHook: line,
+  };
 }
 
 /** `root`: the repository; `script`: the running `bin/autopilot.js`, used where the project has no installed binary. */

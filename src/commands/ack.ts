@@ -8,7 +8,6 @@ export const ack = stepCommand<StepArgs>({
     { line: 'autopilot ack', does: 'a person has looked at the failed step: allow three more attempts' },
     { line: 'autopilot ack && autopilot next', does: 'the same, then try the step again' },
   ],
-  tool: 'A person has seen the failed step: 3 more tries.',
   aimed: true,
   person: true,
   event: () => ({ type: 'ack' }),

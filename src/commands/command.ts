@@ -69,10 +69,25 @@ export function lazyAnswer(json: () => object, text: () => string, exit: number)
 export type McpExposure =
   /** An MCP tool of the same name, answering with this schema (`render/answers.ts`). */
   | { tool: string; answer: AnswerName }
-  /** Not an MCP tool, and why. */
-  | { omitted: string };
+  /** Not an MCP tool, and why; `answer`: the schema its `--json` answer keeps all the same. */
+  | { omitted: string; answer?: AnswerName };
 
-export interface Command<A = Record<string, never>, R = unknown> {
+/**
+ * Why no command only a person decides is an MCP tool (rule 10): the tool
+ * list goes to the agent, and a client's approval of a tool is not the
+ * person's (Codex runs every tool unasked with its checks off). The agent
+ * asks; the person runs the command in a terminal of their own, or approves
+ * the exact command line the agent proposes in the client's permission prompt.
+ */
+export const PERSON_ONLY_MCP =
+  "only a person decides it: the agent asks, and the person runs it in a terminal or approves the exact command line in the client's permission prompt";
+
+/** Who may run it, and so whether it may be an MCP tool: a command only a person decides never is. */
+export type Exposure =
+  /** Only a person decides it (rule 10): the agent client's permission rules ask before an agent may run it; never an MCP tool. */
+  { person: true; mcp: { omitted: string; answer?: AnswerName } } | { person?: undefined; mcp: McpExposure };
+
+interface CommandBody<A, R> {
   name: string;
   summary: string;
   /** Two or three lines its help shows, each run as it is (the first a person would type first). */
@@ -81,16 +96,15 @@ export interface Command<A = Record<string, never>, R = unknown> {
   options?: readonly OptionSpec[];
   /** A step command: it moves the run, under the session's lease. */
   step?: true;
-  /** Only a person decides it (rule 10): the agent client's permission rules ask before an agent may run it. */
-  person?: true;
   /** It only reads: no lock, no lease, no write (an MCP client may run it without asking). */
   readOnly?: true;
   /** Its text is for another program (a hook's context, Markdown to paste): never coloured, even on a terminal. */
   plain?: true;
-  mcp: McpExposure;
   run(ctx: Context, args: A): Promise<R>;
   view(result: R): Answer;
 }
+
+export type Command<A = Record<string, never>, R = unknown> = CommandBody<A, R> & Exposure;
 
 /**
  * A front end of its own that the command line starts (`mcp`): it sits above

@@ -8,7 +8,6 @@ export const decide = stepCommand<StepArgs & { option: string }>({
     { line: 'autopilot decide A', does: 'a person answers the pending decision with option A' },
     { line: 'autopilot decide B --step 5', does: 'the same with B, refused if the run is no longer at step 5' },
   ],
-  tool: "The person's answer to the pending decision.",
   aimed: true,
   person: true,
   arguments: [{ key: 'option', name: '<option>', summary: 'the option letter, A to D', choices: ['A', 'B', 'C', 'D'] }],

@@ -8,7 +8,7 @@ export const lease = defineCommand({
   summary: 'hold the lease on a shared git remote (agents on several machines)',
   examples: [
     { line: 'autopilot lease --remote origin', does: 'hold the lease on origin (agents on several machines)' },
-    { line: 'autopilot lease --remote origin --take-over', does: 'a person takes it from another session' },
+    { line: 'autopilot lease --take-over --remote origin', does: 'a person takes it from another session' },
   ],
   options: [
     { key: 'remote', flags: '--remote <name>', type: 'string', summary: 'the git remote (default: lease.remote in .autopilot/config.yml)' },

@@ -1,7 +1,7 @@
 /** `autopilot repin`: adopt the flow file as it is now for the run under way (journaled). */
 import { runRepin } from '../app/repin.js';
 import { EXIT } from '../errors.js';
-import { defineCommand } from './command.js';
+import { defineCommand, PERSON_ONLY_MCP } from './command.js';
 
 export const repin = defineCommand({
   name: 'repin',
@@ -11,7 +11,7 @@ export const repin = defineCommand({
     { line: 'autopilot repin --json', does: 'the same; the changes as one JSON object' },
   ],
   person: true,
-  mcp: { tool: 'Adopt the edited flow file (a person decides).', answer: 'repin' },
+  mcp: { omitted: PERSON_ONLY_MCP, answer: 'repin' },
   run: (ctx) => runRepin(ctx),
   view: (r) => ({
     json: { repinned: r.changes.length > 0, changes: r.changes, step: r.position.step, name: r.position.name },

@@ -1,7 +1,7 @@
 /** `autopilot reset`: a person starts the run over; the old pointer and journal are kept aside, dated, and the new journal names them. */
 import { runReset } from '../app/reset.js';
 import { EXIT } from '../errors.js';
-import { defineCommand } from './command.js';
+import { defineCommand, PERSON_ONLY_MCP } from './command.js';
 
 export const reset = defineCommand({
   name: 'reset',
@@ -12,7 +12,7 @@ export const reset = defineCommand({
   ],
   person: true,
   options: [{ key: 'flow', flags: '--flow <id>', type: 'string', summary: 'the flow to start (default: the run’s own)' }],
-  mcp: { omitted: 'a person starts a run over, at a shell' },
+  mcp: { omitted: PERSON_ONLY_MCP },
   run: (ctx, a: { flow?: string }) => runReset(ctx, a.flow),
   view: (r) => {
     const aside = [r.movedAside.pointer, r.movedAside.journal].filter((f): f is string => f !== undefined);

@@ -1,7 +1,7 @@
 /** `autopilot restore ID`: return the pointer to a checkpoint (journaled; no history is deleted). */
 import { runRestore } from '../app/checkpoints.js';
 import { EXIT } from '../errors.js';
-import { defineCommand } from './command.js';
+import { defineCommand, PERSON_ONLY_MCP } from './command.js';
 
 export const restore = defineCommand({
   name: 'restore',
@@ -12,7 +12,7 @@ export const restore = defineCommand({
   ],
   person: true,
   arguments: [{ key: 'id', name: '<id>', summary: 'a checkpoint id from `autopilot checkpoints`' }],
-  mcp: { tool: 'Back to a checkpoint (a person decides).', answer: 'restore' },
+  mcp: { omitted: PERSON_ONLY_MCP, answer: 'restore' },
   run: (ctx, a: { id: string }) => runRestore(ctx, a.id),
   view: (r) => {
     const at = r.position.step === 'done' ? 'done' : `step ${r.position.step} (${r.position.name}), ${r.position.status}`;

@@ -7,7 +7,7 @@ import { runStep, type StepResult } from '../app/step.js';
 import type { Event } from '../engine/transitions.js';
 import { stepJson } from '../render/json.js';
 import { outcomeText } from '../render/text.js';
-import { lazyAnswer, type ArgumentSpec, type Command, type Example, type OptionSpec } from './command.js';
+import { lazyAnswer, PERSON_ONLY_MCP, type ArgumentSpec, type Command, type Exposure, type Example, type OptionSpec } from './command.js';
 
 /** What every step command's arguments may carry. */
 export interface StepArgs {
@@ -40,28 +40,31 @@ const COMMIT: OptionSpec = {
   summary: 'insist on the progress commit (made by default where git can take one): refused where git cannot',
 };
 
-export function stepCommand<A extends StepArgs>(spec: {
-  name: Event['type'];
-  summary: string;
-  examples: readonly Example[];
-  /** The MCP tool's description: short, it goes into every model session. */
-  tool: string;
-  /** `next` acts on the current step; the others name theirs with `--step`. */
-  aimed: boolean;
-  arguments?: readonly ArgumentSpec[];
-  options?: readonly OptionSpec[];
-  person?: true;
-  event: (args: A) => Event;
-}): Command<A, StepResult> {
+/** Who runs a step command: the agent, through its MCP tool of this description (short: it goes into every model session), or only a person (no tool). */
+type StepRunner = { person?: undefined; tool: string } | { person: true; tool?: string };
+
+export function stepCommand<A extends StepArgs>(
+  spec: StepRunner & {
+    name: Event['type'];
+    summary: string;
+    examples: readonly Example[];
+    /** `next` acts on the current step; the others name theirs with `--step`. */
+    aimed: boolean;
+    arguments?: readonly ArgumentSpec[];
+    options?: readonly OptionSpec[];
+    event: (args: A) => Event;
+  },
+): Command<A, StepResult> {
+  // A person's command is never an MCP tool (rule 10), whatever its spec says.
+  const exposure: Exposure = spec.person ? { person: true, mcp: { omitted: PERSON_ONLY_MCP, answer: 'step' } } : { mcp: { tool: spec.tool, answer: 'step' } };
   return {
     name: spec.name,
     summary: spec.summary,
     examples: spec.examples,
     step: true,
-    ...(spec.person ? { person: true } : {}),
+    ...exposure,
     ...(spec.arguments ? { arguments: spec.arguments } : {}),
     options: [...(spec.aimed ? [STEP] : []), ...(spec.options ?? []), TAKE_OVER, COMMIT],
-    mcp: { tool: spec.tool, answer: 'step' },
     run: (ctx, args) =>
       runStep(ctx, {
         event: spec.event(args),

@@ -3,7 +3,8 @@
  * the registry exposes, its input schema from the command's arguments and
  * options (snake_case keys), its output schema from the command's answer
  * (`render/answers.ts`). An option the tool lacks is one the registry says
- * why of (`notOnMcp`). No rule lives here. The list goes into every model
+ * why of (`notOnMcp`). A command only a person decides is never a tool,
+ * whatever its entry says (rule 10): the list is the agent's. No rule lives here. The list goes into every model
  * session, so it is kept small: short descriptions, and output schemas that
  * name the keys an answer always has.
  */
@@ -93,6 +94,8 @@ function toolOf(command: AnyCommand, tool: string, answer: AnswerName, host: Too
   };
 }
 
-/** The tools of the registry's commands (handed over by the command line: see `McpHost`). */
+/** The tools of the registry's commands (handed over by the command line: see `McpHost`); none of a person's. */
 export const toolsOf = (host: ToolHost): Tool[] =>
-  host.commands.flatMap((command) => ('frontEnd' in command || !('tool' in command.mcp) ? [] : [toolOf(command, command.mcp.tool, command.mcp.answer, host)]));
+  host.commands.flatMap((command) =>
+    'frontEnd' in command || command.person || !('tool' in command.mcp) ? [] : [toolOf(command, command.mcp.tool, command.mcp.answer, host)],
+  );

@@ -29,7 +29,7 @@ async function run(dir: string, name: string, raw: Record<string, unknown> = {},
     throw error;
   }
   const schema =
-    'tool' in command.mcp
+    command.mcp.answer !== undefined
       ? ANSWERS[command.mcp.answer]
       : name === 'init'
         ? ANSWERS.init

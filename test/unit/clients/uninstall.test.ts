@@ -41,7 +41,7 @@ const repo = openRepo({ dir });
 const sets: { name: string; files: SetupFile[] }[] = everyLaunch('/opt/autopilot/bin/autopilot.js').flatMap((launch) =>
   [false, true].map((hooks) => ({
     name: `${launch.bin}${hooks ? ', hooks' : ''}`,
-    files: [...repositoryFiles(repo, { nodeModules: true }), ...CLIENTS.flatMap((c) => c.files(launch, { hooks, steps: 12 }))],
+    files: [...repositoryFiles(repo, { nodeModules: true }), ...CLIENTS.flatMap((c) => c.files(launch, { hooks }))],
   })),
 );
 
@@ -87,5 +87,34 @@ describe('uninstall inverts init, file by file', () => {
         const ours = (await f.make(undefined))!;
         expect(await f.unmake(`${ours}\nmore of mine\n`)).toEqual({ kind: 'changed', why: 'changed since autopilot wrote it' });
       }
+  });
+});
+
+describe("what an older init wrote (person's commands as MCP tools, the exec policy's BEFORE words)", () => {
+  it('is taken out whole by uninstall, and replaced by init: 3 files × 2 launches, rules of 1, 10 and 14 steps', async () => {
+    const { OLD_CLAUDE_ASK, OLD_CODEX_TOOLS, oldCodexRules } = await import('../../../src/clients/legacy.js');
+    const { stringify } = await import('smol-toml');
+    let n = 0;
+    for (const launch of everyLaunch('/opt/autopilot/bin/autopilot.js')) {
+      const files = CLIENTS.flatMap((c) => c.files(launch, { hooks: false }));
+      const file = (path: string) => files.find((f) => f.path === path)!;
+      const settings = file('.claude/settings.json');
+      const oldSettings = json({
+        permissions: { ask: [...(JSON.parse((await settings.make(undefined))!) as { permissions: { ask: string[] } }).permissions.ask, ...OLD_CLAUDE_ASK] },
+      });
+      expect(await settings.unmake(oldSettings)).toEqual({ kind: 'remove' });
+      // init again drops the rules for tools that are no more.
+      expect(await settings.make(oldSettings)).toBe(await settings.make(undefined));
+      const table = stringify({ mcp_servers: { autopilot: { command: launch.mcp.command, args: launch.mcp.args, tools: OLD_CODEX_TOOLS } } });
+      const oldConfig = `model = "o4"\n\n# autopilot: its MCP server; the agent's tools run, the ones only a person decides ask first\n${table}\n`;
+      expect(await file('.codex/config.toml').unmake(oldConfig)).toEqual({ kind: 'edit', text: 'model = "o4"\n' });
+      for (const steps of [1, 10, 14]) {
+        const rules = file('.codex/rules/autopilot.rules');
+        expect(await rules.unmake(oldCodexRules(launch, steps))).toEqual({ kind: 'remove' });
+        expect(await rules.make(oldCodexRules(launch, steps))).toBe(await rules.make(undefined));
+      }
+      n += 3;
+    }
+    expect(n).toBe(6);
   });
 });
