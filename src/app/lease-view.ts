@@ -28,7 +28,7 @@ function takeOverDecision(who: string, otherMachine: boolean, running = true) {
           ? 'its conversation is still running; take over only if you know it has stopped working here'
           : 'it was last seen recently; take over only if you know it has stopped working here',
     },
-    answer_with: 'a person runs `autopilot next --take-over`',
+    answer_with: 'ask the person: only they take over (`autopilot next --take-over`); never take it over yourself',
   };
 }
 

@@ -59,8 +59,8 @@ ${table}
 After a boundary answered A, stop: a new conversation goes on.
 autopilot commits its own files at each step: never \`git add\` or commit \`_docs/\`.
 
-Only a person answers a decision, acknowledges a failure, forces a step, restores
-a checkpoint, repins a flow or takes over a lease: ask them.`;
+Only the person answers a decision or a failure, forces, restores, repins, adopts
+or takes over: ask them; never run that command yourself.`;
 
 /** The `/autopilot` command for Claude Code: the status inlined when it is expanded, the arguments, the conversation's id. */
 export const claudeCommand = (bin = AGENT_BIN) => `---

@@ -27,7 +27,7 @@ export function decisionJson(decision: Decision) {
     question: decision.question,
     options: decision.options.map((o) => ({ option: o.letter, choice: o.choice, then: o.then })),
     recommendation: { option: decision.recommendation.letter, reason: decision.recommendation.reason },
-    answer_with: `a person answers: autopilot decide <${decision.options.map((o) => o.letter).join('|')}>`,
+    answer_with: `ask the person: only they answer (autopilot decide <${decision.options.map((o) => o.letter).join('|')}>); never answer it yourself`,
   };
 }
 
@@ -171,13 +171,14 @@ export function stepJson(view: View): StepAnswer {
     case 'fork':
       json.decision = decisionJson(outcome!.decision);
       json.fork = forkJson(outcome!.reasons, outcome!.sides);
-      json.message = "The journal holds two branches' work that disagree: a person keeps one side with `autopilot decide A` or `autopilot decide B`.";
+      json.message =
+        "The journal holds two branches' work that disagree: ask the person; only they keep one side (`autopilot decide A` or `autopilot decide B`).";
       break;
     case 'complete':
       json.message = `${view.flow.id} is done: no step is left. Tell the person the flow is complete, and run nothing more for it.`;
       break;
     case 'failed':
-      json.message = `${failedTimes(position.retryCount).replace(/^f/, 'F')}: a person runs \`autopilot ack\`, then \`autopilot next\` tries again.`;
+      json.message = `${failedTimes(position.retryCount).replace(/^f/, 'F')}: ask the person; only they run \`autopilot ack\`, then \`autopilot next\` tries again.`;
       break;
     case 'duplicate':
       json.duplicate_of = { seq: outcome!.of, event: outcome!.event };

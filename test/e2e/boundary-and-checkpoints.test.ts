@@ -165,7 +165,7 @@ describe('the session boundary is the seed’s decision', () => {
   it('crossed by a new session: counts as A, journaled, and the new conversation needs no --take-over (the lease ended at the boundary)', () => {
     const dir = atDecompose();
     writeTasks(dir);
-    expect(autopilot(dir, '--session', 'first', 'done', '--take-over').code).toBe(3);
+    expect(autopilot(dir, 'done', '--take-over', '--session', 'first').code).toBe(3);
     const second = autopilot(dir, '--session', 'second', 'next', '--json');
     expect(second.code).toBe(0);
     expect(second.json<NextJson>()).toMatchObject({ step: 6, action: 'start' });

@@ -3,6 +3,7 @@
  * lease, through the built CLI in real repositories made here (each with
  * its own identity: CI has no global git configuration).
  */
+import { inDir } from '../helpers/line.js';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -143,7 +144,7 @@ describe('git as the third source of the position', () => {
     const dir = project();
     const bin = tempDir();
     symlinkSync(process.execPath, join(bin, 'node'));
-    const run = (...args: string[]) => spawnSync(join(bin, 'node'), [BIN, '-C', dir, ...args], { encoding: 'utf8', env: { PATH: bin, HOME: dir } });
+    const run = (...args: string[]) => spawnSync(join(bin, 'node'), [BIN, ...inDir(dir, args)], { encoding: 'utf8', env: { PATH: bin, HOME: dir } });
     expect(run('next').status).toBe(0);
     const status = run('status');
     expect(status.status).toBe(0);
@@ -251,7 +252,7 @@ describe('the lease on a shared remote', () => {
   }
   const run = (dir: string, machine: string, ...args: string[]) =>
     new Promise<number | null>((resolve) => {
-      const child = spawn(process.execPath, [BIN, '-C', dir, ...args], { env: { ...process.env, AUTOPILOT_MACHINE_ID: machine, AUTOPILOT_SESSION: machine } });
+      const child = spawn(process.execPath, [BIN, ...inDir(dir, args)], { env: { ...process.env, AUTOPILOT_MACHINE_ID: machine, AUTOPILOT_SESSION: machine } });
       child.on('close', resolve);
     });
 
@@ -279,6 +280,6 @@ describe('the lease on a shared remote', () => {
     expect(stale.status).toBe(0);
     expect(JSON.parse(stale.stdout)).toMatchObject({ taken: 'stale' });
     expect(journal(b).at(-1)).toMatchObject({ event: 'lease_taken_over', remote: 'origin', reason: 'stale' });
-    expect(await run(a, 'machine-a', 'lease', '--remote', 'origin', '--take-over')).toBe(0);
+    expect(await run(a, 'machine-a', 'lease', '--take-over', '--remote', 'origin')).toBe(0);
   });
 });

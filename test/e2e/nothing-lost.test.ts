@@ -2,6 +2,7 @@
  * The faults "Nothing lost" lists, one test each, through the built CLI on
  * real folders: each failed before the journal became the record.
  */
+import { inDir } from '../helpers/line.js';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,7 +18,7 @@ const BIN = join(ROOT, 'bin', 'autopilot.js');
 
 /** Runs the CLI with the process killing itself at a named moment. */
 function crashAt(dir: string, point: string, ...args: string[]): number | null {
-  const run = spawnSync(process.execPath, [BIN, '-C', dir, ...args], {
+  const run = spawnSync(process.execPath, [BIN, ...inDir(dir, args)], {
     encoding: 'utf8',
     env: { ...process.env, AUTOPILOT_SESSION: '', AUTOPILOT_CRASH_AT: point },
   });
@@ -349,7 +350,7 @@ describe('nothing lost: loud when a guard is off', () => {
     } else chmodSync(join(dir, '_docs/_autopilot'), 0o555);
     const as = asRoot ? { uid: 65534, gid: 65534 } : {};
     const run = (...args: string[]) =>
-      spawnSync(process.execPath, [BIN, '-C', dir, ...args], { encoding: 'utf8', env: { ...process.env, AUTOPILOT_SESSION: '' }, ...as });
+      spawnSync(process.execPath, [BIN, ...inDir(dir, args)], { encoding: 'utf8', env: { ...process.env, AUTOPILOT_SESSION: '' }, ...as });
     const before = snapshot(dir);
     const s = run('status');
     expect(s.status).toBe(0);

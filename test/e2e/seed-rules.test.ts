@@ -246,7 +246,7 @@ describe('small things found on the way', () => {
       autopilot(dir, 'next');
       autopilot(dir, 'fail', '--reason', `reason number ${i}`);
     }
-    const later = autopilot(dir, '--session', 'tomorrow', 'next', '--take-over');
+    const later = autopilot(dir, 'next', '--take-over', '--session', 'tomorrow');
     expect(later.code).toBe(3);
     expect(later.stdout).toContain('Last reason: reason number 3');
   });

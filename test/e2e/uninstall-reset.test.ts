@@ -52,7 +52,12 @@ describe('uninstall', () => {
         .map((f) => f.path)
         .sort(),
     ).toEqual(['.claude/settings.json', '.codex/config.toml', '.gitattributes', '.gitignore', '.mcp.json', 'AGENTS.md', 'CLAUDE.md'].sort());
-    expect(out.docs).toEqual({ path: '_docs', state: 'removed' });
+    expect(out.docs).toEqual({
+      path: '_docs',
+      state: 'removed',
+      removed: ['_docs/_autopilot/journal.jsonl', '_docs/_autopilot/lease.json', '_docs/_autopilot_state.md'],
+      kept: [],
+    });
     expect(git(dir, 'status', '--porcelain', '--untracked-files=all')).toBe('');
     for (const folder of ['.cursor', '.autopilot', '.codex/rules', '.claude/commands']) expect(existsSync(join(dir, folder)), folder).toBe(false);
   });
@@ -140,7 +145,7 @@ describe('reset', () => {
     const settings = JSON.parse(readFileSync(join(dir, '.claude/settings.json'), 'utf8')) as { permissions: { ask: string[] } };
     expect(settings.permissions.ask).toContain('Bash(*autopilot* reset*)');
     expect(readFileSync(join(dir, '.codex/rules/autopilot.rules'), 'utf8')).toContain(
-      'prefix_rule(pattern=["node_modules/.bin/autopilot", "reset"], decision="prompt")',
+      'prefix_rule(pattern=[["node_modules/.bin/autopilot", "./node_modules/.bin/autopilot", "autopilot"], "reset"], decision="prompt")',
     );
   });
 

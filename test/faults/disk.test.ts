@@ -118,7 +118,7 @@ describe('a full disk at the lease, the files init sets up, a checkpoint: all or
       ['substep', '2 — Restrictions'],
       ['fail', '--reason', 'tests red'],
       ['next'],
-      ['--session', 'B', 'next', '--take-over'],
+      ['next', '--take-over', '--session', 'B'],
       ['substep', '3 — Acceptance criteria'],
     ];
     const codes: (number | null)[] = [];

@@ -35,7 +35,7 @@ const notesOf = (dir: string) => sightingsFile(realpathSync(dir));
 const minutes = (m: number) => ({ AUTOPILOT_CLOCK_OFFSET_MS: String(m * 60_000) });
 const leaseOf = (dir: string) => JSON.parse(readFileSync(join(dir, LEASE), 'utf8')) as Record<string, unknown>;
 const takeOvers = (dir: string) => entries(dir).filter((e) => e.event === 'lease_taken_over');
-const as = (session: string, ...args: string[]) => ['--session', session, ...args, '--json'];
+const as = (session: string, ...args: string[]) => [...args, '--session', session, '--json'];
 const errorOf = (json: Record<string, unknown> | undefined) =>
   (json?.error ?? {}) as { code?: string; message?: string; hint?: string; holder?: Record<string, unknown> };
 

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach } from 'vitest';
 import { ROOT } from './engine.js';
+import { inDir } from './line.js';
 import { FILLED_ARGV, hasResult, stepEvidence } from './templates.js';
 
 const BIN = join(ROOT, 'bin', 'autopilot.js');
@@ -42,7 +43,7 @@ export function autopilot(dir: string, ...args: string[]): Run {
 
 /** The same with more environment (`FORCE_COLOR`, `NO_COLOR`); colour is off unless asked for, whatever the runner's terminal. */
 export function autopilotWith(env: Record<string, string>, dir: string | undefined, ...args: string[]): Run {
-  const run = spawnSync(process.execPath, [BIN, ...(dir === undefined ? [] : ['-C', dir]), ...args], {
+  const run = spawnSync(process.execPath, [BIN, ...(dir === undefined ? args : inDir(dir, args))], {
     encoding: 'utf8',
     env: { ...process.env, AUTOPILOT_SESSION: '', FORCE_COLOR: undefined, NO_COLOR: undefined, ...env },
   });

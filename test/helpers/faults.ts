@@ -3,6 +3,7 @@
  * once, and one can be killed at a chosen moment), the state files read
  * in-process, and the journal replayed independently of the engine.
  */
+import { inDir } from './line.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -70,7 +71,7 @@ export function cli(dir: string, args: string[], options: SpawnOptions = {}): Pr
   for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, '-C', dir, ...args], {
+    const child = spawn(process.execPath, [BIN, ...inDir(dir, args)], {
       env: env as NodeJS.ProcessEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
       ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.uid }),

@@ -5,6 +5,7 @@
  * under an agent client's name (`claude.mjs`), so every command it runs finds
  * it above itself; ending it (`end`) is a conversation that has ended.
  */
+import { inDir } from './line.js';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -69,7 +70,7 @@ export async function openShell(kind: 'conversation' | 'terminal'): Promise<Shel
     child,
     pid: child.pid!,
     async run(dir, args, env = {}) {
-      child.stdin.write(JSON.stringify({ bin: BIN, args: ['-C', dir, ...args], env: cleanEnv(env) }) + '\n');
+      child.stdin.write(JSON.stringify({ bin: BIN, args: inDir(dir, args), env: cleanEnv(env) }) + '\n');
       const r = (await reply()) as { code: number | null; stdout: string; stderr: string };
       let json: Record<string, unknown> | undefined;
       try {
