@@ -35,11 +35,11 @@ const STEP_EVENTS = new Set([
   'decision_required',
 ]);
 
-/** A name the journal gives: relative to the repository (it starts with the docs folder) or to the docs folder. */
+/** A name the journal gives relative to the repository, under the docs folder: relative to that folder; none outside it. */
 const underDocs = (name: unknown, docsName: string): string[] =>
-  typeof name !== 'string' || name === '' ? [] : name.startsWith(`${docsName}/`) ? [name.slice(docsName.length + 1)] : [name];
+  typeof name === 'string' && name.startsWith(`${docsName}/`) ? [name.slice(docsName.length + 1)] : [];
 
-/** The names one entry's details give, under the docs folder. */
+/** The names one entry's details give, under the docs folder (the files of an attempt or a round are named relative to it already). */
 function namedBy(e: StampedEntry, docsName: string): string[] {
   const d = e as unknown as Record<string, unknown>;
   const keys = (v: unknown) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? Object.keys(v) : []);
