@@ -4,7 +4,7 @@
  * conversation, one session (docs/sessions.md), for Bash and MCP calls alike; the next conversation
  * goes on after the last ended or crashed, and one that comes while another lives is sent to the
  * person; resume, continue and fork drive as the right session; what only a person decides
- * (decide, ack, --take-over) is refused in -p; the command and the SessionStart hook put the status
+ * (decide, ack, --take-over) is refused in -p, and is no MCP tool; the command and the SessionStart hook put the status
  * in front of the model.
  *
  * Claude Code starts slowly on a loaded machine (seconds a conversation), so the tests are few and
@@ -364,7 +364,7 @@ describe.skipIf(!existsSync(CLAUDE))('autopilot under the real Claude Code', { c
   );
 
   it(
-    'what only a person decides is refused in -p: Bash decide and ack, MCP decide and ack, all 4 in permission_denials (ask beats allow), none journaled though a decision waits',
+    'what only a person decides is refused in -p: Bash decide and ack, and decide with an option before its command word, all 3 in permission_denials (ask beats allow); no MCP tool of theirs is offered, so those 2 calls find none; none journaled though a decision waits',
     { timeout: TIMEOUT },
     async () => {
       const took = t0();
@@ -388,6 +388,7 @@ describe.skipIf(!existsSync(CLAUDE))('autopilot under the real Claude Code', { c
         say([
           bash(`${BIN} decide A --json`, 'decide-bash'),
           bash(`${BIN} ack`, 'ack-bash'),
+          bash(`${BIN} --json decide A`, 'decide-before-bash'),
           toolUse('mcp__autopilot__decide', { option: 'A' }, 'decide-mcp'),
           toolUse('mcp__autopilot__ack', {}, 'ack-mcp'),
           // The same server's other tools run: the allow rule is there, the ask rules beat it.
@@ -397,18 +398,29 @@ describe.skipIf(!existsSync(CLAUDE))('autopilot under the real Claude Code', { c
       ]);
       const run = await ended(conversation);
       expect(bashAnswer(conversation.server.toolResult('next'))).toMatchObject({ exit: 3, json: { outcome: 'decision', decision: { id: 'research-round' } } });
-      const denied = ['decide-bash', 'ack-bash', 'decide-mcp', 'ack-mcp'];
+      const denied = ['decide-bash', 'ack-bash', 'decide-before-bash'];
       expect(run.result!.permission_denials.map((denial) => denial.tool_use_id)).toEqual(denied);
-      expect(run.result!.permission_denials.map((denial) => denial.tool_name)).toEqual(['Bash', 'Bash', 'mcp__autopilot__decide', 'mcp__autopilot__ack']);
+      expect(run.result!.permission_denials.map((denial) => denial.tool_name)).toEqual(['Bash', 'Bash', 'Bash']);
       for (const id of denied) {
         const result = conversation.server.toolResult(id)!;
         expect(result.is_error).toBe(true);
-        expect(result.text).toMatch(/^Claude requested permissions to use (Bash|mcp__autopilot__(decide|ack)), but you haven't granted it yet\.$/);
+        expect(result.text).toBe("Claude requested permissions to use Bash, but you haven't granted it yet.");
+      }
+      // No tool of a person's is offered to the model: a call by its name finds none.
+      const offered = conversation.server.main()[0]!.tools!.map((tool) => tool.name);
+      expect(offered).toContain('mcp__autopilot__next');
+      expect(offered.filter((name) => /^mcp__autopilot__(decide|ack|restore|repin|reset)$/.test(name))).toEqual([]);
+      for (const id of ['decide-mcp', 'ack-mcp']) {
+        const result = conversation.server.toolResult(id)!;
+        expect(result.is_error, result.text).toBe(true);
+        expect(result.text).toMatch(/No such tool available: mcp__autopilot__(decide|ack)/);
       }
       expect(conversation.server.toolResult('status-mcp')).toMatchObject({ is_error: false });
       expect(journal(dir)).toEqual(before);
       expect(lease(dir)).toBeUndefined();
-      console.log(`scenario 3: ${conversation.id()}: ${denied.length} denied (${denied.join(', ')}), journal still ${before.length} lines, ${took()}`);
+      console.log(
+        `scenario 3: ${conversation.id()}: ${denied.length} denied (${denied.join(', ')}), 2 MCP calls with no such tool, journal still ${before.length} lines, ${took()}`,
+      );
     },
   );
 });

@@ -13,8 +13,8 @@
  * Codex runs with `sandbox_mode = "workspace-write"` (what `codex exec -s
  * workspace-write` sets; no approval_policy: `exec` asks nobody whatever it
  * says): the commands the agent runs may write the repository (the journal,
- * the lease), the MCP tools init approves run, and those set to "prompt" are
- * refused. On Linux that sandbox runs each shell command in a PID namespace
+ * the lease), the MCP tools init approves run, and no tool is a person's
+ * (the exec policy and autopilot's own order of words hold their commands). On Linux that sandbox runs each shell command in a PID namespace
  * of its own (pid 1 is `codex-linux-sandbox`): a command there cannot see the
  * codex process of its conversation, nor tell whether another conversation
  * still runs; the MCP server and the hooks, children of codex outside the
@@ -633,7 +633,7 @@ describe.skipIf(codexMissing).concurrent('autopilot under codex exec (workspace-
     },
   );
 
-  it('what only a person decides is refused in exec: decide and ack through exec_command (exec policy) and as MCP tools (approval_mode "prompt"); the journal records none', async () => {
+  it('what only a person decides is refused in exec: decide and ack through exec_command (exec policy), `--json decide A` by autopilot itself (exit 2: an option before the command word); no MCP tool of theirs to call; the journal records none', async () => {
     const repo = installed();
     toTheDecision(repo);
     const model = await scriptedModel();
@@ -641,8 +641,14 @@ describe.skipIf(codexMissing).concurrent('autopilot under codex exec (workspace-
     model.play([
       cli('next --json'),
       FIND_TOOLS,
-      // An agent that answers the decision itself, and acknowledges a failure, both ways.
-      together(cli('decide A --json', 'shell_decide'), tool('decide', { option: 'A' }), cli('ack --json', 'shell_ack'), tool('ack', {})),
+      // An agent that answers the decision itself, and acknowledges a failure, every way it can think of.
+      together(
+        cli('decide A --json', 'shell_decide'),
+        cli('--json decide A', 'shell_before'),
+        cli('ack --json', 'shell_ack'),
+        tool('decide', { option: 'A' }, 'mcp_decide'),
+        tool('ack', {}, 'mcp_ack'),
+      ),
       { text: 'I could not answer it: the person decides.' },
     ]);
     const codex = await run(repo, home, 'Run /autopilot.');
@@ -654,15 +660,18 @@ describe.skipIf(codexMissing).concurrent('autopilot under codex exec (workspace-
         exit: 3,
         json: expect.objectContaining({ outcome: 'decision', decision: expect.objectContaining({ id: 'research-round' }) }),
       },
+      // No prefix rule can name an option before the command word (Codex matches whole words): autopilot refuses it.
+      {
+        cmd: `${BIN} --json decide A`,
+        exit: 2,
+        json: { error: expect.objectContaining({ code: 'bad_input', expected: `\`autopilot decide A --json\`` }) },
+      },
     ]);
     // The shell decide and ack never ran: the exec policy init wrote asks first, and exec asks nobody.
     for (const call of ['shell_decide', 'shell_ack']) expect(model.output(call)).toContain('approval required by policy, but AskForApproval is set to Never');
-    // The MCP decide and ack never reached the server: their approval_mode is "prompt".
-    const refusal = { status: 'failed', result: undefined, error: 'MCP tool call requires approval, but approval policy is never' };
-    expect(mcpCalls(codex)).toEqual([
-      { tool: 'decide', ...refusal },
-      { tool: 'ack', ...refusal },
-    ]);
+    // Neither is an MCP tool: the calls reach no server.
+    expect(mcpCalls(codex).filter((c) => c.status === 'completed')).toEqual([]);
+    for (const call of ['mcp_decide', 'mcp_ack']) expect(model.output(call)).toMatch(/^unsupported call: mcp__autopilot/);
     // next found the first two steps done on disk, each judged, and stopped on the decision after them; nothing after that.
     const lines = journal(repo);
     expect(lines.map((line) => [line.event, line.session])).toEqual([
@@ -683,7 +692,7 @@ describe.skipIf(codexMissing).concurrent('autopilot under codex exec (workspace-
     expect(readFileSync(join(repo, '_docs/_autopilot/lease.json'), 'utf8')).toBe(held);
   });
 
-  it('an agent in exec cannot take the repository over from a live session, nor force a step: --take-over and --force among the first words are refused like decide', async () => {
+  it('an agent in exec cannot take the repository over from a live session, nor force a step: --take-over and --force right after the command word are refused like decide; anywhere else autopilot refuses them (exit 2)', async () => {
     const repo = installed();
     // A person's session holds the lease; its process (this test's) is alive.
     expect(person(repo, 'next', '--json', '--session', 'person').code).toBe(0);
@@ -691,7 +700,12 @@ describe.skipIf(codexMissing).concurrent('autopilot under codex exec (workspace-
     const home = codexHome({ baseUrl: model.server.baseUrl, trusted: [repo], ...WORKSPACE_WRITE });
     model.play([
       cli('next --json'),
-      together(cli('next --json --take-over', 'take_over'), cli('done --step 1 --json --force', 'force'), cli('decide A; echo "exit $?"', 'probe')),
+      together(
+        cli('next --take-over --json', 'take_over'),
+        cli('done --force --step 1 --json', 'force'),
+        cli('next --json --take-over', 'take_over_late'),
+        cli('decide A; echo "exit $?"', 'probe'),
+      ),
       { text: 'Took it.' },
     ]);
     const codex = await run(repo, home, 'Run /autopilot.');
@@ -699,6 +713,11 @@ describe.skipIf(codexMissing).concurrent('autopilot under codex exec (workspace-
     expect(commands(codex)[0]).toMatchObject({ exit: 4, json: { error: expect.objectContaining({ code: 'held' }) } });
 
     for (const call of ['take_over', 'force']) expect(model.output(call)).toContain('approval required by policy, but AskForApproval is set to Never');
+    // After another option no rule names it: autopilot refuses the line itself, saying where the option goes.
+    expect(commands(codex).find((c) => c.cmd === `${BIN} next --json --take-over`)).toMatchObject({
+      exit: 2,
+      json: { error: expect.objectContaining({ code: 'bad_input', expected: `\`autopilot next --take-over --json\`` }) },
+    });
     // A gap: a script Codex cannot split into plain commands (here for `$?`) is judged as one command, which no
     // prefix rule names, and runs. A person's answer is never refused for the lease (rule 6), so what stops this
     // decide is that no decision waits (exit 2, nothing written); the texts never spell it so.
@@ -712,21 +731,20 @@ describe.skipIf(codexMissing).concurrent('autopilot under codex exec (workspace-
 });
 
 describe.skipIf(codexMissing).concurrent('autopilot under codex exec (danger-full-access)', () => {
-  it('the exec policy still refuses decide through exec_command, but Codex asks no MCP approval in this mode: the MCP decide runs', async () => {
+  it('the exec policy still refuses decide through exec_command; Codex asks no MCP approval in this mode, but no MCP tool is a person’s: the decision stays the person’s', async () => {
     const repo = installed();
     toTheDecision(repo);
     const model = await scriptedModel();
     const home = codexHome({ baseUrl: model.server.baseUrl, trusted: [repo], topLevel: FULL_ACCESS });
-    model.play([cli('next --json'), FIND_TOOLS, cli('decide A --json', 'shell_decide'), tool('decide', { option: 'A' }), { text: 'Answered.' }]);
+    model.play([cli('next --json'), FIND_TOOLS, cli('decide A --json', 'shell_decide'), tool('decide', { option: 'A' }, 'mcp_decide'), { text: 'Answered.' }]);
     const codex = await run(repo, home, 'Run /autopilot.');
-    const thread = expectClean(codex);
+    expectClean(codex);
 
     expect(commands(codex).map((c) => [c.cmd, c.exit])).toEqual([[`${BIN} next --json`, 3]]);
     expect(model.output('shell_decide')).toContain('approval required by policy, but AskForApproval is set to Never');
-    // Codex skips MCP approvals here, approval_mode "prompt" included (docs/codex-facts.md): the agent answered the person's decision.
-    expect(mcpCalls(codex)).toEqual([
-      { tool: 'decide', status: 'completed', result: expect.objectContaining({ step: 2, status: 'not_started', outcome: 'advanced' }), error: undefined },
-    ]);
-    expect(journal(repo).filter((line) => line.event === 'decision_answered')).toEqual([expect.objectContaining({ session: thread, option: 'A' })]);
+    // Before, Codex ran the MCP decide here although its approval_mode was "prompt" (docs/codex-facts.md): the agent answered the person's decision.
+    expect(mcpCalls(codex).filter((c) => c.status === 'completed')).toEqual([]);
+    expect(model.output('mcp_decide')).toMatch(/^unsupported call: mcp__autopilot/);
+    expect(journal(repo).filter((line) => line.event === 'decision_answered')).toEqual([]);
   });
 });
