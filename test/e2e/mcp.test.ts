@@ -62,7 +62,9 @@ describe('autopilot mcp', () => {
     const { tools } = await client.listTools();
     const exposed = COMMANDS.filter((c) => 'tool' in c.mcp);
     expect(tools.map((t) => t.name)).toEqual(exposed.map((c) => c.name));
-    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['status', 'next', 'substep', 'done', 'fail', 'skip', 'decide', 'ack', 'log', 'check']));
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['status', 'next', 'substep', 'done', 'fail', 'skip', 'log', 'check']));
+    // What only a person decides is no tool (rule 10): the agent asks, the person answers at a shell.
+    expect(tools.filter((t) => COMMANDS.some((c) => c.name === t.name && 'person' in c && c.person))).toEqual([]);
     for (const command of COMMANDS) {
       if (!('tool' in command.mcp)) {
         expect(command.mcp.omitted, `${command.name} says why it is not a tool`).toMatch(/\w+ \w+ \w+/);
@@ -87,7 +89,7 @@ describe('autopilot mcp', () => {
     expect(size).toBeLessThan(6 * 1024);
   });
 
-  it('walks greenfield: a decision, the session boundary, three failures and ack; answers equal the CLI', async () => {
+  it("walks greenfield: a decision, the session boundary, three failures and ack (the person's answers at a shell); answers equal the CLI", async () => {
     const dir = tempRepo();
     const client = await connect(dir);
 
@@ -125,20 +127,20 @@ describe('autopilot mcp', () => {
       '  A) Another research round, aimed at the questions the drafts left open',
       '  B) Go on to Plan with the drafts as they are',
       'Recommended: B — a second round pays only when a draft names an open question that would change the plan.',
-      'Answer: a person answers: autopilot decide <A|B>',
+      'Answer: ask the person: only they answer (autopilot decide <A|B>); never answer it yourself',
     ]);
     const again = await call(client, 'next');
     expect(again.text.split('\n').slice(0, 2)).toEqual([
       'Step 2 of 10 · Research (greenfield): completed · decision',
       'Question: Research is done — another round, or on to Plan?',
     ]);
-    expect((await call(client, 'decide', { option: 'B' })).json).toMatchObject({ outcome: 'advanced', step: 3 });
+    expect(autopilot(dir, 'decide', 'B', '--json').json()).toMatchObject({ outcome: 'advanced', step: 3 });
 
     // 3 Plan (4 passed over), 5 Decompose: the boundary, answered B.
     expect((await work(3, 'Plan')).json).toMatchObject({ step: 5 });
     const decompose = await work(5, 'Decompose');
     expect(decompose.json).toMatchObject({ outcome: 'boundary', boundary: { after: { step: 5 }, decision: { recommendation: { option: 'A' } } } });
-    expect((await call(client, 'decide', { option: 'B' })).json).toMatchObject({ outcome: 'advanced', step: 6 });
+    expect(autopilot(dir, 'decide', 'B', '--json').json()).toMatchObject({ outcome: 'advanced', step: 6 });
     expect((await work(6, 'Implement')).json).toMatchObject({ step: 7 });
 
     // 7 Run Tests: failed three times, then a person's ack.
@@ -152,7 +154,7 @@ describe('autopilot mcp', () => {
     expect(third.text).toContain('Step 7 of 10 · Run Tests (greenfield): failed · failed');
     expect(third).toMatchObject({ isError: false, json: { outcome: 'failed', status: 'failed', retry_count: 3 } });
     expect((await call(client, 'next')).json.outcome).toBe('failed');
-    expect((await call(client, 'ack')).json).toMatchObject({ status: 'not_started', retry_count: 0 });
+    expect(autopilot(dir, 'ack', '--json').json()).toMatchObject({ status: 'not_started', retry_count: 0 });
 
     // Bad arguments: a tool error whose text starts with its code and carries the CLI's error shape.
     const bad = await call(client, 'fail', {});
