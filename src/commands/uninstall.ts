@@ -14,7 +14,8 @@ function docsLines(docs: UninstallResult['docs']): string[] {
   const n = (count: number, what: string) => `${count} ${what}${count === 1 ? '' : 's'}`;
   if (docs.state === 'removed') return [`- ${docs.path}/ removed (${n(docs.removed?.length ?? 0, 'file')}: the run's documents, state and journal)`];
   if (docs.state !== 'kept') return [];
-  if (!docs.kept) return [`Kept ${docs.path}/: the run's documents, state and journal (\`autopilot uninstall --remove-docs\` removes autopilot's files from it).`];
+  if (!docs.kept)
+    return [`Kept ${docs.path}/: the run's documents, state and journal (\`autopilot uninstall --remove-docs\` removes autopilot's files from it).`];
   const more = docs.kept.length - SHOWN;
   return [
     `- ${n(docs.removed?.length ?? 0, 'file')} of autopilot's under ${docs.path}/ removed: the run's state, journal and step outputs`,
