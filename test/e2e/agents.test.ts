@@ -136,7 +136,9 @@ describe('init for agents', () => {
       hooks: Record<string, { hooks: { command: string }[] }[]>;
     };
     expect(settings.permissions.allow).toEqual(['Bash(ls)']);
-    expect(settings.permissions.ask).toContain('mcp__autopilot__decide');
+    // The person's command on the command line; no tool of theirs is served, so no rule names one.
+    expect(settings.permissions.ask).toContain('Bash(*autopilot* decide*)');
+    expect(settings.permissions.ask.filter((rule) => rule.startsWith('mcp__'))).toEqual([]);
     expect(settings.hooks.Stop).toHaveLength(1);
     expect(settings.hooks.SessionStart).toHaveLength(1);
     expect(settings.hooks.SessionStart![0]!.hooks[0]!.command).toBe(`node ${BIN} hook session-start`);

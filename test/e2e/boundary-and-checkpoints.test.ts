@@ -1,4 +1,5 @@
 /** The session boundary as the seed's decision, with its summary; checkpoints, their retention and restore. Real folders. */
+import { withOptions } from '../helpers/line.js';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,7 +7,8 @@ import { listCheckpoints, runCheckpoint, runRestore } from '../../src/app/checkp
 import { autopilot as cli, journal, read, tempRepo, write, type NextJson } from '../helpers/cli.js';
 
 /** The agent of one conversation, named as the installed /autopilot text names it; `--session` given again names another. */
-const autopilot = (dir: string, ...args: string[]) => (args.includes('--session') ? cli(dir, ...args) : cli(dir, '--session', 'conversation-1', ...args));
+const autopilot = (dir: string, ...args: string[]) =>
+  args.includes('--session') ? cli(dir, ...args) : cli(dir, ...withOptions(args, ['--session', 'conversation-1']));
 
 /** A task index as the decompose skill writes it: 3 tasks in 2 batches, 10 points, a task file beside it for each (`writeTasks`). */
 const TABLE = `# Tasks

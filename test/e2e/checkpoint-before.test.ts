@@ -4,6 +4,7 @@
  * starts with a checkpoint, once per entry into it. The built CLI on real
  * folders.
  */
+import { withOptions } from '../helpers/line.js';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,7 +12,7 @@ import { autopilot as cli, journal, read, snapshot, tempRepo, write, writeArtifa
 import { ROOT } from '../helpers/engine.js';
 
 /** The agent of one conversation, named as the installed /autopilot text names it. */
-const autopilot = (dir: string, ...args: string[]) => cli(dir, '--session', 'conversation-1', ...args);
+const autopilot = (dir: string, ...args: string[]) => cli(dir, ...withOptions(args, ['--session', 'conversation-1']));
 
 interface Listed {
   id: string;

@@ -4,6 +4,7 @@
  * sub-step, the files already there), and at a boundary whose task index
  * cannot be read, what to fix. Every answer holds to its schema.
  */
+import { withOptions } from '../helpers/line.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,7 +12,7 @@ import { stepAnswer, type StepAnswer } from '../../src/render/answers.js';
 import { autopilot as cli, tempRepo, write } from '../helpers/cli.js';
 
 /** The agent of one conversation, named as the installed /autopilot text names it: the boundary waits for its answer. */
-const autopilot = (dir: string, ...args: string[]) => cli(dir, '--session', 'conversation-1', ...args);
+const autopilot = (dir: string, ...args: string[]) => cli(dir, ...withOptions(args, ['--session', 'conversation-1']));
 
 const next = (dir: string) => {
   const run = autopilot(dir, 'next', '--json');

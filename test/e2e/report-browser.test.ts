@@ -5,6 +5,7 @@
  * smuggled in, and the Markdown's Mermaid text must render with Mermaid
  * itself (loaded from node_modules). The screenshot is kept in test-artifacts/.
  */
+import { withOptions } from '../helpers/line.js';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -56,7 +57,7 @@ const ARCHITECTURE = [
 
 function walkedExample(): string {
   const dir = exampleCopy();
-  const run = (...args: string[]) => autopilot(dir, '--session', 'walker', ...args);
+  const run = (...args: string[]) => autopilot(dir, ...withOptions(args, ['--session', 'walker']));
   expect(run('next').code).toBe(0);
   // The Plan skill's judges read the file: its sections filled, every criterion of the example named, the Self-check ticked.
   write(dir, '_docs/02_document/architecture.md', ARCHITECTURE);

@@ -4,11 +4,12 @@
  * the conditional step, the session boundary and the retry rule all take
  * effect where the flow says.
  */
+import { withOptions } from '../helpers/line.js';
 import { describe, expect, it } from 'vitest';
 import { autopilot as cli, journal, read, tempRepo, write, writeArtifacts, type NextJson, GREENFIELD_1_TO_7 } from '../helpers/cli.js';
 
 /** The agent of one conversation, named as the installed /autopilot text names it. */
-const autopilot = (dir: string, ...args: string[]) => cli(dir, '--session', 'conversation-1', ...args);
+const autopilot = (dir: string, ...args: string[]) => cli(dir, ...withOptions(args, ['--session', 'conversation-1']));
 
 function next(dir: string): NextJson {
   const run = autopilot(dir, 'next', '--json');
