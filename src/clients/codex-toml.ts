@@ -13,8 +13,9 @@ import { OLD_CODEX_TOOLS } from './legacy.js';
 type Table = Record<string, unknown>;
 const isTable = (v: unknown): v is Table => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The config with autopilot's server appended; undefined when it has one already (a person's own table is kept as it is). */
+/** The config with autopilot's server appended; undefined when it has one already (a person's own table is kept as it is; an older init's, as it wrote it, is brought up to date). */
 export function withCodexServer(text: string | undefined, file: string, launch: Launch): string | undefined {
+  if (text?.includes(oldServerBlock(launch))) return text.replace(oldServerBlock(launch), serverBlock(launch));
   let config: Table;
   try {
     config = text === undefined ? {} : parse(text);

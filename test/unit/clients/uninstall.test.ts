@@ -108,6 +108,8 @@ describe("what an older init wrote (person's commands as MCP tools, the exec pol
       const table = stringify({ mcp_servers: { autopilot: { command: launch.mcp.command, args: launch.mcp.args, tools: OLD_CODEX_TOOLS } } });
       const oldConfig = `model = "o4"\n\n# autopilot: its MCP server; the agent's tools run, the ones only a person decides ask first\n${table}\n`;
       expect(await file('.codex/config.toml').unmake(oldConfig)).toEqual({ kind: 'edit', text: 'model = "o4"\n' });
+      // init again puts this version's table in its place: the person's tools set to ask are gone.
+      expect(await file('.codex/config.toml').make(oldConfig)).toBe(await file('.codex/config.toml').make('model = "o4"\n'));
       for (const steps of [1, 10, 14]) {
         const rules = file('.codex/rules/autopilot.rules');
         expect(await rules.unmake(oldCodexRules(launch, steps))).toEqual({ kind: 'remove' });
