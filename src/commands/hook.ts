@@ -31,7 +31,7 @@ function startText(r: SessionStart): string {
       return kept;
     });
   // A question waiting for the person (a decision, a boundary, a failure): shown here, where they look; only they answer it.
-  const question = view.pending ? [...pendingLines(view), 'Only the person answers this: show them the question and wait.'] : [];
+  const question = view.pending ? [...pendingLines(view), 'Only the person answers this: show them the question and wait; never answer it yourself.'] : [];
   return [...(input.id ? [`autopilot session: ${input.id}`] : []), ...notes, ...summary, ...question, ...problemLines(view), next].join('\n');
 }
 
