@@ -42,7 +42,10 @@ export function personOrderProblem(args: readonly string[], words: PersonWords):
   const at = args.map((word, i) => (i > words.at && (end < 0 || i < end) && isFlag(word) ? i : -1)).filter((i) => i >= 0);
   const lead = at.every((i, n) => i === words.at + 1 + n);
   if (words.at === 0 && lead) return undefined;
-  const what = words.person ? `\`autopilot ${words.name}\` is a person's command` : `${words.flags.map((f) => `\`${f}\``).join(' and ')} is a person's`;
+  const flags = words.flags.map((f) => `\`${f}\``).join(' and ');
+  const what = words.person
+    ? `\`autopilot ${words.name}\` is a person's command`
+    : `${flags} ${words.flags.length > 1 ? "are a person's options" : "is a person's option"}`;
   const where =
     words.at > 0
       ? `every option goes after the command word \`${words.name}\` (\`${args.slice(0, words.at).join(' ')}\` came before it)`

@@ -92,7 +92,7 @@ const lines: Line[] = runnable.flatMap((command) => [
 function read(words: string[]): string {
   const parsed = parseCommandLine(words, COMMANDS, 'test');
   if (parsed.kind === 'run') return 'run';
-  if (parsed.kind === 'error' && /is a person's/.test(parsed.problem.message)) return 'refused';
+  if (parsed.kind === 'error' && /(is|are) a person's/.test(parsed.problem.message)) return 'refused';
   return `${parsed.kind}: ${parsed.kind === 'error' ? parsed.problem.message : ''}`;
 }
 
