@@ -18,7 +18,7 @@ import { FILLED_ARGV, hasResult, stepEvidence } from '../test/helpers/templates.
 /** Walks a fresh repository to step 9 through the real CLI: a repeated round of Research, the boundary, a skipped Security Audit. */
 export function walkToStep9(cli: string, dir: string): void {
   const run = (...args: string[]) => {
-    const r = spawnSync(process.execPath, [cli, '-C', dir, ...args], { encoding: 'utf8', env: { ...process.env, AUTOPILOT_SESSION: 'bench' } });
+    const r = spawnSync(process.execPath, [cli, ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, AUTOPILOT_SESSION: 'bench' } });
     if (r.status !== 0 && r.status !== 3) throw new BenchFailure(`long-history setup: autopilot ${args.join(' ')} exited ${r.status}\n${r.stderr}${r.stdout}`);
   };
   // Each file as its skill says (its template filled); a report with a Result also needs the run autopilot exec records.

@@ -21,7 +21,7 @@ const inGit =
 
 const autopilot = (...args) => {
   console.log(`\n$ autopilot ${args.join(' ')}`);
-  const run = spawnSync(process.execPath, [join(root, 'bin/autopilot.js'), '-C', work, ...args], { encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [join(root, 'bin/autopilot.js'), ...args], { cwd: work, encoding: 'utf8' });
   process.stdout.write(run.stdout + run.stderr);
   console.log(`(exit ${run.status})`);
   return run.status;
