@@ -244,9 +244,12 @@ export async function stillOwed(repo: Repo, head: { record?: { entry?: StampedEn
 
 /** What an owed commit is about and what it holds, as `status` and `check` name them (rule 11: owed and named until made). */
 export function owedSaid(owed: OwedCommit): { about: string; files: string[]; holds: string } {
-  const about = [describeOwed(owed), ...(owed.carries ?? [])].join('; ');
+  const about = [describeOwed(owed, false), ...(owed.carries ?? [])].join('; ');
   const files = owed.files ?? [];
-  const since = typeof owed.tree === 'string' ? `, and what changed in the work tree since step ${owed.step} began${owed.carries?.length ? ' (the first of them)' : ''}` : '';
+  const since =
+    typeof owed.tree === 'string'
+      ? `, and what changed in the work tree since step ${owed.step} began${owed.carries?.length ? ' (the first of them)' : ''}`
+      : '';
   return { about, files, holds: `${files.join(', ')}${since}` };
 }
 
@@ -383,7 +386,10 @@ export async function keepOwed(repo: Repo, owed: OwedCommit, handle: GitHandle |
   const { keepOwedSnapshot, storeJudged } = await import('../git/progress-commit.js');
   try {
     if (typeof owed.tree === 'string') await keepOwedSnapshot(git, owed.tree);
-    await storeJudged(git, judged.map((j) => j.text!));
+    await storeJudged(
+      git,
+      judged.map((j) => j.text!),
+    );
   } catch {
     // Best effort, said in the docs: the later commit is the narrower one.
   }

@@ -22,10 +22,10 @@ export function carryOwed(entries: readonly JournalEntry[], carried: OwedCommit)
   return [...entries, owedAgain(carried)];
 }
 
-/** `step 1 Problem completed (event 7)`: an owed commit, said in a later commit's body. */
-export function describeOwed(owed: Pick<OwedCommit, 'step' | 'name' | 'status' | 'seq'> & { batch_text?: unknown }): string {
+/** `step 1 Problem completed (event 7)`: an owed commit, said in a later commit's body (`event: false`: without its number). */
+export function describeOwed(owed: Pick<OwedCommit, 'step' | 'name' | 'status' | 'seq'> & { batch_text?: unknown }, event = true): string {
   const what = typeof owed.batch_text === 'string' ? owed.batch_text : owed.status;
-  return `step ${owed.step} ${owed.name} ${what} (event ${owed.seq})`;
+  return `step ${owed.step} ${owed.name} ${what}${event ? ` (event ${owed.seq})` : ''}`;
 }
 
 /** The command's own owed commit, holding the earlier one's files, its judged files, and its work since its step began. */

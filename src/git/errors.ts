@@ -136,18 +136,19 @@ const INDEX_UNREADABLE =
 export class IndexUnreadable extends InputError {
   readonly file: string;
   constructor(file: string, failure: GitCommandError) {
+    // git names the file it read: autopilot's copy of the index, when a snapshot read it; the person's file is this one.
+    const why = said(failure)
+      .split('\n')[0]!
+      .replace(/^(fatal|error): /, '')
+      .replace(/\S*autopilot-index-\d+-[0-9a-f]{8}/g, file);
     super(
       {
         file,
-        // git names the file it read: autopilot's copy of the index, when a snapshot read it; the person's file is this one.
-        message: `git cannot read its index: ${said(failure)
-          .split('\n')[0]!
-          .replace(/^(fatal|error): /, '')
-          .replace(/\S*autopilot-index-\d+-[0-9a-f]{8}/g, file)}`,
+        message: `git cannot read its index (${why}): rebuild it from HEAD with \`rm ${file} && git reset\``,
         expected: 'an index git can read (`git status` works)',
         received: 'an index file git refuses',
       },
-      `Nothing was written. Rebuild the index from HEAD: \`rm ${file} && git reset\` (your files in the work tree stay as they are; what you had staged must be staged again), then run the command again.`,
+      `\`rm ${file} && git reset\` rebuilds the index from HEAD: your files in the work tree stay as they are; what you had staged must be staged again. Then run the command again.`,
     );
     this.name = 'IndexUnreadable';
     this.file = file;

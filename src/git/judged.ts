@@ -123,14 +123,11 @@ async function hashBytes(handle: GitHandle, top: string, bytes: Buffer): Promise
   return out.trim();
 }
 
-/** The mode to commit a judged file with: the tree's, else executable as the work tree's file is. */
+/** The mode to commit a judged file with (a regular file, as judges read only those): the tree's, else executable as the work tree's file is. */
 function modeOf(handle: GitHandle, top: string, entry?: Entry): string {
-  if (entry && entry.mode !== '120000') return entry.mode;
-  try {
-    return lstatSync(join(handle.top, top)).mode & 0o111 ? '100755' : '100644';
-  } catch {
-    return '100644';
-  }
+  if (entry?.mode === '100644' || entry?.mode === '100755') return entry.mode;
+  const stat = lstatSync(join(handle.top, top), { throwIfNoEntry: false });
+  return stat?.isFile() && stat.mode & 0o111 ? '100755' : '100644';
 }
 
 /**

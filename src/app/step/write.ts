@@ -28,7 +28,14 @@ export interface StepWrite {
 }
 
 /** `judged`: the files `done`'s judges read, with their text: the commit the plan owes holds them as judged. */
-export function stepWrite(loaded: Loaded, plan: StepPlan, commits: CommitGit | undefined, lock: Lock, now: Date, judged: readonly JudgedText[] = []): StepWrite {
+export function stepWrite(
+  loaded: Loaded,
+  plan: StepPlan,
+  commits: CommitGit | undefined,
+  lock: Lock,
+  now: Date,
+  judged: readonly JudgedText[] = [],
+): StepWrite {
   const { repo, flow } = loaded;
   const { transition } = plan;
   if (transition.outcome.kind === 'work' && typeof transition.position.step === 'number') {
