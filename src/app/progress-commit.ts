@@ -242,15 +242,18 @@ export async function stillOwed(repo: Repo, head: { record?: { entry?: StampedEn
   return (await commitHolding(handle, displayPath(repo.journalFile, repo.root))) ? undefined : owed;
 }
 
+/** How many of an owed commit's files `status` and `check` name in their text. */
+const OWED_FILES_SHOWN = 8;
+
 /** What an owed commit is about and what it holds, as `status` and `check` name them (rule 11: owed and named until made). */
 export function owedSaid(owed: OwedCommit): { about: string; files: string[]; holds: string } {
   const about = [describeOwed(owed, false), ...(owed.carries ?? [])].join('; ');
   const files = owed.files ?? [];
-  const since =
-    typeof owed.tree === 'string'
-      ? `, and what changed in the work tree since step ${owed.step} began${owed.carries?.length ? ' (the first of them)' : ''}`
-      : '';
-  return { about, files, holds: `${files.join(', ')}${since}` };
+  const first = owed.carries?.length ? 'the first of these steps' : `step ${owed.step}`;
+  const since = typeof owed.tree === 'string' ? `, and what changed in the work tree since ${first} began` : '';
+  // A step with many files (a task index's tasks): the first ones named, the rest counted; `--json` lists them all.
+  const named = files.length > OWED_FILES_SHOWN + 1 ? [...files.slice(0, OWED_FILES_SHOWN), `${files.length - OWED_FILES_SHOWN} more files`] : files;
+  return { about, files, holds: `${named.join(', ')}${since}` };
 }
 
 export interface Made {
