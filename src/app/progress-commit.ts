@@ -34,6 +34,7 @@ import type { GitHandle } from '../git/repository.js';
 import { TEMP_MARK, writeFileAtomically } from '../io/atomic-write.js';
 import { displayPath, gatePath, type Repo } from '../io/repo.js';
 import { blobId } from '../hash.js';
+import { HASHED_FILES_MAX } from '../limits.js';
 import { firstCommitMissing, gitFallbackOff } from './git-source.js';
 import type { Loaded } from './load-state.js';
 import type { JudgedText } from './step/judged.js';
@@ -170,9 +171,13 @@ export function owedCommit(
   });
 }
 
-/** Each judged file's path with the blob id of its text, in the repository's object format; undefined when none was judged. */
+/**
+ * Each judged file's path with the blob id of its text, in the repository's
+ * object format; undefined when none was judged, or more than a journal line
+ * should list (`HASHED_FILES_MAX`: the commit then takes them as they are).
+ */
 export function judgedBlobs(texts: readonly JudgedText[], format: 'sha1' | 'sha256' = 'sha1'): Record<string, string> | undefined {
-  if (texts.length === 0) return undefined;
+  if (texts.length === 0 || texts.length > HASHED_FILES_MAX) return undefined;
   return Object.fromEntries(texts.map((t) => [t.path, blobId(t.text, format)]));
 }
 
