@@ -12,7 +12,8 @@
  *    (`person`) neither drives nor touches the lease, whoever holds it;
  * 4½. a progress commit the journal says is owed (a command killed, or git
  *    refusing, after the state was written) is made, once, before anything
- *    else (`app/progress-commit.ts`);
+ *    else (`app/progress-commit.ts`); where git still cannot take it (by
+ *    default), this command's batch carries it on (`engine/owed-commit.ts`);
  * 5. `decide`: the command reads the state under the lock (`tx.state()`, once)
  *    and returns a plan;
  * 6. commit the plan (`commit`: journal, pointer, lease, files, checkpoint,
