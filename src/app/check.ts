@@ -19,7 +19,7 @@ import { flowChangeNotice } from './flows.js';
 import { guardProblems } from './status.js';
 import { gitFallbackOff } from './git-source.js';
 import { outdatedClientFiles } from './init.js';
-import { stillOwed } from './progress-commit.js';
+import { owedSaid, stillOwed } from './progress-commit.js';
 import { readSettings } from './settings.js';
 import type { Repo } from '../io/repo.js';
 
@@ -136,12 +136,14 @@ export async function runCheck(ctx: Pick<Context, 'repo'>): Promise<CheckResult>
   // The journal ends with a commit owed and not made (HEAD does not hold the journal as it is); with commits off, never made, and no problem.
   const owed = (await readSettingsOrOff(repo)) === false ? undefined : await stillOwed(repo, readJournalHead(repo.journalFile));
   const last = owed ? journal.entries.findLast((e) => e.seq === owed.seq) : undefined;
-  if (last)
+  if (last && owed) {
+    const said = owedSaid(owed);
     problems.push({
       file: displayPath(repo.journalFile, repo.root),
-      message: `the progress commit of event ${last.seq} is owed: a kill or git stopped it after the state was written`,
-      expected: 'every progress commit made (the next command that writes makes it, once)',
+      message: `the progress commit of event ${last.seq} (${said.about}) is owed: a kill, or git refusing it (a detached HEAD, a lock, a hook), stopped it after the state was written; it holds ${said.holds}`,
+      expected: 'every progress commit made (the next command that writes makes it, once git can take it)',
     });
+  }
   const carried = carriedIndexProblem(repo.journalFile, displayPath(repo.journalFile, repo.root), journal.entries);
   if (carried) problems.push(carried);
   for (const guard of guardProblems(repo)) problems.push({ message: guard });

@@ -24,18 +24,22 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { allMatches, evidenceFor } from '../engine/evidence.js';
+import { describeOwed, type OwedCommit } from '../engine/owed-commit.js';
 import type { Transition } from '../engine/transitions.js';
 import { InputError } from '../errors.js';
 import { batchReport, stepByNumber, type Flow } from '../flow/model.js';
-import { chainHash, entry, serializeEntries, type JournalEntry, type KnownEntry, type StampedEntry } from '../formats/journal-line.js';
+import { chainHash, entry, serializeEntries, type JournalEntry, type StampedEntry } from '../formats/journal-line.js';
 import type { CommitMode, CommitSetting } from '../formats/settings.js';
 import type { GitHandle } from '../git/repository.js';
 import { TEMP_MARK, writeFileAtomically } from '../io/atomic-write.js';
 import { displayPath, gatePath, type Repo } from '../io/repo.js';
+import { blobId } from '../hash.js';
+import { HASHED_FILES_MAX } from '../limits.js';
 import { firstCommitMissing, gitFallbackOff } from './git-source.js';
 import type { Loaded } from './load-state.js';
+import type { JudgedText } from './step/judged.js';
 
-export type OwedCommit = Extract<KnownEntry, { event: 'progress_commit_owed' }>;
+export type { OwedCommit };
 
 /** Git opened for a step command's progress commit. */
 export interface CommitGit {
@@ -127,7 +131,9 @@ export function worthACommit(entries: readonly JournalEntry[]): JournalEntry | u
 /**
  * The commit a step command owes, as the journal entry that records it (the
  * last of the command's batch), or undefined when the command changed
- * nothing worth a commit. `tree`: the work tree when the step started.
+ * nothing worth a commit. `tree`: the work tree when the step started;
+ * `judged`: the files `done`'s judges read, each by the blob id of its text
+ * (`judgedBlobs`), committed as judged.
  */
 export function owedCommit(
   loaded: Loaded,
@@ -136,6 +142,7 @@ export function owedCommit(
   mode: CommitMode,
   tree: string | undefined,
   all: readonly JournalEntry[] = transition.entries,
+  judged?: Record<string, string>,
 ): JournalEntry | undefined {
   // Steps found done on disk are completed before the command's own transition (`walkFolder`): worth a commit too.
   const about = worthACommit(transition.entries) ?? worthACommit([...all].reverse());
@@ -160,7 +167,18 @@ export function owedCommit(
     steps: flow.steps.length,
     ...(mode === 'work' && tree ? { tree } : {}),
     ...(batch ? { batch_text: `batch ${batch.batch} of ${batch.of} done (tasks ${batch.tasks.join(', ')})` } : {}),
+    judged,
   });
+}
+
+/**
+ * Each judged file's path with the blob id of its text, in the repository's
+ * object format; undefined when none was judged, or more than a journal line
+ * should list (`HASHED_FILES_MAX`: the commit then takes them as they are).
+ */
+export function judgedBlobs(texts: readonly JudgedText[], format: 'sha1' | 'sha256' = 'sha1'): Record<string, string> | undefined {
+  if (texts.length === 0 || texts.length > HASHED_FILES_MAX) return undefined;
+  return Object.fromEntries(texts.map((t) => [t.path, blobId(t.text, format)]));
 }
 
 /**
@@ -229,12 +247,28 @@ export async function stillOwed(repo: Repo, head: { record?: { entry?: StampedEn
   return (await commitHolding(handle, displayPath(repo.journalFile, repo.root))) ? undefined : owed;
 }
 
+/** How many of an owed commit's files `status` and `check` name in their text. */
+const OWED_FILES_SHOWN = 8;
+
+/** What an owed commit is about and what it holds, as `status` and `check` name them (rule 11: owed and named until made). */
+export function owedSaid(owed: OwedCommit): { about: string; files: string[]; holds: string } {
+  const about = [describeOwed(owed, false), ...(owed.carries ?? [])].join('; ');
+  const files = owed.files ?? [];
+  const first = owed.carries?.length ? 'the first of these steps' : `step ${owed.step}`;
+  const since = typeof owed.tree === 'string' ? `, and what changed in the work tree since ${first} began` : '';
+  // A step with many files (a task index's tasks): the first ones named, the rest counted; `--json` lists them all.
+  const named = files.length > OWED_FILES_SHOWN + 1 ? [...files.slice(0, OWED_FILES_SHOWN), `${files.length - OWED_FILES_SHOWN} more files`] : files;
+  return { about, files, holds: `${named.join(', ')}${since}` };
+}
+
 export interface Made {
   owed: number;
   sha?: string;
   found?: true;
   dropped?: string;
-  /** Said to the person: a narrower commit than the step's (its snapshot gone), or why none was made. */
+  /** Not made now (a detached HEAD, a lock, a hook; by default): still owed, in these words. Never journaled. */
+  deferred?: string;
+  /** Said to the person: a narrower commit than the step's (its snapshot gone), a judged file changed since, or why none was made. */
   notice?: string;
 }
 
@@ -245,9 +279,11 @@ export interface Made {
  * repository any more, no `git`): dropped, said. Git refusing (a hook, a
  * lock, a failing signature, a rebase under way): the error, with git's
  * words, and the commit stays owed. The snapshot of the work tree when the
- * step started gone (`git gc`): the step's own files only, said.
+ * step started gone (`git gc`): the step's own files only, said. Each file
+ * the step's judges read goes in as judged (`texts`: what this process
+ * judged; else the version judged the object database still holds).
  */
-export async function makeOwedCommit(repo: Repo, owed: OwedCommit, handle?: GitHandle): Promise<Made> {
+export async function makeOwedCommit(repo: Repo, owed: OwedCommit, handle?: GitHandle, texts: readonly JudgedText[] = []): Promise<Made> {
   let git = handle;
   if (!git) {
     const off = gitFallbackOff(repo);
@@ -258,7 +294,7 @@ export async function makeOwedCommit(repo: Repo, owed: OwedCommit, handle?: GitH
     git = opened.handle;
   }
   const { progressMessage } = await import('../git/progress-message.js');
-  const { progressCommit, changedSince, commitHolding, releaseSnapshot, SnapshotGone } = await import('../git/progress-commit.js');
+  const { commitProgress, changedSince, commitHolding, releaseSnapshot, SnapshotGone } = await import('../git/progress-commit.js');
   const journal = displayPath(repo.journalFile, repo.root);
   const found = await commitHolding(git, journal);
   const release = async () => (typeof owed.tree === 'string' ? releaseSnapshot(git, owed.tree) : undefined);
@@ -278,24 +314,93 @@ export async function makeOwedCommit(repo: Repo, owed: OwedCommit, handle?: GitH
     cycle: owed.cycle,
     session: owed.session,
     event: owed.seq,
+    body: carriedBody(owed),
     ...(typeof owed.batch_text === 'string' ? { batch: owed.batch_text } : {}),
   });
   // autopilot's machine-local files (the lease, the lock, caches, checkpoints, temporaries) are never part of a commit, ignored or not.
   const local = `${displayPath(repo.autopilotDir, repo.root)}/`;
   const ours = (path: string) => (path.startsWith(local) && path !== journal) || path.includes(TEMP_MARK);
   let changed: Awaited<ReturnType<typeof changedSince>> = [];
-  let notice: string | undefined;
+  const notices: string[] = [];
   if (typeof owed.tree === 'string') {
     try {
       changed = (await changedSince(git, owed.tree)).filter((c) => !ours(c.path));
     } catch (error) {
       if (!(error instanceof SnapshotGone)) throw error;
-      notice = `the snapshot of the work tree taken when step ${owed.step} started is gone from git (pruned by \`git gc\`), so what changed during the step cannot be told: this commit holds the state and the step's own files only; commit the rest yourself`;
+      notices.push(
+        `the snapshot of the work tree taken when step ${owed.step} started is gone from git (pruned by \`git gc\`), so what changed during the step cannot be told: this commit holds the state and the step's own files only; commit the rest yourself`,
+      );
     }
   }
-  const sha = await progressCommit(git, { ...message, files: owed.files ?? [], changed });
+  const judged = judgedFiles(owed, texts);
+  const made = await commitProgress(git, { ...message, files: owed.files ?? [], changed, judged });
   await release();
-  return { owed: owed.seq, ...(sha ? { sha } : {}), ...(notice ? { notice } : {}) };
+  notices.push(...judgedNotices(made));
+  return { owed: owed.seq, sha: made.sha, notice: notices.length > 0 ? notices.join('; ') : undefined };
+}
+
+/** The body of a commit that also holds earlier commits git could not take: which, so a reviewer sees why it holds more than one step. */
+function carriedBody(owed: OwedCommit): string | undefined {
+  const carries = owed.carries ?? [];
+  if (carries.length === 0) return undefined;
+  return `Also holds the work of ${carries.join('; ')}, whose own commit${carries.length > 1 ? 's' : ''} git could not take then.`;
+}
+
+/** The owed commit's judged files, with the text this process judged where it has it (the same text the journal names). */
+function judgedFiles(owed: OwedCommit, texts: readonly JudgedText[]): { path: string; blob: string; text?: string }[] {
+  const byPath = new Map(texts.map((t) => [t.path, t.text]));
+  return Object.entries(owed.judged ?? {}).map(([path, blob]) => {
+    const text = byPath.get(path);
+    return text !== undefined && (blobId(text) === blob || blobId(text, 'sha256') === blob) ? { path, blob, text } : { path, blob };
+  });
+}
+
+/** What the answer says of judged files that changed after `done` judged them. */
+function judgedNotices(made: { changedAfterJudging: string[]; leftOut: string[] }): string[] {
+  const list = (paths: string[]) => paths.map((p) => `\`${p}\``).join(', ');
+  const said: string[] = [];
+  if (made.changedAfterJudging.length > 0) {
+    const one = made.changedAfterJudging.length === 1;
+    said.push(
+      `${list(made.changedAfterJudging)} changed after \`done\` judged ${one ? 'it' : 'them'}: the commit holds the version judged, and the change stays in the work tree, uncommitted (\`git diff\` shows it)`,
+    );
+  }
+  if (made.leftOut.length > 0) {
+    said.push(
+      `${list(made.leftOut)} changed after \`done\` judged it, and the version judged is gone (the command that judged it was stopped before its commit): left out of the commit, as it is in the work tree`,
+    );
+  }
+  return said;
+}
+
+/**
+ * A commit that stays owed (git cannot take it now): what the later commit
+ * needs is kept for it — the work tree as its step began, by a ref of its
+ * own (`refs/autopilot/owed/<key>`: the start snapshot's ref is replaced
+ * when the next step begins), and the texts judged, written to git's object
+ * database, so the later commit still holds them as judged. Best effort:
+ * git refusing these too costs only a narrower later commit.
+ */
+export async function keepOwed(repo: Repo, owed: OwedCommit, handle: GitHandle | undefined, texts: readonly JudgedText[]): Promise<void> {
+  const judged = judgedFiles(owed, texts).filter((j) => j.text !== undefined);
+  if (typeof owed.tree !== 'string' && judged.length === 0) return;
+  let git = handle;
+  if (!git) {
+    if (gitFallbackOff(repo)) return;
+    const { openGit } = await import('../git/repository.js');
+    git = (await openGit(repo.root)).handle;
+    if (!git) return;
+  }
+  const { keepOwedSnapshot, storeJudged } = await import('../git/progress-commit.js');
+  try {
+    if (typeof owed.tree === 'string') await keepOwedSnapshot(git, owed.tree);
+    await storeJudged(
+      git,
+      judged.map((j) => j.text!),
+    );
+  } catch {
+    // Best effort, said in the docs: the later commit is the narrower one.
+  }
 }
 
 /** The work tree now, for the step that starts: what its commit will be measured against, kept reachable by a ref of autopilot's own until then. */

@@ -3,7 +3,7 @@ import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { openRepo } from '../io/repo.js';
 import { conversationProcess } from '../io/conversation.js';
-import { stillOwed } from './progress-commit.js';
+import { owedSaid, stillOwed } from './progress-commit.js';
 import type { Context } from './context.js';
 import { readState } from './read-state.js';
 import { firstCommitMissing, gitFallbackOff } from './git-source.js';
@@ -108,7 +108,7 @@ export async function runStatus(ctx: Context): Promise<{ view: View; exit: numbe
     guards: guardProblems(repo),
     ...(gitOff ? { gitOff } : {}),
     journalSeq: loaded.lastSeq,
-    ...(owed ? { owedCommit: owed.seq } : {}),
+    ...(owed ? { owedCommit: owed.seq, owed: owedSaid(owed) } : {}),
     commits: commitsOff ? { on: false, reason: commitsOff } : { on: true },
   });
   return { view, exit: 0 };

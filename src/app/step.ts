@@ -22,6 +22,7 @@ import { outputsForStep } from './skill-outputs.js';
 import { gatherAttempt } from './step/attempt.js';
 import { stepAnswer, type StepAnswer } from './step/answer.js';
 import { batchTemplatesOf, gatherStep, outputsReader, templatesOf } from './step/gather.js';
+import { judgedTexts } from './step/judged.js';
 import { stepWrite } from './step/write.js';
 import { transact, type Opened } from './transaction.js';
 import { validateEvent } from './validate-event.js';
@@ -84,9 +85,12 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
     const templates = worked
       ? [...batchTemplatesOf(loaded.repo, declared, worked, position), ...templatesOf(loaded.repo, outputsForStep(declared, worked), position.cycle)]
       : [];
-    const { plan: write, git } = stepWrite(loaded, plan, commits, tx.lock, ctx.now());
+    // What `done`'s judges read: its commit holds those bytes, not the files as they are when it is made.
+    const judged = event.type === 'done' ? judgedTexts(loaded.repo, input.state.evidence) : [];
+    const { plan: write, git } = stepWrite(loaded, plan, commits, tx.lock, ctx.now(), judged);
     return {
-      ...(git ? { git: git.handle, strict: git.strict } : {}),
+      ...(git ? { git: git.handle, strict: git.strict, blocked: git.blocked } : {}),
+      judged,
       plan: write,
       answer: (written: Written) =>
         stepAnswer(event, loaded, plan, { templates, evidence: input.state.evidence, ...(tx.lease ? { lease: tx.lease } : {}) }, written),

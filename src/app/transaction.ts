@@ -12,7 +12,8 @@
  *    (`person`) neither drives nor touches the lease, whoever holds it;
  * 4½. a progress commit the journal says is owed (a command killed, or git
  *    refusing, after the state was written) is made, once, before anything
- *    else (`app/progress-commit.ts`);
+ *    else (`app/progress-commit.ts`); where git still cannot take it (by
+ *    default), this command's batch carries it on (`engine/owed-commit.ts`);
  * 5. `decide`: the command reads the state under the lock (`tx.state()`, once)
  *    and returns a plan;
  * 6. commit the plan (`commit`: journal, pointer, lease, files, checkpoint,
@@ -43,7 +44,7 @@ import type { LastAction } from '../formats/pointer/parse-pointer.js';
 import type { Position } from '../formats/pointer/position.js';
 import { positionHash } from '../formats/pointer/serialize-pointer.js';
 import { commit, type Plan, type Written } from './commit.js';
-import { makeOwedCommit, notedMade, noteMade, owedOnRecord, type Made, type OwedCommit } from './progress-commit.js';
+import { keepOwed, makeOwedCommit, notedMade, noteMade, owedOnRecord, type Made, type OwedCommit } from './progress-commit.js';
 import type { GitHandle } from '../git/repository.js';
 import type { Context } from './context.js';
 import { loadRepoFlows } from './flows.js';
@@ -53,6 +54,8 @@ import { readState } from './read-state.js';
 import { holdRemoteLease } from './remote-lease.js';
 import type { Settings } from '../formats/settings.js';
 import { readSettings } from './settings.js';
+import { carryOwed } from '../engine/owed-commit.js';
+import type { JudgedText } from './step/judged.js';
 
 /** What a command has before the lock is taken. */
 export interface Opened {
@@ -96,6 +99,10 @@ export interface Decided<T> {
   git?: GitHandle;
   /** The commit was asked for (`--commit`, `commit: true`): git refusing it is exit 1, the commit owed; by default it is a notice. */
   strict?: boolean;
+  /** Why git cannot take the commit now (a detached HEAD, an operation under way): by default it stays owed, not tried. */
+  blocked?: string;
+  /** The files `done`'s judges read, with their text: the commit holds them as judged. */
+  judged?: JudgedText[];
   /** What the command says once the plan is written (and its progress commit made), still under the lock. */
   answer: (written: Written) => T | Promise<T>;
 }
@@ -148,6 +155,8 @@ export async function transact<P = undefined, T = void>(
     const notices: string[] = [];
     // The journal ends with a progress commit made: a command that writes nothing else leaves it, and the tree, as committed.
     let committedEnd = false;
+    // A commit still owed that git cannot take now (by default): this command's batch carries it on (rule 11).
+    let carried: { owed: OwedCommit; made: Made } | undefined;
     if (spec.flows !== 'none' && settings.commit !== false) {
       head = readJournalHead(repo.journalFile);
       const owed = owedOnRecord(head);
@@ -157,7 +166,8 @@ export async function transact<P = undefined, T = void>(
         // Read again after: the pointer brought up is no drift for the command to repair and journal.
         if (bringPointerUp(repo, lock, owed, await state(), writer)) loaded = undefined;
         const made = await settle(repo, owed, { strict: settings.commit !== 'auto' });
-        if (made.notice) notices.push(made.notice);
+        if (made.deferred !== undefined) carried = { owed, made };
+        else if (made.notice) notices.push(made.notice);
         if (made.dropped !== undefined) {
           // A line of its own: the pointer stays as it is.
           commit(repo, lock, head.lastSeq, { entries: [entry('progress_commit_made', fromPointerRecord(owed.pointer!), withoutNotice(made))] }, writer);
@@ -171,7 +181,7 @@ export async function transact<P = undefined, T = void>(
     }
 
     const tx: Tx<P> = { ...opened, ctx: driver, prepared, lock, ...(lease ? { lease } : {}), state };
-    const { plan, answer, git, strict } = await decide(tx);
+    const { plan, answer, git, strict, blocked, judged } = await decide(tx);
     const at = loaded as Loaded | undefined;
     const lastSeq = at ? at.lastSeq : readJournalHead(repo.journalFile).lastSeq;
     if (at) {
@@ -198,12 +208,16 @@ export async function transact<P = undefined, T = void>(
         if (kept.length > 0) plan.checkpoint.skillState = kept;
       }
     }
+    // A commit still owed ends this batch too: in the command's own, or owed again.
+    if (carried && plan.entries.length > 0) plan.entries = carryOwed(plan.entries, carried.owed);
+    else if (carried?.made.notice) notices.push(carried.made.notice);
     const written = commit(repo, lock, lastSeq, plan, { session: driver.session, now: ctx.now, ...actor });
     // The progress commit the plan owes is made now; a failure leaves it owed (exit 1), for the next command to make, or by default says why none was made.
     const owed = owedOnRecord({ record: written.entries.length > 0 ? { entry: written.entries.at(-1)! } : undefined });
     if (owed) {
       crashPoint('before-progress-commit');
-      const made = await settle(repo, owed, { handle: git, strict: strict === true });
+      // Carried on: git refused it moments ago, so it is not tried again.
+      const made = await settle(repo, owed, { handle: git, strict: strict === true, blocked: carried?.made.deferred ?? blocked, judged });
       crashPoint('after-progress-commit');
       if (made.notice) notices.push(made.notice);
       if (made.dropped !== undefined) {
@@ -230,27 +244,41 @@ export async function transact<P = undefined, T = void>(
  * Makes an owed commit. Asked for (`strict`): git refusing is exit 1 (git's
  * words), or exit 2 for a situation (a rebase under way), and the commit
  * stays owed, made by the next command; nothing else runs meanwhile. By
- * default: no commit, dropped with a notice, and the command goes on.
+ * default (rule 11): not made now, still owed, said — the step is recorded,
+ * and every later command carries the commit on until git takes it; where
+ * git is known to refuse (`blocked`: a detached HEAD), it is not tried.
  */
-export async function settle(repo: Repo, owed: OwedCommit, options: { handle?: GitHandle; strict: boolean }): Promise<Made> {
+export async function settle(
+  repo: Repo,
+  owed: OwedCommit,
+  options: { handle?: GitHandle; strict: boolean; blocked?: string; judged?: readonly JudgedText[] },
+): Promise<Made> {
+  if (options.blocked !== undefined && !options.strict) return deferred(repo, owed, options, options.blocked);
   try {
-    return await makeOwedCommit(repo, owed, options.handle);
+    return await makeOwedCommit(repo, owed, options.handle, options.judged);
   } catch (error) {
     const said = error instanceof InputError ? error.problems.map((p) => p.message).join('; ') : error instanceof Error ? error.message : String(error);
     const words = said.replace(/\s*\n\s*/g, '; ');
-    if (!options.strict) {
-      return {
-        owed: owed.seq,
-        dropped: words,
-        notice: `no progress commit for step ${owed.step} ${owed.name} (${owed.status}): ${words}. The step is recorded; its files are left as they are, for you to commit (\`commit: false\` in .autopilot/config.yml turns progress commits off)`,
-      };
-    }
+    if (!options.strict) return deferred(repo, owed, options, words);
     if (error instanceof InputError) throw error;
     throw new GitFailed(
       `the progress commit of event ${owed.seq} (step ${owed.step} ${owed.name}, ${owed.status}) could not be made: ${words}`,
       'The state is written; the commit is owed (`autopilot status` shows it). Fix what git says, then run any autopilot command: it makes the commit first, once. To go on without it, set `commit: false` in .autopilot/config.yml.',
     );
   }
+}
+
+/** A commit git cannot take now, by default: still owed, what it needs kept for later (`keepOwed`), said. */
+async function deferred(repo: Repo, owed: OwedCommit, options: { handle?: GitHandle; judged?: readonly JudgedText[] }, said: string): Promise<Made> {
+  await keepOwed(repo, owed, options.handle, options.judged ?? []);
+  // Git's refusal in its words, without the refusal's own preamble ("no progress commit now: … nothing was written").
+  const words = said.replace(/^no progress commit( now)?: /, '').replace(/; nothing was written$/, '');
+  const also = owed.carries?.length ? `, holding ${owed.carries.join('; ')} too` : '';
+  return {
+    owed: owed.seq,
+    deferred: words,
+    notice: `no progress commit now for step ${owed.step} ${owed.name} (${owed.status})${also}: ${words}. The step is recorded and its commit is owed: the next command that writes makes it once git can take it (\`autopilot status\` names its files; \`commit: false\` in .autopilot/config.yml turns progress commits off)`,
+  };
 }
 
 const withoutNotice = ({ notice: _notice, ...made }: Made) => made;

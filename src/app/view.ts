@@ -98,6 +98,8 @@ export interface View {
   checkpoint?: string;
   /** `status`: a progress commit the journal says is owed (its event's seq): the next command that writes makes it. */
   owedCommit?: number;
+  /** `status`: that commit's steps (`step 1 Problem completed (event 6)`) and the files it holds (rule 11: named until made). */
+  owed?: { about: string; files: string[]; holds: string };
   /** `status`: why git cannot be the third source here, when it cannot. */
   gitOff?: string;
   /** `status`: whether step commands make progress commits here, and why not. */

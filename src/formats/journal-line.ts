@@ -130,9 +130,19 @@ export interface EventDetails {
    * the commit carries this event's seq as its `Autopilot-Event` trailer, so
    * a retry finds it. The position is what the commit is about; `files` the
    * state and evidence it holds; `tree` the work tree when the step started
-   * (the commit then also holds what changed since); `steps` the flow's length.
+   * (the commit then also holds what changed since); `steps` the flow's length;
+   * `judged` the blob id of each file `done`'s judges read, committed as
+   * judged; `carries` the earlier commits not made (a detached HEAD, a hook)
+   * whose files this one holds too (docs/git.md).
    */
-  progress_commit_owed: { files: string[]; steps: number; tree?: string; batch_text?: string };
+  progress_commit_owed: {
+    files: string[];
+    steps: number;
+    tree?: string;
+    batch_text?: string;
+    judged?: Record<string, string>;
+    carries?: string[];
+  };
   /** The owed commit `owed` (its seq) is settled: made (`sha`), found already made, nothing to commit, or dropped (no git any more). */
   progress_commit_made: { owed: number; sha?: string; found?: true; dropped?: string };
   /**
@@ -312,7 +322,7 @@ const CHECKED = {
   run_repinned: { pinned: isJsonObject },
   step_started: { tree: isString, hashes: isHashes },
   command_run: { command: isString, exit_code: isExitCode, totals: isTotals },
-  progress_commit_owed: { files: isStrings, steps: isStepNumber, tree: isString, batch_text: isString },
+  progress_commit_owed: { files: isStrings, steps: isStepNumber, tree: isString, batch_text: isString, judged: isHashes, carries: isStrings },
   progress_commit_made: { owed: isStepNumber },
   journal_merged: { seams: isStrings, fork_point: isString, kept: isString },
   journal_repaired: { seams: isStrings },

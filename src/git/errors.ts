@@ -124,6 +124,42 @@ export class SnapshotGone extends Error {
   }
 }
 
+/** What git says when it cannot read an index file (read-cache.c): a torn write, a disk error, bytes that are not an index. */
+const INDEX_UNREADABLE =
+  /index file smaller than expected|index file corrupt|bad signature 0x[0-9a-f]+|bad index version|bad index file sha1 signature|index uses .{1,40} extension, which we do not understand|unknown index entry format|\.git\/index: index file open failed/i;
+
+/**
+ * git cannot read the user's index (`.git/index`): every command that reads
+ * it (`git status` too) fails alike. Bad input, exit 2, naming the file and
+ * the fix — never an internal error. Nothing was written.
+ */
+export class IndexUnreadable extends InputError {
+  readonly file: string;
+  constructor(file: string, failure: GitCommandError) {
+    // git names the file it read: autopilot's copy of the index, when a snapshot read it; the person's file is this one.
+    const why = said(failure)
+      .split('\n')[0]!
+      .replace(/^(fatal|error): /, '')
+      .replace(/\S*autopilot-index-\d+-[0-9a-f]{8}/g, file);
+    super(
+      {
+        file,
+        message: `git cannot read its index (${why}): rebuild it from HEAD with \`rm ${file} && git reset\``,
+        expected: 'an index git can read (`git status` works)',
+        received: 'an index file git refuses',
+      },
+      `\`rm ${file} && git reset\` rebuilds the index from HEAD: your files in the work tree stay as they are; what you had staged must be staged again. Then run the command again.`,
+    );
+    this.name = 'IndexUnreadable';
+    this.file = file;
+  }
+}
+
+/** The failure as `IndexUnreadable` when git could not read an index (the user's, or autopilot's copy of it), else itself. */
+export function indexUnreadable(indexFile: string, failure: unknown): unknown {
+  return failure instanceof GitCommandError && INDEX_UNREADABLE.test(failure.stderr) ? new IndexUnreadable(indexFile, failure) : failure;
+}
+
 /** git's own words from a failure, at most four lines. */
 function said(failure: GitCommandError): string {
   return (failure.stderr.trim() || failure.stdout.trim() || failure.message).split('\n').slice(0, 4).join('\n');

@@ -4,7 +4,25 @@
  * other: what a progress commit needs to bring the user's index up to the
  * commit for the committed paths, and only for them. Internal to src/git.
  */
+import { isAbsolute, join, relative } from 'node:path';
+import { indexUnreadable } from './errors.js';
 import { runGit, type GitHandle, type RunOptions } from './run.js';
+
+/** The user's index file as a person finds it from the repository root (`.git/index`). */
+export function userIndexFile(handle: Pick<GitHandle, 'root' | 'gitDir'>): string {
+  const file = join(handle.gitDir, 'index');
+  const shown = relative(handle.root, file);
+  return shown && !isAbsolute(shown) ? shown.replaceAll('\\', '/') : file;
+}
+
+/** Runs git on an index; a failure to read the user's index (no `GIT_INDEX_FILE` given) says so, naming it (`IndexUnreadable`). */
+async function onIndex(handle: GitHandle, args: readonly string[], options: RunOptions): Promise<string> {
+  try {
+    return await runGit(handle, args, options);
+  } catch (error) {
+    throw options.env?.GIT_INDEX_FILE ? error : indexUnreadable(userIndexFile(handle), error);
+  }
+}
 
 /** A stage-0 index entry or tree entry: `100644` and a blob's sha (`160000` and a commit for a submodule). */
 export interface Entry {
@@ -37,7 +55,7 @@ export async function readEntries(handle: GitHandle, paths: readonly string[], o
   const read: IndexRead = { entries: new Map(), unmerged: new Set() };
   for (let i = 0; i < paths.length; i += SLICE) {
     // Direct: nothing is printed when none of the paths is in the index.
-    const out = await runGit(handle, ['--literal-pathspecs', 'ls-files', '-z', '--stage', '--', ...paths.slice(i, i + SLICE)], options);
+    const out = await onIndex(handle, ['--literal-pathspecs', 'ls-files', '-z', '--stage', '--', ...paths.slice(i, i + SLICE)], options);
     for (const record of out.split('\0')) {
       const tab = record.indexOf('\t');
       if (tab < 0) continue;
@@ -64,7 +82,7 @@ export async function writeEntries(handle: GitHandle, entries: Entries, shaLengt
   if (entries.size === 0) return;
   const zero = '0'.repeat(shaLength);
   const lines = [...entries].map(([path, entry]) => (entry ? `${entry.mode} ${entry.sha} 0\t${path}` : `0 ${zero}\t${path}`));
-  await runGit(handle, ['update-index', '-z', '--index-info'], { ...options, input: lines.map((line) => `${line}\0`).join('') });
+  await onIndex(handle, ['update-index', '-z', '--index-info'], { ...options, input: lines.map((line) => `${line}\0`).join('') });
 }
 
 export type Change = 'added' | 'modified' | 'deleted';

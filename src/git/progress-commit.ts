@@ -19,13 +19,24 @@ import { topPath } from './paths.js';
 import { commitText, TRAILER, type CommitMessage } from './progress-message.js';
 import { gitState, type GitState } from './repository.js';
 import { converseWithGit, runGit, runGitOr, type GitHandle } from './run.js';
+import { judgedPins, readJudged, type JudgedFile } from './judged.js';
 import { withTempIndex } from './temp-index.js';
 import type { WorkTreeChange } from './work-tree.js';
 
 export { cleanLeftovers, type CleanLeftoversOptions } from './temp-index.js';
-export { changedSince, keepSnapshot, releaseSnapshot, snapshotRef, snapshotWorkTree, type WorkTreeChange } from './work-tree.js';
+export {
+  changedSince,
+  keepOwedSnapshot,
+  keepSnapshot,
+  owedSnapshotRef,
+  releaseSnapshot,
+  snapshotRef,
+  snapshotWorkTree,
+  type WorkTreeChange,
+} from './work-tree.js';
 export { SnapshotGone } from './errors.js';
 export { commitHolding } from './history.js';
+export { storeJudged, type JudgedFile } from './judged.js';
 
 export interface ProgressCommitInput extends CommitMessage {
   /**
@@ -49,6 +60,12 @@ export interface ProgressCommitInput extends CommitMessage {
   sign?: boolean;
   /** List the committed files by folder in the message body (`filesByFolder`); true by default. */
   listFiles?: boolean;
+  /**
+   * The files a judge read (`done`), each committed as it was judged, not as
+   * it is now (`judged.ts`): one changed since keeps its change in the work
+   * tree, uncommitted, and is named in the answer.
+   */
+  judged?: readonly JudgedFile[];
 }
 
 /**
@@ -75,20 +92,45 @@ export interface ProgressCommitInput extends CommitMessage {
  * `findProgressCommit` (history.ts).
  */
 export async function progressCommit(handle: GitHandle, input: ProgressCommitInput): Promise<string | undefined> {
-  const paths = [...new Set([...input.files, ...(input.changed ?? []).map((c) => (typeof c === 'string' ? c : c.path))].map((file) => topPath(handle, file)))];
+  return (await commitProgress(handle, input)).sha;
+}
+
+export interface ProgressCommitMade {
+  /** The new commit; undefined when nothing differs from HEAD. */
+  sha?: string;
+  /** Judged files changed after they were judged (relative to the root): the commit holds the version judged, the work tree keeps the change. */
+  changedAfterJudging: string[];
+  /** Judged files changed after they were judged whose judged version is gone (a command stopped before its commit): left out of the commit. */
+  leftOut: string[];
+}
+
+/** `progressCommit`, saying also which judged files had changed since they were judged (`input.judged`). */
+export async function commitProgress(handle: GitHandle, input: ProgressCommitInput): Promise<ProgressCommitMade> {
+  const listed = [...input.files, ...(input.changed ?? []).map((c) => (typeof c === 'string' ? c : c.path)), ...(input.judged ?? []).map((j) => j.path)];
+  const paths = [...new Set(listed.map((file) => topPath(handle, file)))];
   // Early, so a bad subject or trailer name throws before git is asked anything.
   commitText(input);
-  if (paths.length === 0) return undefined;
+  if (paths.length === 0) return { changedAfterJudging: [], leftOut: [] };
   const [state, sign] = await Promise.all([gitState(handle), input.sign ?? signsCommits(handle)]);
   refuseUnlessOnBranch(state);
 
   return withTempIndex(handle, async (inTempIndex) => {
     if (state.head) await runGit(handle, ['read-tree', state.head], inTempIndex);
+    // A judged file that changed since it was judged is never read from the work tree: its version judged goes in.
+    const judged = readJudged(handle, input.judged ?? []);
+    const moved = new Set(judged.moved.map((m) => m.top));
+    const fromWorkTree = paths.filter((p) => !moved.has(p));
     // --add takes in new files, --remove drops the ones gone from the work tree.
-    await runGit(handle, ['update-index', '--add', '--remove', '-z', '--stdin'], { ...inTempIndex, input: paths.map((p) => `${p}\0`).join('') });
-    const tree = (await runGit(handle, ['write-tree'], inTempIndex)).trim();
-    const changes = await treeChanges(handle, state.head, tree);
-    if (changes.length === 0) return undefined;
+    if (fromWorkTree.length > 0)
+      await runGit(handle, ['update-index', '--add', '--remove', '-z', '--stdin'], { ...inTempIndex, input: fromWorkTree.map((p) => `${p}\0`).join('') });
+    let { tree, changes } = await treeOfIndex(handle, state.head, inTempIndex);
+    const pins = await judgedPins(handle, judged, changes);
+    if (pins.entries.size > 0) {
+      await writeEntries(handle, pins.entries, tree.length, inTempIndex);
+      ({ tree, changes } = await treeOfIndex(handle, state.head, inTempIndex));
+    }
+    const said = { changedAfterJudging: pins.changed, leftOut: pins.left };
+    if (changes.length === 0) return said;
 
     const text = commitText(input, input.listFiles === false ? [] : changes);
     const commit = await commitTree(handle, tree, state.head, text, sign);
@@ -110,8 +152,14 @@ export async function progressCommit(handle: GitHandle, input: ProgressCommitInp
       await restoreEntries(handle, committed, before, after, commit.length).catch(() => undefined);
       throw error;
     }
-    return commit;
+    return { sha: commit, ...said };
   });
+}
+
+/** The temporary index written as a tree, and what it changes against HEAD. */
+async function treeOfIndex(handle: GitHandle, head: string | undefined, inTempIndex: { env: Record<string, string> }) {
+  const tree = (await runGit(handle, ['write-tree'], inTempIndex)).trim();
+  return { tree, changes: await treeChanges(handle, head, tree) };
 }
 
 /** `commit.gpgSign`, read as `git commit` reads it (unset: false; not a boolean: git's error). `--default` so git always answers. */

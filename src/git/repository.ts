@@ -30,7 +30,7 @@ export async function openGit(root: string, options: OpenGitOptions = {}): Promi
   try {
     [versionText, locations] = await Promise.all([
       runGit(at, ['version']),
-      runGit(at, ['rev-parse', '--is-inside-work-tree', '--show-toplevel', '--absolute-git-dir', '--show-prefix']),
+      runGit(at, ['rev-parse', '--is-inside-work-tree', '--show-toplevel', '--absolute-git-dir', '--show-prefix', '--show-object-format']),
     ]);
   } catch (error) {
     if (!(error instanceof GitCommandError)) throw error;
@@ -42,9 +42,9 @@ export async function openGit(root: string, options: OpenGitOptions = {}): Promi
   if (!version || Number(version[1]) * 1000 + Number(version[2]) < MIN_GIT_VERSION[0] * 1000 + MIN_GIT_VERSION[1]) {
     return { handle: undefined, reason: `${versionText.trim()} is older than git ${MIN_GIT_VERSION.join('.')}, which autopilot's git features need` };
   }
-  const [inside, top, gitDir, prefix = ''] = locations.split('\n');
+  const [inside, top, gitDir, prefix = '', format] = locations.split('\n');
   if (inside !== 'true' || !top || !gitDir) return { handle: undefined, reason: `${at.top} is not inside a git work tree` };
-  return { handle: { root: at.top, top, prefix, gitDir, version: version[0], env } };
+  return { handle: { root: at.top, top, prefix, gitDir, version: version[0], env, objectFormat: format === 'sha256' ? 'sha256' : 'sha1' } };
 }
 
 export type GitOperation = 'merge' | 'rebase' | 'am' | 'cherry-pick' | 'revert' | 'bisect';

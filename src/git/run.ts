@@ -24,6 +24,8 @@ export interface GitHandle {
   readonly gitDir: string;
   /** `git --version`'s number, e.g. `2.39.5`. */
   readonly version: string;
+  /** How the repository names its objects: `sha1` (40 hex digits) or `sha256` (64); sha1 when not said. */
+  readonly objectFormat?: 'sha1' | 'sha256';
   /** The environment every git command runs with. */
   readonly env: Readonly<Record<string, string>>;
 }
@@ -66,7 +68,7 @@ export interface RunOptions {
   /** Added to the handle's environment for this command (`GIT_INDEX_FILE` for a temporary index, or names from `PASSED_THROUGH`). */
   env?: Record<string, string>;
   /** Written to git's standard input, which is then closed (it is closed at once without one). Must not be empty. */
-  input?: string;
+  input?: string | Uint8Array;
   /**
    * Stop git (SIGINT) when it has printed nothing for this long, and throw
    * `GitTimedOut`: for the commands that talk to a remote, which otherwise
@@ -77,7 +79,7 @@ export interface RunOptions {
 
 /** Runs `git <args>` and returns its stdout, exactly as printed; throws `GitCommandError` on any non-zero exit. */
 export async function runGit(where: Pick<GitHandle, 'top' | 'env'>, args: readonly string[], options: RunOptions = {}): Promise<string> {
-  if (options.input === '') throw new TypeError('runGit: empty input would leave git waiting on stdin');
+  if (options.input?.length === 0) throw new TypeError('runGit: empty input would leave git waiting on stdin');
   return converseWithGit(where, args, options).end(options.input);
 }
 
@@ -101,7 +103,7 @@ export interface GitConversation {
   /** Writes `text` to git and waits for `lines` more lines on its stdout; throws `GitCommandError` if git exits first. */
   say(text: string, lines: number): Promise<string[]>;
   /** Writes `input` (if any), closes git's stdin and waits for it to exit: its whole stdout; throws `GitCommandError` on a failure. */
-  end(input?: string): Promise<string>;
+  end(input?: string | Uint8Array): Promise<string>;
 }
 
 /**

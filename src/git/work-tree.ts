@@ -9,8 +9,8 @@ import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../errors.js';
 import { createHash } from 'node:crypto';
-import { GitCommandError, SnapshotGone } from './errors.js';
-import { parseRawDiff, type Change } from './index-entries.js';
+import { GitCommandError, indexUnreadable, SnapshotGone } from './errors.js';
+import { parseRawDiff, userIndexFile, type Change } from './index-entries.js';
 import { runGit, runGitOr, type GitHandle } from './run.js';
 import { withTempIndex } from './temp-index.js';
 
@@ -48,8 +48,13 @@ export async function snapshotWorkTree(handle: GitHandle): Promise<string> {
     if (!copied && (await runGitOr(handle, ['rev-parse', '--quiet', '--verify', 'HEAD^{tree}'], 1))) {
       await runGit(handle, ['read-tree', 'HEAD'], inTempIndex);
     }
-    await runGit(handle, ['add', '--all'], inTempIndex);
-    return (await runGit(handle, ['write-tree'], inTempIndex)).trim();
+    try {
+      await runGit(handle, ['add', '--all'], inTempIndex);
+      return (await runGit(handle, ['write-tree'], inTempIndex)).trim();
+    } catch (error) {
+      // The copy is the user's index: one git cannot read is theirs to rebuild, said as such (never an internal error).
+      throw copied ? indexUnreadable(userIndexFile(handle), error) : error;
+    }
   });
 }
 
@@ -98,26 +103,45 @@ export async function changedSince(handle: GitHandle, tree: string): Promise<Wor
  * are not, by default).
  */
 export function snapshotRef(handle: Pick<GitHandle, 'gitDir' | 'prefix'>): string {
-  const key = createHash('sha1').update(`${handle.gitDir}\0${handle.prefix}`).digest('hex').slice(0, 16);
-  return `refs/autopilot/start/${key}`;
+  return `refs/autopilot/start/${refKey(handle)}`;
 }
+
+/**
+ * The ref that keeps the snapshot of a step whose commit git could not take
+ * (a detached HEAD, a lock, a hook) reachable until a later commit holds its
+ * work: `snapshotRef` is replaced when the next step begins.
+ */
+export function owedSnapshotRef(handle: Pick<GitHandle, 'gitDir' | 'prefix'>): string {
+  return `refs/autopilot/owed/${refKey(handle)}`;
+}
+
+const refKey = (handle: Pick<GitHandle, 'gitDir' | 'prefix'>) => createHash('sha1').update(`${handle.gitDir}\0${handle.prefix}`).digest('hex').slice(0, 16);
 
 /** Points this root's snapshot ref at `tree`: it stays reachable until `releaseSnapshot`, or the next step's snapshot replaces it. */
 export async function keepSnapshot(handle: GitHandle, tree: string): Promise<void> {
   await runGit(handle, ['update-ref', '-m', 'autopilot: the work tree when the step started', snapshotRef(handle), tree]);
 }
 
+/** Points this root's owed ref at `tree`, the snapshot a commit still owed is measured against: kept until `releaseSnapshot`. */
+export async function keepOwedSnapshot(handle: GitHandle, tree: string): Promise<void> {
+  await runGit(handle, ['update-ref', '-m', 'autopilot: the work tree when a step whose commit is owed started', owedSnapshotRef(handle), tree]);
+}
+
 /**
- * Removes this root's snapshot ref when it still names `tree` (the step's
- * commit is made: nothing needs the snapshot any more); one that names
- * another (a later step's), or none, is left alone. Never throws for that.
+ * Removes this root's snapshot refs (the running step's, and an owed
+ * commit's) that still name `tree`: its commit is made, nothing needs the
+ * snapshot any more. One that names another (a later step's), or none, is
+ * left alone. Never throws for that.
  */
 export async function releaseSnapshot(handle: GitHandle, tree: string): Promise<void> {
-  const ref = snapshotRef(handle);
-  const now = await runGitOr(handle, ['rev-parse', '--quiet', '--verify', ref], 1);
-  if (now?.trim() !== tree) return;
+  const out = await runGit(handle, ['for-each-ref', '--format=%(objectname) %(refname)', snapshotRef(handle), owedSnapshotRef(handle)]);
+  const naming = out
+    .split('\n')
+    .filter((line) => line.startsWith(`${tree} `))
+    .map((line) => line.slice(tree.length + 1));
+  if (naming.length === 0) return;
   try {
-    await runGit(handle, ['update-ref', '-d', ref, tree]);
+    await runGit(handle, ['update-ref', '--stdin'], { input: naming.map((ref) => `delete ${ref} ${tree}\n`).join('') });
   } catch (error) {
     // Moved meanwhile (another step started): that one is kept.
     if (!(error instanceof GitCommandError)) throw error;

@@ -110,7 +110,8 @@ export const statusAnswer = position.extend({
     .optional(),
   guards: z.array(z.string()),
   git_fallback: z.object({ on: z.boolean(), reason: z.string().optional() }),
-  progress_commit_owed: z.object({ event: z.number().int() }).optional(),
+  /** A progress commit not made yet (a kill, or git could not take it): its event, the steps it is about, the files it holds (rule 11). */
+  progress_commit_owed: z.object({ event: z.number().int(), about: z.string().optional(), files: z.array(z.string()).optional() }).optional(),
   /** Whether step commands make progress commits here (on by default in a repository with a first commit), and why not. */
   progress_commits: z.object({ on: z.boolean(), reason: z.string().optional() }).optional(),
   /** The current step's batches, when it walks a task index: each with its tasks and where it stands. */

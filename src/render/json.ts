@@ -102,7 +102,7 @@ export function statusJson(view: View): StatusAnswer {
       : {}),
     guards: view.guards ?? [],
     git_fallback: view.gitOff ? { on: false, reason: view.gitOff } : { on: true },
-    ...(view.owedCommit !== undefined ? { progress_commit_owed: { event: view.owedCommit } } : {}),
+    ...(view.owedCommit !== undefined ? { progress_commit_owed: { event: view.owedCommit, about: view.owed?.about, files: view.owed?.files } } : {}),
     ...(view.commits ? { progress_commits: view.commits } : {}),
     ...(view.acceptance ? { acceptance: acceptanceJson(view.acceptance) } : {}),
     ...(view.batches ? { batches: view.batches } : {}),

@@ -230,8 +230,10 @@ export function statusText(view: View): string {
     lines.push(...wrapped('Git', `${what}: steps are not committed, and a lost pointer has no git history to be recovered from (${fix})`));
   }
   if (view.commits && !view.commits.on && !view.gitOff) lines.push(...wrapped('Commits', `no progress commits: ${view.commits.reason}`));
-  if (view.owedCommit !== undefined)
-    lines.push(...wrapped('Commit', `the progress commit of event ${view.owedCommit} is owed: the next command that writes makes it`));
+  if (view.owedCommit !== undefined) {
+    const what = view.owed ? ` (${view.owed.about}) is owed, holding ${view.owed.holds}` : ' is owed';
+    lines.push(...wrapped('Commit', `the progress commit of event ${view.owedCommit}${what}: the next command that writes makes it, once git can take it`));
+  }
   return lines.join('\n');
 }
 

@@ -122,7 +122,7 @@ describe('a progress commit stopped after the state was written is owed, said, a
       const status = autopilot(dir, 'status', '--json').json<{ progress_commit_owed?: { event: number } }>();
       const owed = journal(dir).findLast((e) => e.event === 'progress_commit_owed')!;
       if (at === 'before-progress-commit') {
-        expect(status.progress_commit_owed).toEqual({ event: owed.seq });
+        expect(status.progress_commit_owed).toMatchObject({ event: owed.seq, files: expect.arrayContaining(['_docs/00_problem/problem.md']) });
         expect(autopilot(dir, 'check').code).toBe(2);
       } else {
         // Made before the kill: HEAD holds the journal as it is, so nothing is owed.
@@ -159,7 +159,7 @@ describe('a progress commit stopped after the state was written is owed, said, a
     });
     expect(git(dir, 'rev-parse', 'HEAD')).toBe(head);
     expect(journal(dir).some((e) => e.event === 'step_completed' && e.step === 1)).toBe(true);
-    expect(autopilot(dir, 'status').stdout).toMatch(/Commit {4}the progress commit of event \d+ is owed/);
+    expect(autopilot(dir, 'status').stdout).toMatch(/Commit {4}the progress commit of event \d+ \(step 1 Problem completed\) is owed/);
     // Still refusing: the next command says so, and does nothing else.
     const blocked = autopilot(dir, 'next', '--json');
     expect(blocked.code).toBe(1);
@@ -338,14 +338,16 @@ describe('by default, every step is committed in a repository with a first commi
     expect(autopilot(off, 'status', '--json').json()).toMatchObject({ progress_commits: { on: false, reason: expect.stringContaining('commit: false') } });
   });
 
-  it('where git cannot take a commit (a detached HEAD, a hook that says no), the step is recorded with a notice, exit 0, and the next command goes on', () => {
+  it('where git cannot take a commit (a detached HEAD, a hook that says no), the step is recorded, its commit owed and said, exit 0, and the next command goes on', () => {
     const dir = defaultProject();
     problemWritten(dir);
     git(dir, 'checkout', '-q', '--detach');
     const head = git(dir, 'rev-parse', 'HEAD');
     const detached = autopilot(dir, 'done', '--json');
     expect(detached.code, detached.stdout).toBe(0);
-    expect(detached.json<{ notices: string[] }>().notices).toEqual([expect.stringContaining('no progress commit: HEAD is detached; the step is recorded')]);
+    expect(detached.json<{ notices: string[] }>().notices).toEqual([
+      expect.stringContaining('no progress commit now for step 1 Problem (completed): HEAD is detached. The step is recorded and its commit is owed'),
+    ]);
     expect(git(dir, 'rev-parse', 'HEAD')).toBe(head);
     expect(journal(dir).some((e) => e.event === 'step_completed' && e.step === 1)).toBe(true);
     git(dir, 'checkout', '-q', 'main');
@@ -359,9 +361,10 @@ describe('by default, every step is committed in a repository with a first commi
     const refused = autopilot(hooked, 'done', '--json');
     expect(refused.code, refused.stdout).toBe(0);
     expect(refused.json<{ notices: string[] }>().notices).toEqual([expect.stringContaining('refs are frozen today')]);
-    expect(journal(hooked).at(-1)).toMatchObject({ event: 'progress_commit_made', dropped: expect.stringContaining('refs are frozen today') });
+    // Owed, not dropped (rule 11): no line says otherwise, and every command after carries it on.
+    expect(journal(hooked).at(-1)).toMatchObject({ event: 'progress_commit_owed' });
     expect(autopilot(hooked, 'next', '--json').json()).toMatchObject({ step: 2, outcome: 'work' });
-    expect(autopilot(hooked, 'status', '--json').json()).not.toHaveProperty('progress_commit_owed');
+    expect(autopilot(hooked, 'status', '--json').json()).toHaveProperty('progress_commit_owed');
   });
 });
 

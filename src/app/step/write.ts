@@ -16,17 +16,26 @@ import { skillFile } from '../../io/skills.js';
 import { isoTime } from '../../timestamp.js';
 import type { Plan } from '../commit.js';
 import type { Loaded } from '../load-state.js';
-import { owedCommit, worthACommit, type CommitGit } from '../progress-commit.js';
+import { judgedBlobs, owedCommit, type CommitGit } from '../progress-commit.js';
+import type { JudgedText } from './judged.js';
 import { pointerAt } from '../transaction.js';
 import type { Transition } from '../../engine/transitions.js';
 
 export interface StepWrite {
   plan: Plan;
-  /** Git for the progress commit the plan owes, when it owes one. */
-  git?: { handle: NonNullable<CommitGit['handle']>; strict: boolean };
+  /** Git for the progress commit the plan owes, when it owes one; `blocked`: why git cannot take it now (it stays owed). */
+  git?: { handle: NonNullable<CommitGit['handle']>; strict: boolean; blocked?: string };
 }
 
-export function stepWrite(loaded: Loaded, plan: StepPlan, commits: CommitGit | undefined, lock: Lock, now: Date): StepWrite {
+/** `judged`: the files `done`'s judges read, with their text: the commit the plan owes holds them as judged. */
+export function stepWrite(
+  loaded: Loaded,
+  plan: StepPlan,
+  commits: CommitGit | undefined,
+  lock: Lock,
+  now: Date,
+  judged: readonly JudgedText[] = [],
+): StepWrite {
   const { repo, flow } = loaded;
   const { transition } = plan;
   if (transition.outcome.kind === 'work' && typeof transition.position.step === 'number') {
@@ -43,12 +52,12 @@ export function stepWrite(loaded: Loaded, plan: StepPlan, commits: CommitGit | u
     files.push({ path: backup, text: loaded.brokenPointer });
     plan.notices.push(`the unreadable pointer was kept as ${displayPath(backup, repo.root)}`);
   }
-  const owed = commits && !commits.blocked ? owedCommit(loaded, flow, transition, commits.mode, startTreeOf(loaded, transition), plan.entries) : undefined;
-  // By default, a commit git cannot take now is said where one was due (a first commit missing is said by `status`, not here).
-  if (commits?.blocked && !commits.unborn && worthACommit(plan.entries))
-    plan.notices.push(`no progress commit: ${commits.blocked}; the step is recorded, its files are left as they are`);
+  // Owed where git cannot take it now too (a detached HEAD: rule 11), and said then; never before a first commit (`status` says so).
+  const blobs = judgedBlobs(judged, commits?.handle.objectFormat);
+  const owed =
+    commits && !commits.unborn ? owedCommit(loaded, flow, transition, commits.mode, startTreeOf(loaded, transition), plan.entries, blobs) : undefined;
   return {
-    ...(commits?.handle && owed ? { git: { handle: commits.handle, strict: commits.strict } } : {}),
+    ...(commits?.handle && owed ? { git: { handle: commits.handle, strict: commits.strict, blocked: commits.blocked } } : {}),
     plan: {
       entries: owed ? [...plan.entries, owed] : plan.entries,
       key: plan.key,
