@@ -5,10 +5,13 @@
  * file lies beside the index (`<id>_<name>.md`), whose points come from the
  * scale (1, 2, 3, 5, 8), whose batch is a number, whose dependencies are
  * tasks of the table in earlier batches, and which has a test strategy.
+ * Each task file is real (`task-files.ts`): a regular file with the task
+ * template's sections, not a link, a folder, a device or an empty file.
  * The table is the first one whose header has a `Task` column; read line by
  * line (a Markdown table is one row a line).
  */
 import { headingOf, linesOf, type Line } from './markdown.js';
+import { taskFileFindings } from './task-files.js';
 import type { Finding, Judge } from './types.js';
 
 export const POINTS_SCALE = [1, 2, 3, 5, 8] as const;
@@ -59,7 +62,16 @@ export function tablesOf(lines: Line[]): Table[] {
   return out;
 }
 
-export const taskIndex: Judge = ({ file, text, siblings }) => {
+/** The names beside the index that are task `id`'s file: `<id>_….md`, `<id>-…`, `<id>.md`, in any case. */
+export function taskFileNames(id: string, siblings: readonly string[]): string[] {
+  const key = id.toLowerCase();
+  return siblings.filter((n) => {
+    const name = n.toLowerCase();
+    return name.startsWith(`${key}_`) || name.startsWith(`${key}-`) || name === `${key}.md`;
+  });
+}
+
+export const taskIndex: Judge = ({ file, text, siblings, taskFiles, taskTemplate }) => {
   const lines = linesOf(text);
   const base = { check: 'task-index', file };
   const table = tablesOf(lines).find((t) => cellsOf(t.header.text).some((c) => columnKey(c) === 'task'));
@@ -100,7 +112,6 @@ export const taskIndex: Judge = ({ file, text, siblings }) => {
     if (r.id) batchOf.set(r.id.toLowerCase(), batch);
   }
   const seen = new Set<string>();
-  const names = (siblings ?? []).map((n) => n.toLowerCase());
   for (const r of rows) {
     const where = at(r.line.number);
     if (!r.id) {
@@ -111,12 +122,17 @@ export const taskIndex: Judge = ({ file, text, siblings }) => {
     if (seen.has(id)) findings.push({ ...where, message: `task ${r.id} is listed twice`, write: 'one row a task' });
     seen.add(id);
     if (!r.name || NONE.has(r.name.toLowerCase())) findings.push({ ...where, message: `task ${r.id} has no name`, write: 'a short name' });
-    if (siblings && !names.some((n) => n.startsWith(`${id}_`) || n.startsWith(`${id}-`) || n === `${id}.md`))
+    const own = siblings ? taskFileNames(r.id, siblings) : [];
+    if (siblings && own.length === 0)
       findings.push({
         ...where,
         message: `task ${r.id} has no task file beside the index`,
         write: `the task's file, \`${r.id}_<short_name>.md\`, in the index's folder`,
       });
+    for (const name of own) {
+      const fact = taskFiles?.[name];
+      if (fact) findings.push(...taskFileFindings(file, r.id, name, fact, taskTemplate));
+    }
     if (!(POINTS_SCALE as readonly number[]).includes(Number(r.points)) || !/^\d+$/.test(r.points))
       findings.push({
         ...where,

@@ -192,7 +192,7 @@ describe('acceptance-trace', () => {
     expect(acceptanceTrace(input('covers AC-01, AC-02 and AC-07', { acceptance: criteria }))).toEqual([]);
     expect(acceptanceTrace(input('covers AC-01', { acceptance: criteria }))[0]!.message).toBe('2 of 3 acceptance criteria are not named: AC-02, AC-07');
     expect(acceptanceTrace(input('nothing'))).toEqual([]);
-    expect(coverage(criteria, 'AC-07 AC-01')).toEqual({ ids: ['AC-01', 'AC-02', 'AC-07'], covered: ['AC-01', 'AC-07'], missing: ['AC-02'] });
+    expect(coverage(criteria, 'AC-07 AC-01')).toEqual({ ids: ['AC-01', 'AC-02', 'AC-07'], covered: ['AC-01', 'AC-07'], missing: ['AC-02'], unknown: [] });
   });
 });
 
@@ -319,10 +319,11 @@ describe('totals read from a run’s closing lines', () => {
 });
 
 describe('the index of judges', () => {
-  it('maps each name to its judge; `sections` comes first when sections are listed; needs are gathered', () => {
-    expect(Object.keys(JUDGES).sort()).toEqual(['acceptance-ids', 'acceptance-trace', 'exit-code', 'placeholders', 'sections', 'self-check', 'task-index']);
-    expect(checksOf(output({ sections: ['A'], checks: ['self-check'] }))).toEqual(['sections', 'self-check']);
-    expect(needsOf([output({ checks: ['acceptance-trace', 'task-index'] })])).toEqual({ acceptance: true, siblings: true });
+  it('maps each name to its judge; `sections` and `filler` come first when sections are listed; needs are gathered', () => {
+    expect(Object.keys(JUDGES).sort()).toEqual(['acceptance-ids', 'acceptance-trace', 'exit-code', 'filler', 'placeholders', 'sections', 'self-check', 'task-index']);
+    expect(checksOf(output({ sections: ['A'], checks: ['self-check'] }))).toEqual(['sections', 'filler', 'self-check']);
+    expect(checksOf(output({ checks: ['placeholders'] }))).toEqual(['placeholders']);
+    expect(needsOf([output({ checks: ['acceptance-trace', 'task-index'] })])).toEqual({ acceptance: true, siblings: true, taskFiles: true });
     expect(judgeFile(input(PROBLEM, { output: output({ sections: ['Problem', 'Users'], checks: ['placeholders', 'self-check'] }) }))).toEqual([]);
   });
 });

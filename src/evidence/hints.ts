@@ -1,0 +1,62 @@
+/**
+ * A template's hints (the text of each `{{ … }}`: "who has the problem")
+ * left in a file in any other dress: `{ who has the problem }`,
+ * `[Who has the problem]`, `<who has the problem>`, `(( … ))`, `«…»`,
+ * full-width brackets, or no brackets at all when the hint is a line or a
+ * table cell of its own (a hint of three words or more: "Points" alone is a
+ * column's name too). Hints compare folded (`fold.ts`), in one case, spacing
+ * and emphasis aside, and without the punctuation at their ends. Pure.
+ */
+import { fold } from './fold.js';
+
+/** A hint this short, unbracketed, is also an ordinary word ("points", "batch"): only in brackets does it count. */
+const BARE_HINT_MIN_WORDS = 3;
+const TEMPLATE_HINT = /\{\{\s*([^{}]*?)\s*\}\}/g;
+/** Each bracket pair, doubled or not: the text inside holds neither of its own two. */
+const PAIRS = ['{}', '[]', '<>', '()', '«»', '‹›', '⟨⟩', '〈〉', '【】', '〔〕', '「」', '『』', '⦃⦄'];
+const escape = (c: string) => c.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+const BRACKETED = PAIRS.map(([open, close]) => new RegExp(`${escape(open!)}+([^${escape(open!)}${escape(close!)}\\n]+)${escape(close!)}+`, 'g'));
+const ITEM_START = /^\s*(?:>\s*)*(?:(?:[-*+]|\d{1,9}[.)])\s+)?/;
+
+/** A hint as compared: folded, one case, no emphasis or quotes, one space, no punctuation at its ends. */
+export function hintKey(text: string): string {
+  return fold(text)
+    .toLowerCase()
+    .replace(/[*_`"'“”‘’]/g, '')
+    .replace(/\s+/g, ' ')
+    .replace(/^[\s\p{P}]+|[\s\p{P}]+$/gu, '');
+}
+
+export interface Hints {
+  /** Every hint, as compared: counted in brackets of any kind. */
+  all: ReadonlySet<string>;
+  /** Those counted with no brackets too: three words or more, and not also the template's own text (a column's name, "Cost and effort"). */
+  bare: ReadonlySet<string>;
+}
+
+/** The hints of a template: each `{{ … }}`'s text, as compared. */
+export function templateHints(template: string): Hints {
+  const all = new Set<string>();
+  for (const m of template.matchAll(TEMPLATE_HINT)) {
+    const key = hintKey(m[1]!);
+    if (/\p{L}/u.test(key)) all.add(key);
+  }
+  const fixed = new Set(
+    template
+      .replace(TEMPLATE_HINT, '|')
+      .split(/[|\n]/)
+      .map((part) => hintKey(part.replace(ITEM_START, ''))),
+  );
+  return { all, bare: new Set([...all].filter((key) => key.split(' ').length >= BARE_HINT_MIN_WORDS && !fixed.has(key))) };
+}
+
+/** The first hint a line holds in brackets of any kind, or as all of the line or of a cell; the text as written (folded). */
+export function hintIn(text: string, hints: Hints, isTable = false): string | undefined {
+  if (hints.all.size === 0) return undefined;
+  const folded = fold(text);
+  for (const pattern of BRACKETED) {
+    for (const m of folded.matchAll(pattern)) if (hints.all.has(hintKey(m[1]!))) return m[0].trim();
+  }
+  const parts = isTable ? folded.split('|') : [folded.replace(ITEM_START, '')];
+  return parts.find((part) => hints.bare.has(hintKey(part)))?.trim();
+}
