@@ -22,7 +22,7 @@ const ITEM_START = /^\s*(?:>\s*)*(?:(?:[-*+]|\d{1,9}[.)])\s+)?/;
 export function hintKey(text: string): string {
   return fold(text)
     .toLowerCase()
-    .replace(/[*_`"'“”‘’]/g, '')
+    .replace(/[*_`"'\u201c\u201d\u2018\u2019]/g, '')
     .replace(/\s+/g, ' ')
     .replace(/^[\s\p{P}]+|[\s\p{P}]+$/gu, '');
 }
