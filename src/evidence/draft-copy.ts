@@ -74,9 +74,7 @@ export function draftCopy(draft: Draft, earlier: readonly Draft[], template?: st
   const theirs = earlier.map((e) => ({ file: e.file, keys: new Set(unitsOf(e.text, fixed).map((u) => u.key)) }));
   const shared = units.filter((u) => theirs.some((t) => t.keys.has(u.key)));
   if (units.length < UNITS_MIN || shared.length * 2 <= units.length) return [];
-  const most = theirs
-    .map((t) => ({ file: t.file, count: shared.filter((u) => t.keys.has(u.key)).length }))
-    .reduce((a, b) => (b.count > a.count ? b : a));
+  const most = theirs.map((t) => ({ file: t.file, count: shared.filter((u) => t.keys.has(u.key)).length })).reduce((a, b) => (b.count > a.count ? b : a));
   const first = shared[0]!;
   return [
     {

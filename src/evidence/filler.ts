@@ -40,7 +40,10 @@ const FRAME_WORDS = new Set(
 const SMALL_WORDS = new Set('a an the this that these those our their its my your his her'.split(' '));
 const NEGATION = new Set(['no', 'none', 'nothing', 'not', 'n', 'never', 'nobody', 'neither']);
 
-const tokens = (text: string): string[] => fold(text).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+const tokens = (text: string): string[] =>
+  fold(text)
+    .toLowerCase()
+    .match(/[\p{L}\p{N}]+/gu) ?? [];
 
 /** A word as compared with a heading's: plural and possessive endings aside. */
 export function stem(word: string): string {
@@ -150,8 +153,7 @@ function repeatedShapes(file: string, parts: Part[], template: string | undefine
       byShape.set(shape, { ...seen, words: seen.words + wordsIn(s.text) });
     }
     const total = wordsOfPart(part);
-    for (const [shape, { words, line, text }] of byShape)
-      if (words * 2 >= total) filled.set(shape, [...(filled.get(shape) ?? []), { part, line, text }]);
+    for (const [shape, { words, line, text }] of byShape) if (words * 2 >= total) filled.set(shape, [...(filled.get(shape) ?? []), { part, line, text }]);
   }
   const findings: Finding[] = [];
   for (const places of filled.values()) {

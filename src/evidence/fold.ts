@@ -19,13 +19,14 @@ const LOOK_ALIKE = 'АВЕКМНОРСТХЅІЈҮҺԀԚԜӀавекмнорст
 const LATIN = /*       */ 'ABEKMHOPCTXSIJYHDQWIabekmhopctyxsijyhdqwlABEZHIKMNOPTYXaikvoptuxabcdefghijklmnoprstuvwyzoOTDHECW';
 const LOOK_ALIKES = new Map([...LOOK_ALIKE].map((c, i) => [c, LATIN[i]!]));
 
-const ASCII = /^[\u0000-\u007f]*$/;
-const OTHER = /[^\u0000-\u007f]/g;
+/** Past printable ASCII (a control character too, which maps to itself). */
+const PAST_ASCII = /[^\t\n\r\x20-\x7e]/;
+const OTHER = /[^\t\n\r\x20-\x7e]/g;
 const INVISIBLE_OR_MARK = /[\p{Cf}\p{Mn}]/gu;
 
 /** The text with compatibility forms, accents, invisible characters and look-alike letters folded to plain Latin. */
 export function fold(text: string): string {
-  if (ASCII.test(text)) return text;
+  if (!PAST_ASCII.test(text)) return text;
   return text
     .normalize('NFKD')
     .replace(INVISIBLE_OR_MARK, '')

@@ -55,21 +55,21 @@ export const placeholders: Judge = (input) => {
   const hints = template === undefined ? NO_HINTS : templateHints(template);
   const findings: Finding[] = [];
   let heading: string | undefined;
-  const clarifications: number[] = [];
+  const clarifications: { line: number; heading?: string }[] = [];
   for (const line of lines) {
     const h = headingOf(line);
     if (h) heading = h.text;
     if (line.code) continue;
     findings.push(...leftToFill(file, line, heading, hints));
-    for (const _ of withoutInlineCode(line.text).matchAll(CLARIFICATION)) clarifications.push(line.number);
+    for (const _ of withoutInlineCode(line.text).matchAll(CLARIFICATION)) clarifications.push({ line: line.number, heading });
   }
   const cap = clarificationCap(input);
   if (clarifications.length > cap) {
     findings.push({
       check: 'placeholders',
       file,
-      line: clarifications[cap]!,
-      message: `${clarifications.length} \`[NEEDS CLARIFICATION]\` markers (lines ${clarifications.join(', ')}); ${cap === 0 ? 'this step allows none' : `at most ${cap} are allowed`}`,
+      ...clarifications[cap]!,
+      message: `${clarifications.length} \`[NEEDS CLARIFICATION]\` markers (lines ${clarifications.map((c) => c.line).join(', ')}); ${cap === 0 ? 'this step allows none' : `at most ${cap} are allowed`}`,
       write: cap === 0 ? 'the answers (ask the person, or settle them in an earlier step)' : `answers for all but ${cap}: ask the person`,
     });
   }

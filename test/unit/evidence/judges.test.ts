@@ -123,9 +123,10 @@ describe('placeholders', () => {
     expect(found[0]).toMatchObject({ line: 3, heading: 'Problem', message: expect.stringMatching(/template's, unchanged/) });
   });
 
-  it('a property: a text made only of letters and spaces has no placeholder', () => {
+  it('a property: a text made only of letters and spaces, none of the four marker words among them, has no placeholder', () => {
+    const line = fc.stringMatching(/^[a-z ]{0,30}$/).filter((l) => !/\b(todo|tbd|fixme|xxx)\b/.test(l));
     fc.assert(
-      fc.property(fc.array(fc.stringMatching(/^[a-z ]{0,30}$/), { maxLength: 20 }), (lines) => {
+      fc.property(fc.array(line, { maxLength: 20 }), (lines) => {
         expect(placeholders(input(lines.join('\n')))).toEqual([]);
       }),
       { numRuns: 200 },
@@ -320,7 +321,16 @@ describe('totals read from a run’s closing lines', () => {
 
 describe('the index of judges', () => {
   it('maps each name to its judge; `sections` and `filler` come first when sections are listed; needs are gathered', () => {
-    expect(Object.keys(JUDGES).sort()).toEqual(['acceptance-ids', 'acceptance-trace', 'exit-code', 'filler', 'placeholders', 'sections', 'self-check', 'task-index']);
+    expect(Object.keys(JUDGES).sort()).toEqual([
+      'acceptance-ids',
+      'acceptance-trace',
+      'exit-code',
+      'filler',
+      'placeholders',
+      'sections',
+      'self-check',
+      'task-index',
+    ]);
     expect(checksOf(output({ sections: ['A'], checks: ['self-check'] }))).toEqual(['sections', 'filler', 'self-check']);
     expect(checksOf(output({ checks: ['placeholders'] }))).toEqual(['placeholders']);
     expect(needsOf([output({ checks: ['acceptance-trace', 'task-index'] })])).toEqual({ acceptance: true, siblings: true, taskFiles: true });
