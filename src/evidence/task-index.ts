@@ -12,7 +12,7 @@
  */
 import { headingOf, linesOf, type Line } from './markdown.js';
 import { taskFileFindings } from './task-files.js';
-import type { Finding, Judge } from './types.js';
+import type { Finding, Judge, JudgeInput } from './types.js';
 
 export const POINTS_SCALE = [1, 2, 3, 5, 8] as const;
 const COLUMNS = [
@@ -71,6 +71,21 @@ export function taskFileNames(id: string, siblings: readonly string[]): string[]
   });
 }
 
+/** A row's task file beside the index: there, and real (`task-files.ts`, when the edge gathered what the disk says of it). */
+function rowFiles(
+  where: Omit<Finding, 'message' | 'write'>,
+  id: string,
+  input: Pick<JudgeInput, 'file' | 'taskFiles' | 'taskTemplate'> & { siblings: string[] },
+): Finding[] {
+  const own = taskFileNames(id, input.siblings);
+  if (own.length === 0)
+    return [{ ...where, message: `task ${id} has no task file beside the index`, write: `the task's file, \`${id}_<short_name>.md\`, in the index's folder` }];
+  return own.flatMap((name) => {
+    const fact = input.taskFiles?.[name];
+    return fact ? taskFileFindings(input.file, id, name, fact, input.taskTemplate) : [];
+  });
+}
+
 export const taskIndex: Judge = ({ file, text, siblings, taskFiles, taskTemplate }) => {
   const lines = linesOf(text);
   const base = { check: 'task-index', file };
@@ -122,17 +137,7 @@ export const taskIndex: Judge = ({ file, text, siblings, taskFiles, taskTemplate
     if (seen.has(id)) findings.push({ ...where, message: `task ${r.id} is listed twice`, write: 'one row a task' });
     seen.add(id);
     if (!r.name || NONE.has(r.name.toLowerCase())) findings.push({ ...where, message: `task ${r.id} has no name`, write: 'a short name' });
-    const own = siblings ? taskFileNames(r.id, siblings) : [];
-    if (siblings && own.length === 0)
-      findings.push({
-        ...where,
-        message: `task ${r.id} has no task file beside the index`,
-        write: `the task's file, \`${r.id}_<short_name>.md\`, in the index's folder`,
-      });
-    for (const name of own) {
-      const fact = taskFiles?.[name];
-      if (fact) findings.push(...taskFileFindings(file, r.id, name, fact, taskTemplate));
-    }
+    if (siblings) findings.push(...rowFiles(where, r.id, { file, siblings, taskFiles, taskTemplate }));
     if (!(POINTS_SCALE as readonly number[]).includes(Number(r.points)) || !/^\d+$/.test(r.points))
       findings.push({
         ...where,
