@@ -45,7 +45,7 @@ const tokens = (text: string): string[] =>
     .toLowerCase()
     .match(/[\p{L}\p{N}]+/gu) ?? [];
 
-/** A word as compared with a heading's: plural and possessive endings aside. */
+/** A word as compared with a heading's: its plural ending aside (users, batches, stories). */
 export function stem(word: string): string {
   if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
   if (word.length > 4 && /(ss|sh|ch|x|z)es$/.test(word)) return word.slice(0, -2);

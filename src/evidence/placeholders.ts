@@ -32,7 +32,7 @@ const withoutInlineCode = (text: string) => text.replace(/`[^`\n]*`/g, (m) => ' 
 const NO_HINTS: Hints = { all: new Set(), bare: new Set() };
 
 /** What is left to fill in on one line of prose (not fenced code): a marker, a template's placeholder or hint. */
-export function leftToFill(file: string, line: Line, heading: string | undefined, hints: Hints): Finding[] {
+function leftToFill(file: string, line: Line, heading: string | undefined, hints: Hints): Finding[] {
   const t = withoutInlineCode(line.text);
   const at = { check: 'placeholders', file, line: line.number, heading };
   const table = t.trim().startsWith('|');
