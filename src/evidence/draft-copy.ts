@@ -9,7 +9,7 @@
  * own text and lines under four words ("None left open." recurs honestly).
  * A draft identical to an earlier one is `fresh`'s (by its hash). Pure.
  */
-import { comparable } from './fold.js';
+import { comparable, fold } from './fold.js';
 import { headingKey, headingOf, linesOf, withoutComments, wordsIn, type Line } from './markdown.js';
 import { SELF_CHECK_HEADING } from './self-check.js';
 import { sentencesOf } from './sentences.js';
@@ -32,43 +32,47 @@ interface Unit {
   key: string;
 }
 
-/** The sentences, list items and table rows of a draft, each with its line and heading, outside the Self-check. */
+/** A unit of a folded text as compared: one case, one space. */
+const keyOf = (folded: string) => folded.toLowerCase().replace(/\s+/g, ' ').trim();
+
+/** The sentences, list items and table rows of a draft, each with its line and heading (as written), outside the Self-check. */
 function unitsOf(text: string, fixed: ReadonlySet<string>): Unit[] {
-  const lines = withoutComments(linesOf(text));
+  const shown = linesOf(text);
   const units: Unit[] = [];
   let heading: string | undefined;
   let body: Line[] = [];
   const flush = () => {
     const rows = body.filter((l) => !l.code && l.text.trim().startsWith('|') && !/^[\s|:-]+$/.test(l.text)).map((l) => ({ line: l.number, text: l.text }));
     for (const s of [...sentencesOf(body), ...rows]) {
-      const key = comparable(s.text);
-      if (wordsIn(s.text) >= UNIT_MIN_WORDS && !fixed.has(key)) units.push({ line: s.line, heading, key });
+      const key = keyOf(s.text);
+      if (heading !== SELF_CHECK_HEADING && wordsIn(s.text) >= UNIT_MIN_WORDS && !fixed.has(key)) units.push({ line: s.line, heading, key });
     }
     body = [];
   };
-  for (const line of lines) {
+  for (const line of withoutComments(linesOf(fold(text)))) {
     const h = headingOf(line);
     if (!h) {
       body.push(line);
       continue;
     }
     flush();
-    heading = headingKey(h.text) === headingKey(SELF_CHECK_HEADING) ? SELF_CHECK_HEADING : h.text;
+    heading = headingKey(h.text) === headingKey(SELF_CHECK_HEADING) ? SELF_CHECK_HEADING : (headingOf(shown[line.number - 1]!)?.text ?? h.text);
   }
   flush();
-  return units.filter((u) => u.heading !== SELF_CHECK_HEADING);
+  return units;
 }
 
 /** The template's own lines and sentences, as compared. */
 function fixedOf(template: string | undefined): Set<string> {
   if (template === undefined) return new Set();
-  const lines = linesOf(template);
-  return new Set([...lines.map((l) => comparable(l.text)), ...sentencesOf(lines).map((s) => comparable(s.text))]);
+  const lines = linesOf(fold(template));
+  return new Set([...lines.map((l) => keyOf(l.text)), ...sentencesOf(lines).map((s) => keyOf(s.text))]);
 }
 
 /** Findings for a new draft that shares most of its sentences with the earlier drafts of its round. */
 export function draftCopy(draft: Draft, earlier: readonly Draft[], template?: string): Finding[] {
-  if (earlier.length === 0 || earlier.some((e) => comparable(e.text) === comparable(draft.text))) return [];
+  const whole = comparable(draft.text);
+  if (earlier.length === 0 || earlier.some((e) => comparable(e.text) === whole)) return [];
   const fixed = fixedOf(template);
   const units = unitsOf(draft.text, fixed);
   const theirs = earlier.map((e) => ({ file: e.file, keys: new Set(unitsOf(e.text, fixed).map((u) => u.key)) }));

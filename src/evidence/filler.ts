@@ -25,6 +25,9 @@ import type { Finding, Judge } from './types.js';
 /** Sections one shape must fill before it is filler. */
 export const FILLER_SHAPE_MIN_SECTIONS = 3;
 const LOREM = /\b(lorem ipsum|ipsum dolor|dolor sit amet|consectetur adipiscing)\b/;
+/** Any word of lorem ipsum at all: most lines hold none, and are done with in one test. */
+const ANY_LOREM =
+  /lorem|ipsum|dolor|amet|consectetur|adipi|eiusmod|tempor|incididunt|labor|aliqu|veniam|nostrud|exercitation|ullamco|nisi|commodo|consequat|duis|aute|irure|reprehenderit|voluptate|velit|esse|cillum|fugiat|nulla|pariatur|excepteur|occaecat|cupidatat|proident|culpa|officia|deserunt|mollit|anim/;
 const LOREM_WORDS = new Set(
   'lorem ipsum dolor amet consectetur adipiscing adipisicing eiusmod tempor incididunt labore dolore aliqua veniam nostrud exercitation ullamco laboris nisi aliquip commodo consequat duis aute irure reprehenderit voluptate velit esse cillum fugiat nulla pariatur excepteur occaecat cupidatat proident culpa officia deserunt mollit anim laborum'.split(
     ' ',
@@ -40,10 +43,8 @@ const FRAME_WORDS = new Set(
 const SMALL_WORDS = new Set('a an the this that these those our their its my your his her'.split(' '));
 const NEGATION = new Set(['no', 'none', 'nothing', 'not', 'n', 'never', 'nobody', 'neither']);
 
-const tokens = (text: string): string[] =>
-  fold(text)
-    .toLowerCase()
-    .match(/[\p{L}\p{N}]+/gu) ?? [];
+/** The words of a text already folded, in one case. */
+const tokens = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 
 /** A word as compared with a heading's: its plural ending aside (users, batches, stories). */
 export function stem(word: string): string {
@@ -54,19 +55,29 @@ export function stem(word: string): string {
 }
 
 interface Part {
+  /** As written. */
   heading: string;
+  /** The heading's words, folded, each by its stem. */
+  stems: ReadonlySet<string>;
   line: number;
+  /** Folded (`fold.ts`), comments out: what the words are read from. */
   lines: Line[];
 }
 
-/** The text under each heading of level 2 or deeper, up to the next heading of any level; the Self-check left out. */
-function partsOf(lines: Line[]): Part[] {
+/**
+ * The text under each heading of level 2 or deeper, up to the next heading of
+ * any level; the Self-check left out. `shown` and `folded` are the file's
+ * lines as written and folded: folding keeps every line where it was.
+ */
+function partsOf(shown: Line[], folded: Line[]): Part[] {
   const parts: Part[] = [];
   let current: Part | undefined;
-  for (const line of lines) {
+  for (const line of folded) {
     const h = headingOf(line);
     if (h) {
-      current = h.level >= 2 && headingKey(h.text) !== headingKey(SELF_CHECK_HEADING) ? { heading: h.text, line: h.line, lines: [] } : undefined;
+      const heading = headingOf(shown[line.number - 1]!)?.text ?? h.text;
+      const kept = h.level >= 2 && headingKey(h.text) !== headingKey(SELF_CHECK_HEADING);
+      current = kept ? { heading, stems: new Set(tokens(h.text).map(stem)), line: h.line, lines: [] } : undefined;
       if (current) parts.push(current);
     } else current?.lines.push(line);
   }
@@ -76,9 +87,11 @@ function partsOf(lines: Line[]): Part[] {
 const wordsOfPart = (part: Part) => part.lines.reduce((n, l) => n + wordsIn(l.text), 0);
 
 export const filler: Judge = ({ file, text, template }) => {
-  const lines = withoutComments(linesOf(text));
+  const shown = linesOf(text);
+  const parts = partsOf(shown, withoutComments(linesOf(fold(text))));
+  /** A line as written, for a message. */
+  const quote = (line: number) => clip((shown[line - 1]?.text ?? '').replace(LIST_MARK, ''));
   const findings: Finding[] = [];
-  const parts = partsOf(lines);
   const lorem = new Set<string>();
   for (const part of parts) {
     const at = part.lines.find((l) => !l.code && isLorem(l.text));
@@ -101,34 +114,36 @@ export const filler: Judge = ({ file, text, template }) => {
     findings.push({
       check: 'filler',
       file,
-      line: found.line,
+      line: found,
       heading: part.heading,
-      message: `the section "${part.heading}" only restates its heading: "${clip(found.text)}"`,
+      message: `the section "${part.heading}" only restates its heading: "${quote(found)}"`,
       write: `what "${part.heading}" is for this project: names, facts, numbers, decisions`,
     });
   }
-  findings.push(...repeatedShapes(file, parts, template, restated));
+  findings.push(...repeatedShapes(file, parts, template === undefined ? undefined : fold(template), restated, quote));
   return findings;
 };
 
+/** Lorem ipsum in a folded line: its words, or three of its distinct words. */
 function isLorem(text: string): boolean {
-  const folded = fold(text).toLowerCase();
-  return LOREM.test(folded) || new Set(tokens(folded).filter((w) => LOREM_WORDS.has(w))).size >= 3;
+  const lower = text.toLowerCase();
+  if (!ANY_LOREM.test(lower)) return false;
+  return LOREM.test(lower) || new Set(tokens(lower).filter((w) => LOREM_WORDS.has(w))).size >= 3;
 }
 
 /** The part's first line, when all its words are its heading's or words any section could hold; undefined when it says more. */
-function restates(part: Part): { line: number; text: string } | undefined {
-  const own = new Set(tokens(part.heading).map(stem));
-  const content = part.lines.filter((l) => l.text.trim() !== '');
-  const words = content.flatMap((l) => tokens(l.text.replace(LIST_MARK, '')));
-  if (content.length === 0 || words.length === 0) return undefined;
-  if (!words.every((w) => FRAME_WORDS.has(w) || own.has(stem(w)))) return undefined;
-  return { line: content[0]!.number, text: content.map((l) => l.text.trim()).join(' ') };
+function restates(part: Part): number | undefined {
+  let first: number | undefined;
+  for (const line of part.lines) {
+    const words = tokens(line.text.replace(LIST_MARK, ''));
+    if (!words.every((w) => FRAME_WORDS.has(w) || part.stems.has(stem(w)))) return undefined;
+    if (words.length > 0) first ??= line.number;
+  }
+  return first;
 }
 
 /** The shape of a sentence under a heading: its words with the heading's as one blank, small words aside; undefined for a negation or too few words. */
-function shapeOf(sentence: string, heading: ReadonlySet<string>): string | undefined {
-  const words = tokens(sentence);
+function shapeOf(words: readonly string[], heading: ReadonlySet<string>): string | undefined {
   if (words.length === 0 || NEGATION.has(words[0]!)) return undefined;
   const shape: string[] = [];
   for (const w of words) {
@@ -140,31 +155,36 @@ function shapeOf(sentence: string, heading: ReadonlySet<string>): string | undef
 }
 
 /** The sections filled, each for half its words or more, by one sentence shape that fills at least three. */
-function repeatedShapes(file: string, parts: Part[], template: string | undefined, skip: ReadonlySet<Part>): Finding[] {
+function repeatedShapes(file: string, parts: Part[], template: string | undefined, skip: ReadonlySet<Part>, quote: (line: number) => string): Finding[] {
   const fixed = new Set(template === undefined ? [] : tokensOfLines(template));
-  const filled = new Map<string, { part: Part; line: number; text: string }[]>();
+  const filled = new Map<string, { part: Part; line: number }[]>();
   for (const part of parts) {
-    const heading = new Set(tokens(part.heading).map(stem));
-    const byShape = new Map<string, { words: number; line: number; text: string }>();
+    const byShape = new Map<string, { words: number; line: number }>();
     for (const s of sentencesOf(part.lines)) {
-      const shape = fixed.has(tokens(s.text).join(' ')) ? undefined : shapeOf(s.text, heading);
+      const words = tokens(s.text);
+      const shape = fixed.has(words.join(' ')) ? undefined : shapeOf(words, part.stems);
       if (!shape) continue;
-      const seen = byShape.get(shape) ?? { words: 0, line: s.line, text: s.text };
-      byShape.set(shape, { ...seen, words: seen.words + wordsIn(s.text) });
+      const seen = byShape.get(shape) ?? { words: 0, line: s.line };
+      byShape.set(shape, { line: seen.line, words: seen.words + wordsIn(s.text) });
     }
     const total = wordsOfPart(part);
-    for (const [shape, { words, line, text }] of byShape) if (words * 2 >= total) filled.set(shape, [...(filled.get(shape) ?? []), { part, line, text }]);
+    for (const [shape, { words, line }] of byShape)
+      if (words * 2 >= total)
+        filled
+          .set(shape, filled.get(shape) ?? [])
+          .get(shape)!
+          .push({ part, line });
   }
   const findings: Finding[] = [];
   for (const places of filled.values()) {
     if (places.length < FILLER_SHAPE_MIN_SECTIONS) continue;
-    for (const { part, line, text } of places.filter((p) => !skip.has(p.part)))
+    for (const { part, line } of places.filter((p) => !skip.has(p.part)))
       findings.push({
         check: 'filler',
         file,
         line,
         heading: part.heading,
-        message: `the section "${part.heading}" is one sentence shape that ${places.length - 1} other sections repeat, their headings aside: "${clip(text)}"`,
+        message: `the section "${part.heading}" is one sentence shape that ${places.length - 1} other sections repeat, their headings aside: "${quote(line)}"`,
         write: `what "${part.heading}" is for this project, in its own sentences: names, facts, numbers, decisions`,
       });
   }

@@ -14,6 +14,8 @@
 import { fold } from './fold.js';
 
 const WORD = 't[o0]d[o0]|tbd|f[i1]xme|xxx';
+/** Any of the four at all: most lines hold none, and are done with in one test. */
+const ANY = new RegExp(WORD, 'i');
 const CAPITALS = new RegExp(`\\b(T[O0]D[O0]|TBD|F[I1]XME|XXX)\\b`);
 const NOT_A_WORD = /\b(tbd|f[i1]xme|xxx)\b/i;
 const COLON = new RegExp(`\\b(${WORD})\\s*:`, 'i');
@@ -28,6 +30,7 @@ const plainOf = (text: string) => fold(text).replace(/[*_~]/g, '');
 /** The marker a line holds, as it reads folded (`TODO`, `todo`), or undefined. `isTable`: the line is a table row, each cell an item. */
 export function markerIn(text: string, isTable = false): string | undefined {
   const plain = plainOf(text);
+  if (!ANY.test(plain)) return undefined;
   const found = CAPITALS.exec(plain) ?? NOT_A_WORD.exec(plain) ?? COLON.exec(plain) ?? BRACKETED.exec(plain);
   if (found) return found[1];
   const items = isTable ? plain.split('|') : [plain.replace(ITEM_START, '')];

@@ -29,7 +29,7 @@ export function clarificationCap(input: Pick<JudgeInput, 'output' | 'skill'>): n
 
 const withoutInlineCode = (text: string) => text.replace(/`[^`\n]*`/g, (m) => ' '.repeat(m.length));
 
-const NO_HINTS: Hints = { all: new Set(), bare: new Set() };
+const NO_HINTS: Hints = { all: new Set(), bare: new Set(), longest: 0, firsts: new Set() };
 
 /** What is left to fill in on one line of prose (not fenced code): a marker, a template's placeholder or hint. */
 function leftToFill(file: string, line: Line, heading: string | undefined, hints: Hints): Finding[] {
