@@ -133,3 +133,28 @@ describe("a template's hint in any brackets", () => {
     expect(found('## Users\n\nDevelopers (who uses it daily), and CI [see AC-02].\n', template)).toEqual([]);
   });
 });
+
+describe('hostile files', () => {
+  it('4 files of 1 MB (a run of 1,000,000 brackets, brackets of every kind, 20,000 sections, look-alike letters): each judged in under 5 s', async () => {
+    const { judgeFile } = await import('../../../src/evidence/index.js');
+    const template = readFileSync(join(ROOT, 'skills', 'problem', 'templates', 'problem.md'), 'utf8');
+    const files = [
+      `## Problem\n\n${'('.repeat(1_000_000)}`,
+      `## Problem\n\n${'[a] {b} <c> (d) ((e)) «f» '.repeat(40_000)}`,
+      Array.from({ length: 20_000 }, (_, i) => `## H${i}\n\nThis section describes h${i}.\n`).join('\n'),
+      `## Problem\n\n${'Ｔｏｄｏ ТОDO lorem '.repeat(50_000)}`,
+    ];
+    for (const text of files) {
+      const started = performance.now();
+      judgeFile({
+        output: { file: 'x.md', sections: ['Problem'], checks: ['placeholders', 'acceptance-trace'] },
+        file: 'x.md',
+        text,
+        skill: 'plan',
+        template,
+        acceptance: '- AC-01: a\n',
+      });
+      expect(performance.now() - started).toBeLessThan(5000);
+    }
+  });
+});
