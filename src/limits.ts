@@ -207,6 +207,12 @@ export const OUTPUT_FILE_MAX_BYTES = 1024 * KB;
 /** A skill's template, read to compare an output with it. */
 export const TEMPLATE_MAX_BYTES = 256 * KB;
 
+/** A task file beside a task index, read to see that it is real (`task-index`): tasks are a page or two. */
+export const TASK_FILE_MAX_BYTES = 256 * KB;
+
+/** Task files read at one `done`; the rows past it are held to their file's existence only. */
+export const TASK_FILES_READ_MAX = 200;
+
 /** The files of one step whose hashes an attempt's start records (`hashes` of `step_started`): beyond it, freshness is not judged. */
 export const HASHED_FILES_MAX = 200;
 

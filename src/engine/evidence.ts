@@ -2,7 +2,7 @@
  * What the disk says about each step of one cycle. Gathered at the edge
  * (`io/gather-evidence.ts`), read here by the pure rules.
  */
-import { fresh, judgeFile, type CommandRun, type FileHashes, type Finding, type OutputDeclaration } from '../evidence/index.js';
+import { draftCopy, fresh, judgeFile, type CommandRun, type FileHashes, type Finding, type OutputDeclaration, type TaskFile } from '../evidence/index.js';
 import { isPerCycle, type Flow, type Step } from '../flow/model.js';
 import type { BatchFacts } from './task-batches.js';
 
@@ -129,12 +129,16 @@ export interface OutputsEvidence {
     output: OutputDeclaration;
     /** The template's text, when it could be read. */
     template?: string;
-    files: { file: string; text?: string; problem?: string; siblings?: string[] }[];
+    /** The task template, for a task index (`task-index`), when it could be read. */
+    taskTemplate?: string;
+    files: { file: string; text?: string; problem?: string; siblings?: string[]; taskFiles?: Record<string, TaskFile> }[];
   }[];
   /** `00_problem/acceptance_criteria.md`, when a judge needs it and it exists. */
   acceptance?: string;
-  /** The step's evidence files now (its Done-when matches and its outputs'), each with a hash. */
+  /** The step's evidence files now (its Done-when matches and its outputs'), each with a hash of what a reader sees of it (as the journal records them). */
   hashes: FileHashes;
+  /** The same files with a hash of their exact text: how journals before recorded them. */
+  exact?: FileHashes;
   /** This attempt, as the journal recorded its start: the files then (when recorded), its number, the commands it ran. */
   attempt?: { baseline?: FileHashes; number: number; runs: CommandRun[] };
   /** In a round a decision repeats: the files as the round began, with their hashes (when recorded). */
@@ -145,7 +149,7 @@ export interface OutputsEvidence {
 export function judgeOutputs(ev: OutputsEvidence, step: Pick<Step, 'number' | 'name'>, acceptFailures = false): Finding[] {
   const findings: Finding[] = [];
   const earlier = ev.round ?? {};
-  for (const { output, template, files } of ev.outputs) {
+  for (const { output, template, taskTemplate, files } of ev.outputs) {
     if (files.length === 0) {
       findings.push({
         check: 'file',
@@ -162,6 +166,7 @@ export function judgeOutputs(ev: OutputsEvidence, step: Pick<Step, 'number' | 'n
       }
       // An earlier round's draft was judged in its round; `fresh` holds it unchanged.
       if (Object.hasOwn(earlier, f.file) || f.text === undefined) continue;
+      if (ev.round) findings.push(...draftCopy({ file: f.file, text: f.text }, earlierDrafts(files, earlier), template));
       findings.push(
         ...judgeFile({
           output,
@@ -171,6 +176,8 @@ export function judgeOutputs(ev: OutputsEvidence, step: Pick<Step, 'number' | 'n
           ...(template !== undefined ? { template } : {}),
           ...(ev.acceptance !== undefined ? { acceptance: ev.acceptance } : {}),
           ...(f.siblings ? { siblings: f.siblings } : {}),
+          taskFiles: f.taskFiles,
+          taskTemplate,
           runs: ev.attempt?.runs ?? [],
           ...(acceptFailures ? { acceptFailures } : {}),
         }),
@@ -180,10 +187,16 @@ export function judgeOutputs(ev: OutputsEvidence, step: Pick<Step, 'number' | 'n
   findings.push(
     ...fresh({
       files: ev.hashes,
+      exact: ev.exact,
       ...(ev.attempt?.baseline ? { baseline: ev.attempt.baseline, attempt: ev.attempt.number } : {}),
       ...(ev.round ? { round: ev.round } : {}),
       step: `step ${step.number} (${step.name})`,
     }),
   );
   return findings;
+}
+
+/** The drafts of an output that existed as the round began, with their text. */
+function earlierDrafts(files: OutputsEvidence['outputs'][number]['files'], round: FileHashes): { file: string; text: string }[] {
+  return files.flatMap((f) => (Object.hasOwn(round, f.file) && f.text !== undefined ? [{ file: f.file, text: f.text }] : []));
 }

@@ -1,12 +1,15 @@
 /**
  * How far the acceptance criteria are traced, for people (`status`,
  * `report`): the `AC-NN` ids of the criteria, which of them the task index
- * names (covered by tasks) and which the test report names (tested). Pure:
+ * names (covered by tasks) and which the test report names (tested), read as
+ * the trace reads them (`acceptance-trace.ts`: what a reader sees). Pure:
  * the texts come in, read by src/app only when the files exist.
  */
 
 import { acceptanceIds, criteriaLines } from './acceptance-ids.js';
+import { criteriaIds } from './acceptance-trace.js';
 import { linesOf } from './markdown.js';
+import { renderedText } from './rendered.js';
 
 /** Where a run's criteria, task index and test report live, relative to the docs folder. */
 export interface AcceptanceFiles {
@@ -56,18 +59,15 @@ function outsideCriteria(text: string): string {
     .join('\n');
 }
 
+/** What `text` names of the criteria, as a reader sees it (not in comments: `rendered.ts`), as the trace judges it. */
 function traced(file: string, ids: string[], text: string): Traced {
-  const named = new Set(acceptanceIds(text));
+  const named = new Set(acceptanceIds(renderedText(text)));
   return { file, named: ids.filter((id) => named.has(id)), missing: ids.filter((id) => !named.has(id)) };
 }
 
 /** The coverage of the criteria; undefined when they name no id (nothing to trace). */
 export function acCoverage({ files, criteria, tasks, tests }: AcTexts): AcCoverage | undefined {
-  const ids = acceptanceIds(
-    criteriaLines(criteria)
-      .map((l) => l.text)
-      .join('\n'),
-  );
+  const ids = criteriaIds(criteria);
   if (ids.length === 0) return undefined;
   const taskText = files.tasks === undefined ? outsideCriteria(criteria) : tasks;
   return {

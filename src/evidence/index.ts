@@ -7,6 +7,7 @@
 import { acceptanceIdsJudge } from './acceptance-ids.js';
 import { acceptanceTrace, ACCEPTANCE_FILE } from './acceptance-trace.js';
 import { exitCode } from './exit-code.js';
+import { filler } from './filler.js';
 import type { CheckName } from './names.js';
 import { placeholders } from './placeholders.js';
 import { sections } from './sections.js';
@@ -16,20 +17,23 @@ import type { Finding, Judge, JudgeInput, JudgeNeeds, OutputDeclaration } from '
 
 export const JUDGES: Readonly<Record<CheckName, { judge: Judge; needs?: JudgeNeeds }>> = {
   sections: { judge: sections },
+  filler: { judge: filler },
   placeholders: { judge: placeholders },
   'self-check': { judge: selfCheck },
   'acceptance-ids': { judge: acceptanceIdsJudge },
   'acceptance-trace': { judge: acceptanceTrace, needs: { acceptance: true } },
   'exit-code': { judge: exitCode, needs: { runs: true } },
-  'task-index': { judge: taskIndex, needs: { siblings: true } },
+  'task-index': { judge: taskIndex, needs: { siblings: true, taskFiles: true } },
 };
 
 export { ACCEPTANCE_FILE };
 
-/** The judges an output runs, in the order declared: `sections` first when it lists sections. */
+/** The judges an output runs, in the order declared: `sections` and `filler` first when it lists sections (real content is asked for). */
 export function checksOf(output: OutputDeclaration): string[] {
   const named = output.checks.filter((c): c is CheckName => Object.hasOwn(JUDGES, c));
-  return output.sections.length > 0 && !named.includes('sections') ? ['sections', ...named] : named;
+  if (output.sections.length === 0) return named;
+  const implied = (['sections', 'filler'] as const).filter((c) => !named.includes(c));
+  return [...implied, ...named];
 }
 
 /** What the outputs' judges need gathered beside each file. */
@@ -44,6 +48,8 @@ export function judgeFile(input: JudgeInput): Finding[] {
   return checksOf(input.output).flatMap((name) => JUDGES[name as CheckName].judge(input));
 }
 
-export type { CommandRun, Finding, Judge, JudgeInput, JudgeNeeds, OutputDeclaration, SkillOutputs, Totals } from './types.js';
+export type { CommandRun, Finding, Judge, JudgeInput, JudgeNeeds, OutputDeclaration, SkillOutputs, TaskFile, Totals } from './types.js';
 export { fresh, type FileHashes, type FreshInput } from './fresh.js';
+export { draftCopy, type Draft } from './draft-copy.js';
+export { comparable } from './fold.js';
 export { totalsOf, totalsText } from './totals.js';

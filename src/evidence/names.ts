@@ -4,6 +4,6 @@
  * without carrying the judges. `index.ts` maps each to its judge, typed by
  * this list, so a name without a judge (or a judge without a name) does not compile.
  */
-export const CHECK_NAMES = ['sections', 'placeholders', 'self-check', 'acceptance-ids', 'acceptance-trace', 'exit-code', 'task-index'] as const;
+export const CHECK_NAMES = ['sections', 'filler', 'placeholders', 'self-check', 'acceptance-ids', 'acceptance-trace', 'exit-code', 'task-index'] as const;
 
 export type CheckName = (typeof CHECK_NAMES)[number];

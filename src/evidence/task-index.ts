@@ -5,11 +5,14 @@
  * file lies beside the index (`<id>_<name>.md`), whose points come from the
  * scale (1, 2, 3, 5, 8), whose batch is a number, whose dependencies are
  * tasks of the table in earlier batches, and which has a test strategy.
+ * Each task file is real (`task-files.ts`): a regular file with the task
+ * template's sections, not a link, a folder, a device or an empty file.
  * The table is the first one whose header has a `Task` column; read line by
  * line (a Markdown table is one row a line).
  */
 import { headingOf, linesOf, type Line } from './markdown.js';
-import type { Finding, Judge } from './types.js';
+import { taskFileFindings } from './task-files.js';
+import type { Finding, Judge, JudgeInput } from './types.js';
 
 export const POINTS_SCALE = [1, 2, 3, 5, 8] as const;
 const COLUMNS = [
@@ -59,7 +62,31 @@ export function tablesOf(lines: Line[]): Table[] {
   return out;
 }
 
-export const taskIndex: Judge = ({ file, text, siblings }) => {
+/** The names beside the index that are task `id`'s file: `<id>_….md`, `<id>-…`, `<id>.md`, in any case. */
+export function taskFileNames(id: string, siblings: readonly string[]): string[] {
+  const key = id.toLowerCase();
+  return siblings.filter((n) => {
+    const name = n.toLowerCase();
+    return name.startsWith(`${key}_`) || name.startsWith(`${key}-`) || name === `${key}.md`;
+  });
+}
+
+/** A row's task file beside the index: there, and real (`task-files.ts`, when the edge gathered what the disk says of it). */
+function rowFiles(
+  where: Omit<Finding, 'message' | 'write'>,
+  id: string,
+  input: Pick<JudgeInput, 'file' | 'taskFiles' | 'taskTemplate'> & { siblings: string[] },
+): Finding[] {
+  const own = taskFileNames(id, input.siblings);
+  if (own.length === 0)
+    return [{ ...where, message: `task ${id} has no task file beside the index`, write: `the task's file, \`${id}_<short_name>.md\`, in the index's folder` }];
+  return own.flatMap((name) => {
+    const fact = input.taskFiles?.[name];
+    return fact ? taskFileFindings(input.file, id, name, fact, input.taskTemplate) : [];
+  });
+}
+
+export const taskIndex: Judge = ({ file, text, siblings, taskFiles, taskTemplate }) => {
   const lines = linesOf(text);
   const base = { check: 'task-index', file };
   const table = tablesOf(lines).find((t) => cellsOf(t.header.text).some((c) => columnKey(c) === 'task'));
@@ -100,7 +127,6 @@ export const taskIndex: Judge = ({ file, text, siblings }) => {
     if (r.id) batchOf.set(r.id.toLowerCase(), batch);
   }
   const seen = new Set<string>();
-  const names = (siblings ?? []).map((n) => n.toLowerCase());
   for (const r of rows) {
     const where = at(r.line.number);
     if (!r.id) {
@@ -111,12 +137,7 @@ export const taskIndex: Judge = ({ file, text, siblings }) => {
     if (seen.has(id)) findings.push({ ...where, message: `task ${r.id} is listed twice`, write: 'one row a task' });
     seen.add(id);
     if (!r.name || NONE.has(r.name.toLowerCase())) findings.push({ ...where, message: `task ${r.id} has no name`, write: 'a short name' });
-    if (siblings && !names.some((n) => n.startsWith(`${id}_`) || n.startsWith(`${id}-`) || n === `${id}.md`))
-      findings.push({
-        ...where,
-        message: `task ${r.id} has no task file beside the index`,
-        write: `the task's file, \`${r.id}_<short_name>.md\`, in the index's folder`,
-      });
+    if (siblings) findings.push(...rowFiles(where, r.id, { file, siblings, taskFiles, taskTemplate }));
     if (!(POINTS_SCALE as readonly number[]).includes(Number(r.points)) || !/^\d+$/.test(r.points))
       findings.push({
         ...where,

@@ -59,6 +59,10 @@ export interface JudgeInput {
   acceptance?: string;
   /** The names of the files beside this one (its folder), for a judge that `needs` them. */
   siblings?: string[];
+  /** What the disk says of each file beside this one that a task row names, by name, for a judge that `needs` them (`taskFiles`). */
+  taskFiles?: Readonly<Record<string, TaskFile>>;
+  /** The task template (`task.md` beside the output's template, else the decompose skill's), when it could be read. */
+  taskTemplate?: string;
   /** The commands journaled in this attempt of the step, oldest first, for a judge that `needs` them. */
   runs?: CommandRun[];
   /** A person accepted failed tests for this `done` (`done --accept-failures`). */
@@ -84,9 +88,26 @@ export interface Finding {
 /** A judge: one file of one output → what is wrong with it. Pure. */
 export type Judge = (input: JudgeInput) => Finding[];
 
+/**
+ * A file beside a task index that a task row names, as the disk has it
+ * (gathered at the edge with `lstat`, a link never followed): a regular file
+ * with its text, or what else it is.
+ */
+export interface TaskFile {
+  kind: 'file' | 'link' | 'folder' | 'device' | 'pipe' | 'socket' | 'other';
+  /** A link's target, as written in the link. */
+  target?: string;
+  /** A regular file's text, when it was read. */
+  text?: string;
+  /** Why a regular file's text was not read (too large, unreadable). */
+  problem?: string;
+}
+
 /** What a judge needs gathered beside the file and its template. */
 export interface JudgeNeeds {
   acceptance?: true;
   siblings?: true;
+  /** The task files a task table names, and the task template. */
+  taskFiles?: true;
   runs?: true;
 }

@@ -8,20 +8,25 @@
  * skill declares outputs. Every read is bounded (`limits.ts`); a file too
  * large or unreadable becomes a finding, never a crash.
  */
-import { readdirSync } from 'node:fs';
+import { lstatSync, readdirSync, readlinkSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import type { OutputsEvidence } from '../engine/evidence.js';
-import { ACCEPTANCE_FILE, needsOf } from '../evidence/index.js';
-import type { FileHashes, SkillOutputs } from '../evidence/index.js';
+import { ACCEPTANCE_FILE, comparable, needsOf } from '../evidence/index.js';
+import type { FileHashes, OutputDeclaration, SkillOutputs, TaskFile } from '../evidence/index.js';
+import { taskFileNames } from '../evidence/task-index.js';
+import { readTaskTable } from '../evidence/task-table.js';
 import { withCycle, type Step } from '../flow/model.js';
 import { hashText } from '../hash.js';
-import { EVIDENCE_MATCH_LIMIT, HASHED_FILES_MAX, OUTPUT_FILE_MAX_BYTES, TEMPLATE_MAX_BYTES } from '../limits.js';
+import { EVIDENCE_MATCH_LIMIT, HASHED_FILES_MAX, OUTPUT_FILE_MAX_BYTES, TASK_FILE_MAX_BYTES, TASK_FILES_READ_MAX, TEMPLATE_MAX_BYTES } from '../limits.js';
 import { findMatches } from './find-matches.js';
 import { readBounded } from './read-bounded.js';
 import { displayPath, type Repo } from './repo.js';
+import { skillFile } from './skills.js';
 
-/** A content hash short enough for a journal line: 16 hex digits of the sha1. */
-const shortHash = (text: string) => hashText(text).slice(0, 16);
+/** A content hash short enough for a journal line: 16 hex digits of the sha1 of what a reader sees of the text (`comparable`). */
+const shortHash = (text: string) => hashText(comparable(text)).slice(0, 16);
+/** The same of the exact text: what journals before recorded (evidence/fresh.ts reads both). */
+const exactHash = (text: string) => hashText(text).slice(0, 16);
 
 function matchesOf(repo: Repo, pattern: string, cycle: number): string[] {
   const within = { root: repo.root, refused: () => {} };
@@ -34,15 +39,22 @@ export function stepFiles(repo: Repo, step: Step, cycle: number, declared: Skill
   return [...new Set(patterns.flatMap((p) => matchesOf(repo, p, cycle)))];
 }
 
-/** Each file with a hash of its content; undefined when the step has more files than a journal line should list. */
+/** Each file with a hash of what a reader sees of it, as the journal records them; undefined when the step has more files than a journal line should list. */
 export function hashFiles(repo: Repo, files: readonly string[]): FileHashes | undefined {
+  return bothHashes(repo, files)?.hashes;
+}
+
+/** The same, and each file's exact-text hash beside (an older journal's record). */
+function bothHashes(repo: Repo, files: readonly string[]): { hashes: FileHashes; exact: FileHashes } | undefined {
   if (files.length > HASHED_FILES_MAX) return undefined;
-  const out: Record<string, string> = {};
+  const hashes: Record<string, string> = {};
+  const exact: Record<string, string> = {};
   for (const file of files) {
     const read = readBounded(join(repo.docs, file), displayPath(join(repo.docs, file), repo.root), 'output file', OUTPUT_FILE_MAX_BYTES);
-    out[file] = 'problem' in read ? `unread:${read.problem.received ?? read.problem.message}` : shortHash(read.text);
+    if ('problem' in read) hashes[file] = exact[file] = `unread:${read.problem.received ?? read.problem.message}`;
+    else [hashes[file], exact[file]] = [shortHash(read.text), exactHash(read.text)];
   }
-  return out;
+  return { hashes, exact };
 }
 
 /** What the judges of `declared` read for `step` in `cycle`; the journal's part (`attempt`, `round`) is the caller's. */
@@ -50,17 +62,15 @@ export function gatherOutputs(repo: Repo, step: Step, cycle: number, declared: S
   const needs = needsOf(declared.outputs);
   const docsShown = (rel: string) => displayPath(join(repo.docs, rel), repo.root);
   const outputs = declared.outputs.map((output) => {
-    let template: string | undefined;
-    if (output.template) {
-      const read = readBounded(join(declared.dir, output.template), output.template, 'template', TEMPLATE_MAX_BYTES);
-      if ('text' in read) template = read.text;
-    }
+    const template = output.template ? readTemplate(join(declared.dir, output.template), output.template) : undefined;
+    const tasks = needsOf([output]).taskFiles === true;
     const files = matchesOf(repo, output.file, cycle).map((file) => {
       const read = readBounded(join(repo.docs, file), docsShown(file), 'output file', OUTPUT_FILE_MAX_BYTES);
       if ('problem' in read) return { file, problem: read.problem.message };
-      return { file, text: read.text, ...(needs.siblings ? { siblings: siblingsOf(repo, file) } : {}) };
+      const siblings = needs.siblings ? siblingsOf(repo, file) : undefined;
+      return { file, text: read.text, siblings, taskFiles: tasks && siblings ? taskFilesOf(repo, file, read.text, siblings) : undefined };
     });
-    return { output, ...(template !== undefined ? { template } : {}), files };
+    return { output, template, taskTemplate: tasks ? taskTemplateOf(repo, declared.dir, output) : undefined, files };
   });
   let acceptance: string | undefined;
   if (needs.acceptance) {
@@ -72,7 +82,7 @@ export function gatherOutputs(repo: Repo, step: Step, cycle: number, declared: S
     skillFile: declared.file,
     outputs,
     ...(acceptance !== undefined ? { acceptance } : {}),
-    hashes: hashFiles(repo, stepFiles(repo, step, cycle, declared)) ?? {},
+    ...(bothHashes(repo, stepFiles(repo, step, cycle, declared)) ?? { hashes: {} }),
   };
 }
 
@@ -86,4 +96,46 @@ function siblingsOf(repo: Repo, file: string): string[] {
   } catch {
     return [];
   }
+}
+
+function readTemplate(path: string, shown: string): string | undefined {
+  const read = readBounded(path, shown, 'template', TEMPLATE_MAX_BYTES);
+  return 'text' in read ? read.text : undefined;
+}
+
+/** The task template of a task index: `task.md` beside the output's template, else the decompose skill's (the repository's own first). */
+function taskTemplateOf(repo: Repo, dir: string, output: OutputDeclaration): string | undefined {
+  const beside = join(dir, output.template ? dirname(output.template) : 'templates', 'task.md');
+  return readTemplate(beside, 'task.md') ?? readTemplate(join(dirname(skillFile(repo, 'decompose').path), 'templates', 'task.md'), 'task.md');
+}
+
+/**
+ * What the disk says of each file beside the index `file` that a row of its
+ * task table names: `lstat`, so a link is seen as a link and never followed;
+ * a regular file's text, bounded. The first TASK_FILES_READ_MAX are read.
+ */
+function taskFilesOf(repo: Repo, file: string, text: string, siblings: readonly string[]): Record<string, TaskFile> {
+  const out: Record<string, TaskFile> = {};
+  const names = (readTaskTable(text) ?? []).flatMap((row) => taskFileNames(row.id, siblings));
+  for (const name of names.slice(0, TASK_FILES_READ_MAX)) {
+    const rel = posix.join(posix.dirname(file), name);
+    out[name] = taskFileAt(join(repo.docs, rel), displayPath(join(repo.docs, rel), repo.root));
+  }
+  return out;
+}
+
+function taskFileAt(path: string, shown: string): TaskFile {
+  try {
+    const stat = lstatSync(path);
+    if (stat.isSymbolicLink()) return { kind: 'link', target: readlinkSync(path) };
+    if (stat.isDirectory()) return { kind: 'folder' };
+    if (stat.isCharacterDevice() || stat.isBlockDevice()) return { kind: 'device' };
+    if (stat.isFIFO()) return { kind: 'pipe' };
+    if (stat.isSocket()) return { kind: 'socket' };
+    if (!stat.isFile()) return { kind: 'other' };
+  } catch (error) {
+    return { kind: 'file', problem: (error as NodeJS.ErrnoException).code ?? String(error) };
+  }
+  const read = readBounded(path, shown, 'task file', TASK_FILE_MAX_BYTES);
+  return 'text' in read ? { kind: 'file', text: read.text } : { kind: 'file', problem: read.problem.message };
 }

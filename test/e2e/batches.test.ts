@@ -95,7 +95,7 @@ function atImplement(): string {
       writeFile(
         dir,
         '_docs/00_problem/acceptance_criteria.md',
-        text.replace(/^(- AC-01.*)$/m, '$1\n- AC-02: the walk reaches every step.\n- AC-03: the journal and status agree.'),
+        text.replace(/^(- (?:\*\*)?AC-01.*)$/m, '$1\n- AC-02: the walk reaches every step.\n- AC-03: the journal and status agree.'),
       );
     }
     const done = autopilot(dir, 'done');
