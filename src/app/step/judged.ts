@@ -5,6 +5,7 @@
  * evidence the decision was made on: the aimed step's declared outputs, the
  * acceptance criteria a trace read, the batch report. Pure.
  */
+import { posix } from 'node:path';
 import { ACCEPTANCE_FILE } from '../../evidence/index.js';
 import type { Evidence } from '../../engine/evidence.js';
 import type { Repo } from '../../io/repo.js';
@@ -22,7 +23,12 @@ export function judgedTexts(repo: Pick<Repo, 'docsName'>, evidence: Evidence): J
     if (text !== undefined) found.set(`${repo.docsName}/${file}`, text);
   };
   for (const step of evidence.steps) {
-    for (const output of step.outputs?.outputs ?? []) for (const file of output.files) read(file.file, file.text);
+    for (const output of step.outputs?.outputs ?? [])
+      for (const file of output.files) {
+        read(file.file, file.text);
+        // The task files an index names, read by its judge beside it.
+        for (const [name, task] of Object.entries(file.taskFiles ?? {})) read(posix.join(posix.dirname(file.file), name), task.text);
+      }
     read(ACCEPTANCE_FILE, step.outputs?.acceptance);
     const report = step.batches?.report;
     if (report) read(report.file, report.text);
