@@ -65,11 +65,25 @@ export interface EventDetails {
    * its number of `of`, its task ids; `batches` every batch's task ids as the
    * run walks them (pinned: an edit of the index changes nothing until a
    * person repins), `index_hash` the index as it was read; `tree` the work
-   * tree as the batch began, when progress commits hold the batch's work.
+   * tree as the batch began, when progress commits hold the batch's work;
+   * `report_hash` the batch's report as it was on disk then, when it was
+   * (its `done` needs it written again).
    */
-  batch_started: { batch: number; of: number; tasks: string[]; batches: string[][]; index_hash?: string; tree?: string; hashes?: Record<string, string> };
-  /** A batch's report passed its checks (or a person forced it, with a reason). */
-  batch_completed: { batch: number; of: number; tasks: string[]; forced?: true; reason?: string };
+  batch_started: {
+    batch: number;
+    of: number;
+    tasks: string[];
+    batches: string[][];
+    index_hash?: string;
+    tree?: string;
+    hashes?: Record<string, string>;
+    report_hash?: string;
+  };
+  /**
+   * A batch's report passed its checks and code changed (or a person forced it, with a reason);
+   * `code_unseen`: why the check that code changed could not see the work tree (no git, no snapshot).
+   */
+  batch_completed: { batch: number; of: number; tasks: string[]; forced?: true; reason?: string; code_unseen?: string };
   /**
    * `by: folder`: found done on disk; `forced`: a person forced it done, with a reason;
    * `accepted_failures`: a person accepted its failed test run (`done --accept-failures`), with a reason.
@@ -306,7 +320,7 @@ const CHECKED = {
   step_skipped: { by: isString, reason: isString },
   step_failed: { reason: isString, hashes: isHashes },
   substep: { sub_step: isString },
-  batch_started: { batch: isStepNumber, of: isStepNumber, tasks: isStrings, batches: isBatches, tree: isString, hashes: isHashes },
+  batch_started: { batch: isStepNumber, of: isStepNumber, tasks: isStrings, batches: isBatches, tree: isString, hashes: isHashes, report_hash: isString },
   batch_completed: { batch: isStepNumber, of: isStepNumber, tasks: isStrings },
   run_started: { pinned: isJsonObject },
   run_repinned: { pinned: isJsonObject },
