@@ -16,7 +16,8 @@ import { foundKey, type JudgedSteps, type Loaded } from './load-state.js';
 import { atStep } from '../engine/reconcile.js';
 import { reportOf } from '../engine/task-batches.js';
 import { gatherBatches } from './task-batches.js';
-import { outputsForStep, skillOutputs, type DeclaredOutputs } from './skill-outputs.js';
+import { outputsForStep, type DeclaredOutputs } from './skill-outputs.js';
+import { runSkillOutputs } from './skill-pins.js';
 
 /**
  * What the judges of `step`'s declared outputs read: their files and texts,
@@ -68,7 +69,7 @@ export async function judgeFound(loaded: Loaded): Promise<JudgedSteps | undefine
   const judged = new Map<string, Finding[]>();
   for (const { step: number, cycle } of found) {
     const step = stepByNumber(flow, number)!;
-    const declared = outputsForStep(await skillOutputs(repo, step.skill), step);
+    const declared = outputsForStep(await runSkillOutputs(repo, loaded.skills, step.skill), step);
     // A step of a cycle the evidence read does not describe (a walk into the next cycle) is judged by its own cycle's files.
     const ev: Evidence = evidence.cycle === cycle ? evidence : { cycle, steps: [] };
     // The step the run stands in (started, or failed and not yet retried): its attempt's files, as the journal recorded them, count.

@@ -229,6 +229,12 @@ export async function stillOwed(repo: Repo, head: { record?: { entry?: StampedEn
   return (await commitHolding(handle, displayPath(repo.journalFile, repo.root))) ? undefined : owed;
 }
 
+/** What changed in the work tree since a snapshot, as git said it: handed to the progress commit so it need not ask again. */
+export interface KnownChanges {
+  tree: string;
+  changes: { path: string; change: 'added' | 'modified' | 'deleted' }[];
+}
+
 export interface Made {
   owed: number;
   sha?: string;
@@ -245,9 +251,10 @@ export interface Made {
  * repository any more, no `git`): dropped, said. Git refusing (a hook, a
  * lock, a failing signature, a rebase under way): the error, with git's
  * words, and the commit stays owed. The snapshot of the work tree when the
- * step started gone (`git gc`): the step's own files only, said.
+ * step started gone (`git gc`): the step's own files only, said. `known`:
+ * what changed since that snapshot, when the command asked git already.
  */
-export async function makeOwedCommit(repo: Repo, owed: OwedCommit, handle?: GitHandle): Promise<Made> {
+export async function makeOwedCommit(repo: Repo, owed: OwedCommit, handle?: GitHandle, known?: KnownChanges): Promise<Made> {
   let git = handle;
   if (!git) {
     const off = gitFallbackOff(repo);
@@ -287,7 +294,8 @@ export async function makeOwedCommit(repo: Repo, owed: OwedCommit, handle?: GitH
   let notice: string | undefined;
   if (typeof owed.tree === 'string') {
     try {
-      changed = (await changedSince(git, owed.tree)).filter((c) => !ours(c.path));
+      // The command asked git already (a batch's `done` looks for changed code): the same list, not asked twice.
+      changed = (known?.tree === owed.tree ? known.changes : await changedSince(git, owed.tree)).filter((c) => !ours(c.path));
     } catch (error) {
       if (!(error instanceof SnapshotGone)) throw error;
       notice = `the snapshot of the work tree taken when step ${owed.step} started is gone from git (pruned by \`git gc\`), so what changed during the step cannot be told: this commit holds the state and the step's own files only; commit the rest yourself`;

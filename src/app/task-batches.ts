@@ -15,11 +15,12 @@ import { batchesOf, readTaskTable } from '../evidence/task-table.js';
 import { withCycle, type Step } from '../flow/model.js';
 import type { Position } from '../formats/pointer/position.js';
 import { hashText } from '../hash.js';
-import { batchRecord } from '../io/batch-record.js';
+import { batchRecord, type BatchRecord } from '../io/batch-record.js';
 import { attemptRecord } from '../io/journal-head.js';
 import { readBounded } from '../io/read-bounded.js';
 import { displayPath, type Repo } from '../io/repo.js';
-import { OUTPUT_FILE_MAX_BYTES, TEMPLATE_MAX_BYTES } from '../limits.js';
+import { OUTPUT_FILE_MAX_BYTES } from '../limits.js';
+import { readTemplate } from '../io/gather-outputs.js';
 import type { DeclaredOutputs } from './skill-outputs.js';
 
 export interface BatchGather {
@@ -63,7 +64,7 @@ export function gatherBatches({ repo, flow, step, position, declared, report }: 
     completed: record.completed,
   };
   const batch = currentBatch(step, position, facts);
-  if (batch !== undefined && report) facts.report = { ...reportFacts(repo, step, position, batch, declared, at), ...atStart(record.reportAtStart, batch) };
+  if (batch !== undefined && report) facts.report = { ...reportFacts(repo, step, position, batch, declared, at), ...atStart(record, batch) };
   else if (batch !== undefined) {
     // Resuming a batch whose report a killed session began: the tasks it already names.
     const path = join(repo.docs, reportOf(step, batch, cycle));
@@ -73,10 +74,8 @@ export function gatherBatches({ repo, flow, step, position, declared, report }: 
   return facts;
 }
 
-const atStart = (hashes: Map<number, string>, batch: number): { atStart?: string } => {
-  const hash = hashes.get(batch);
-  return hash === undefined ? {} : { atStart: hash };
-};
+/** The report's hash and the work tree's snapshot as the batch began, where the journal recorded them. */
+const atStart = (record: BatchRecord, batch: number) => ({ atStart: record.reportAtStart.get(batch), tree: record.treeAtStart.get(batch) });
 
 /** A short hash of a batch report's text: what `batch_started` records as `report_hash`, and `done` compares. */
 export const reportHash = (text: string): string => hashText(text).slice(0, 16);
@@ -99,11 +98,7 @@ function reportFacts(
 ): BatchReportFacts {
   const file = reportOf(step, batch, position.cycle);
   const output = declared?.outputs.find((o) => o.file === step.batches!.report) ?? DEFAULT_BATCH_OUTPUT(step.batches!.report);
-  let template: string | undefined;
-  if (output.template && declared) {
-    const t = readBounded(join(declared.dir, output.template), output.template, 'template', TEMPLATE_MAX_BYTES);
-    if ('text' in t) template = t.text;
-  }
+  const template = output.template && declared ? readTemplate(declared, output.template) : {};
   const path = join(repo.docs, file);
   const read = existsSync(path) ? readBounded(path, displayPath(path, repo.root), 'batch report', OUTPUT_FILE_MAX_BYTES) : undefined;
   const attempt = attemptRecord(repo.journalFile, at);
@@ -113,7 +108,8 @@ function reportFacts(
     ...(read && 'text' in read ? { text: read.text, hash: reportHash(read.text) } : {}),
     ...(read && 'problem' in read ? { problem: read.problem.message } : {}),
     output: { ...output, file },
-    ...(template !== undefined ? { template } : {}),
+    template: template.text,
+    templateChanged: template.changed,
     skill: declared?.skill ?? step.skill,
     runs: attempt.runs.map((r) => ({
       command: typeof r.command === 'string' ? r.command : '',

@@ -43,7 +43,8 @@ import type { LastAction } from '../formats/pointer/parse-pointer.js';
 import type { Position } from '../formats/pointer/position.js';
 import { positionHash } from '../formats/pointer/serialize-pointer.js';
 import { commit, type Plan, type Written } from './commit.js';
-import { makeOwedCommit, notedMade, noteMade, owedOnRecord, type Made, type OwedCommit } from './progress-commit.js';
+import { skillsPinnedEntry, withSkillsPinned } from './skill-pins.js';
+import { makeOwedCommit, notedMade, noteMade, owedOnRecord, type KnownChanges, type Made, type OwedCommit } from './progress-commit.js';
 import type { GitHandle } from '../git/repository.js';
 import type { Context } from './context.js';
 import { loadRepoFlows } from './flows.js';
@@ -96,6 +97,8 @@ export interface Decided<T> {
   git?: GitHandle;
   /** The commit was asked for (`--commit`, `commit: true`): git refusing it is exit 1, the commit owed; by default it is a notice. */
   strict?: boolean;
+  /** What changed in the work tree since the snapshot the owed commit is measured against, when the command asked git already. */
+  known?: KnownChanges | undefined;
   /** What the command says once the plan is written (and its progress commit made), still under the lock. */
   answer: (written: Written) => T | Promise<T>;
 }
@@ -171,7 +174,7 @@ export async function transact<P = undefined, T = void>(
     }
 
     const tx: Tx<P> = { ...opened, ctx: driver, prepared, lock, ...(lease ? { lease } : {}), state };
-    const { plan, answer, git, strict } = await decide(tx);
+    const { plan, answer, git, strict, known } = await decide(tx);
     const at = loaded as Loaded | undefined;
     const lastSeq = at ? at.lastSeq : readJournalHead(repo.journalFile).lastSeq;
     if (at) {
@@ -188,6 +191,19 @@ export async function transact<P = undefined, T = void>(
         plan.pointer ??= pointerAt(at, at.reconciled.position);
       }
       if (plan.entries.length > 0) plan.flowHash ??= at.flow.hash;
+      // The skills' pin rides on every record; a run whose journal pins none (begun now, or by an older autopilot) is pinned by this write.
+      if (plan.entries.length > 0 && plan.skillsHash === undefined) {
+        if (at.skills) plan.skillsHash = at.skills.hash;
+        else {
+          const pinned = await skillsPinnedEntry(repo, at.flow, plan.pointer?.position ?? at.reconciled.position);
+          if (!plan.entries.some((e) => e.event === 'run_started'))
+            notices.push(
+              `the journal pinned no skills for this run: they are pinned now as they read (${pinned.count} skills); a later change of one waits for a person's \`autopilot repin\``,
+            );
+          plan.entries = withSkillsPinned(plan.entries, pinned.entry);
+          plan.skillsHash = pinned.hash;
+        }
+      }
       // A command that drives and writes holds the lease it was judged to take (a refused one writes nothing, and takes none).
       if (lease && plan.entries.length > 0 && plan.lease === undefined) plan.lease = lease.lease;
       if (at.index) plan.index ??= at.index;
@@ -203,7 +219,7 @@ export async function transact<P = undefined, T = void>(
     const owed = owedOnRecord({ record: written.entries.length > 0 ? { entry: written.entries.at(-1)! } : undefined });
     if (owed) {
       crashPoint('before-progress-commit');
-      const made = await settle(repo, owed, { handle: git, strict: strict === true });
+      const made = await settle(repo, owed, { handle: git, strict: strict === true, known });
       crashPoint('after-progress-commit');
       if (made.notice) notices.push(made.notice);
       if (made.dropped !== undefined) {
@@ -232,9 +248,9 @@ export async function transact<P = undefined, T = void>(
  * stays owed, made by the next command; nothing else runs meanwhile. By
  * default: no commit, dropped with a notice, and the command goes on.
  */
-export async function settle(repo: Repo, owed: OwedCommit, options: { handle?: GitHandle; strict: boolean }): Promise<Made> {
+export async function settle(repo: Repo, owed: OwedCommit, options: { handle?: GitHandle; strict: boolean; known?: KnownChanges | undefined }): Promise<Made> {
   try {
-    return await makeOwedCommit(repo, owed, options.handle);
+    return await makeOwedCommit(repo, owed, options.handle, options.known);
   } catch (error) {
     const said = error instanceof InputError ? error.problems.map((p) => p.message).join('; ') : error instanceof Error ? error.message : String(error);
     const words = said.replace(/\s*\n\s*/g, '; ');

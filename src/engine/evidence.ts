@@ -5,6 +5,7 @@
 import { fresh, judgeFile, type CommandRun, type FileHashes, type Finding, type OutputDeclaration } from '../evidence/index.js';
 import { isPerCycle, type Flow, type Step } from '../flow/model.js';
 import type { BatchFacts } from './task-batches.js';
+import { pinnedTemplateFinding } from './pinned-template.js';
 
 export interface PatternEvidence {
   /** The pattern under the docs folder, `{cycle}` already filled in. */
@@ -129,6 +130,8 @@ export interface OutputsEvidence {
     output: OutputDeclaration;
     /** The template's text, when it could be read. */
     template?: string;
+    /** The template is not the one the run pinned (docs/state-and-journal.md, "Pinned runs"): what changed, in words. */
+    templateChanged?: string;
     files: { file: string; text?: string; problem?: string; siblings?: string[] }[];
   }[];
   /** `00_problem/acceptance_criteria.md`, when a judge needs it and it exists. */
@@ -145,7 +148,9 @@ export interface OutputsEvidence {
 export function judgeOutputs(ev: OutputsEvidence, step: Pick<Step, 'number' | 'name'>, acceptFailures = false): Finding[] {
   const findings: Finding[] = [];
   const earlier = ev.round ?? {};
-  for (const { output, template, files } of ev.outputs) {
+  for (const { output, template, templateChanged, files } of ev.outputs) {
+    // A template changed since the run pinned its skills judges nothing until a person adopts it.
+    if (templateChanged !== undefined) findings.push(pinnedTemplateFinding(output.file, templateChanged));
     if (files.length === 0) {
       findings.push({
         check: 'file',

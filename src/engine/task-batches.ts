@@ -13,6 +13,8 @@
  * handed to several conversations; nothing here assumes a single one.
  */
 import { judgeFile, type CommandRun, type Finding, type OutputDeclaration } from '../evidence/index.js';
+import { judgeCodeChange, type CodeFacts } from './batch-code.js';
+import { pinnedTemplateFinding } from './pinned-template.js';
 import { batchReport, type Step } from '../flow/model.js';
 import { entry, type JournalEntry } from '../formats/journal-line.js';
 import { batchSubStep, readSubStep } from '../formats/pointer/sub-step.js';
@@ -57,6 +59,8 @@ export interface BatchReportFacts {
   problem?: string;
   output: OutputDeclaration;
   template?: string;
+  /** The template is not the one the run pinned: what changed, in words. */
+  templateChanged?: string;
   skill: string;
   /** Commands run through `autopilot exec` since the batch began (or its last failed attempt). */
   runs: CommandRun[];
@@ -64,6 +68,10 @@ export interface BatchReportFacts {
   hash?: string;
   /** The same as the batch began, when the report was on disk then (`batch_started`'s `report_hash`). */
   atStart?: string;
+  /** The work tree's snapshot as the batch began (`batch_started`'s `tree`), for the shell's look at what changed since. */
+  tree?: string;
+  /** What the work tree shows changed since the batch began; undefined until the shell looked (only once the report passes). */
+  code?: CodeFacts;
 }
 
 /** A batch report's checks when the skill declares none for it: its tasks and its test run. */
@@ -98,11 +106,13 @@ export function batchStarted(position: Position, facts: BatchFacts, batch: numbe
 }
 
 export function batchCompleted(position: Position, facts: BatchFacts, batch: number, forced?: { reason: string }): JournalEntry {
+  const code = facts.report?.batch === batch ? facts.report.code : undefined;
   return entry('batch_completed', position, {
     batch,
     of: facts.plan.length,
     tasks: facts.plan[batch - 1]!,
     ...(forced ? { forced: true as const, reason: forced.reason } : {}),
+    code_unseen: code && !code.seen ? code.why : undefined,
   });
 }
 
@@ -128,7 +138,7 @@ export function judgeBatchReport(facts: BatchFacts, batch: number): Finding[] {
         write: `the batch's report${report.template ? ` from the template ${report.template}` : ''}: its tasks, files changed, tests and their result`,
       },
     ];
-  const findings: Finding[] = [];
+  const findings: Finding[] = report.templateChanged !== undefined ? [pinnedTemplateFinding(report.file, report.templateChanged)] : [];
   // A report on disk before its batch began is not the batch's account of its work until it is written again.
   if (report.atStart !== undefined && report.hash === report.atStart)
     findings.push({
@@ -143,11 +153,12 @@ export function judgeBatchReport(facts: BatchFacts, batch: number): Finding[] {
       file: report.file,
       text: report.text,
       skill: report.skill,
-      ...(report.template !== undefined ? { template: report.template } : {}),
+      template: report.template,
       runs: report.runs,
     }),
   );
   const tasks = facts.plan[batch - 1] ?? [];
+  findings.push(...judgeCodeChange(report.code, batch, tasks, report.file));
   const named = (id: string) => new RegExp(`(^|[^A-Za-z0-9])${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9])`).test(report.text!);
   for (const id of tasks)
     if (!named(id))

@@ -30,6 +30,7 @@ import { JOURNAL_LINE_MAX_BYTES } from '../limits.js';
 import type { Problem } from '../errors.js';
 import { hashText } from '../hash.js';
 import { MAX_RETRIES, STATUSES, type Position, type Status } from './pointer/position.js';
+import type { PinnedSkills } from './skill-pins.js';
 
 /** Where a run's position came from when it was recorded: `init`, the pointer, the folder, git history, or a person's `reset`. */
 export type PositionSource = 'init' | 'state' | 'folder' | 'git' | 'reset';
@@ -129,6 +130,12 @@ export interface EventDetails {
   /** `journal_then`: the journal's last event when the checkpoint was made; `skill_state`: the skills' state files it wrote back. */
   checkpoint_restored: { checkpoint: string; journal_then: number; skill_state?: string[] };
   run_repinned: { from_hash: string; flow_hash: string; changed: string[]; pinned: PinnedFlow };
+  /**
+   * The skills' declarations the run is pinned to from here on (`formats/skill-pins.ts`): as a run
+   * begins, at the first write of a run whose journal pinned none, and at a person's `repin`
+   * (`changed`: the skills adopted, in words). `skills_hash` names the set.
+   */
+  skills_pinned: { skills_hash: string; skills: PinnedSkills; changed?: string[] };
   /** `reason`: its holder had ended on this machine (`gone`), or a person took another machine's lock over (`take-over`). */
   /** `check --repair`: journal lines that were not JSON (cut short by a crash), cut out; their bytes kept in `kept_in`. */
   /**
@@ -226,9 +233,11 @@ export interface PointerRecord {
   cycle: number;
   /** The sha1 of the flow the run is pinned to: a changed flow file is noticed without reading history. */
   flow_hash?: string;
+  /** The hash of the skills the run is pinned to (`skills_pinned`): a changed skill is noticed the same way. */
+  skills_hash?: string;
 }
 
-export function toPointerRecord(p: Position, flowHash?: string): PointerRecord {
+export function toPointerRecord(p: Position, flowHash?: string, skillsHash?: string): PointerRecord {
   return {
     flow: p.flow,
     step: p.step,
@@ -238,6 +247,7 @@ export function toPointerRecord(p: Position, flowHash?: string): PointerRecord {
     retry_count: p.retryCount,
     cycle: p.cycle,
     ...(flowHash ? { flow_hash: flowHash } : {}),
+    skills_hash: skillsHash,
   };
 }
 
@@ -324,6 +334,7 @@ const CHECKED = {
   batch_completed: { batch: isStepNumber, of: isStepNumber, tasks: isStrings },
   run_started: { pinned: isJsonObject },
   run_repinned: { pinned: isJsonObject },
+  skills_pinned: { skills_hash: isString, skills: isJsonObject },
   step_started: { tree: isString, hashes: isHashes },
   command_run: { command: isString, exit_code: isExitCode, totals: isTotals },
   progress_commit_owed: { files: isStrings, steps: isStepNumber, tree: isString, batch_text: isString },
@@ -380,7 +391,8 @@ function isPointerRecord(v: unknown): v is PointerRecord {
     isCount(r.retry_count, 0) &&
     r.retry_count <= MAX_RETRIES &&
     isCount(r.cycle, 1) &&
-    (r.flow_hash === undefined || typeof r.flow_hash === 'string')
+    (r.flow_hash === undefined || typeof r.flow_hash === 'string') &&
+    (r.skills_hash === undefined || typeof r.skills_hash === 'string')
   );
 }
 

@@ -2,8 +2,8 @@
  * What the journal says of a step that walks its task index, in the visit of
  * the step now under way (docs/state-and-journal.md, "Batches"): the batches
  * the run pinned (the newest `batch_started`), each batch the engine judged
- * done (`batch_completed`), and each batch's report as its batch began
- * (`report_hash`). Files on disk count for nothing here: a batch is done
+ * done (`batch_completed`), and each batch's report and work tree as its
+ * batch began (`report_hash`, `tree`). Files on disk count for nothing here: a batch is done
  * only by the engine's own record of it.
  *
  * A visit ends with the step's `step_completed` or `step_skipped`; a step
@@ -25,6 +25,8 @@ export interface BatchRecord {
   completed: number[];
   /** Each batch's report as its batch began (the newest `batch_started` of that batch that recorded one), by batch number. */
   reportAtStart: Map<number, string>;
+  /** The work tree's snapshot as each batch began (`tree`, the same way), by batch number. */
+  treeAtStart: Map<number, string>;
 }
 
 /**
@@ -35,6 +37,7 @@ export interface BatchRecord {
 export function batchRecord(file: string, at: { flow: string; cycle: number; step: number }, finished: boolean): BatchRecord {
   const completed = new Set<number>();
   const reportAtStart = new Map<number, string>();
+  const treeAtStart = new Map<number, string>();
   let pinned: BatchRecord['pinned'];
   let ownEnd = finished;
   let seen = false;
@@ -56,10 +59,11 @@ export function batchRecord(file: string, at: { flow: string; cycle: number; ste
       if (e.event === 'batch_started') {
         pinned ??= e;
         if (typeof e.batch === 'number' && typeof e.report_hash === 'string' && !reportAtStart.has(e.batch)) reportAtStart.set(e.batch, e.report_hash);
+        if (typeof e.batch === 'number' && typeof e.tree === 'string' && !treeAtStart.has(e.batch)) treeAtStart.set(e.batch, e.tree);
       }
       return false;
     },
     JOURNAL_STEP_WINDOW_BYTES,
   );
-  return { ...(pinned ? { pinned } : {}), completed: [...completed].sort((a, b) => a - b), reportAtStart };
+  return { ...(pinned ? { pinned } : {}), completed: [...completed].sort((a, b) => a - b), reportAtStart, treeAtStart };
 }

@@ -46,21 +46,23 @@ export function hashFiles(repo: Repo, files: readonly string[]): FileHashes | un
 }
 
 /** What the judges of `declared` read for `step` in `cycle`; the journal's part (`attempt`, `round`) is the caller's. */
-export function gatherOutputs(repo: Repo, step: Step, cycle: number, declared: SkillOutputs & { dir: string }): OutputsEvidence {
+export function gatherOutputs(repo: Repo, step: Step, cycle: number, declared: SkillOutputs & { dir: string; templateHashes?: FileHashes }): OutputsEvidence {
   const needs = needsOf(declared.outputs);
   const docsShown = (rel: string) => displayPath(join(repo.docs, rel), repo.root);
   const outputs = declared.outputs.map((output) => {
     let template: string | undefined;
+    let templateChanged: string | undefined;
     if (output.template) {
-      const read = readBounded(join(declared.dir, output.template), output.template, 'template', TEMPLATE_MAX_BYTES);
-      if ('text' in read) template = read.text;
+      const read = readTemplate(declared, output.template);
+      template = read.text;
+      templateChanged = read.changed;
     }
     const files = matchesOf(repo, output.file, cycle).map((file) => {
       const read = readBounded(join(repo.docs, file), docsShown(file), 'output file', OUTPUT_FILE_MAX_BYTES);
       if ('problem' in read) return { file, problem: read.problem.message };
       return { file, text: read.text, ...(needs.siblings ? { siblings: siblingsOf(repo, file) } : {}) };
     });
-    return { output, ...(template !== undefined ? { template } : {}), files };
+    return { output, template, templateChanged, files };
   });
   let acceptance: string | undefined;
   if (needs.acceptance) {
@@ -73,6 +75,23 @@ export function gatherOutputs(repo: Repo, step: Step, cycle: number, declared: S
     outputs,
     ...(acceptance !== undefined ? { acceptance } : {}),
     hashes: hashFiles(repo, stepFiles(repo, step, cycle, declared)) ?? {},
+  };
+}
+
+/**
+ * A template of a skill's folder: its text, and, for a declaration the run
+ * pinned (`templateHashes`), what changed when it is not the text pinned
+ * (its text is then not handed to the judges).
+ */
+export function readTemplate(declared: { dir: string; templateHashes?: FileHashes }, template: string): { text?: string; changed?: string } {
+  const read = readBounded(join(declared.dir, template), template, 'template', TEMPLATE_MAX_BYTES);
+  const text = 'text' in read ? read.text : undefined;
+  const pinned = declared.templateHashes?.[template];
+  if (pinned === undefined) return { text };
+  const now = text === undefined ? 'missing' : shortHash(text);
+  if (now === pinned) return { text };
+  return {
+    changed: `the template ${template} ${now === 'missing' ? 'is gone' : pinned === 'missing' ? 'is new' : 'changed'} since this run pinned its skills`,
   };
 }
 

@@ -139,6 +139,9 @@ describe('a batch changes the code (issue 29, point 5)', () => {
       const json = next.json<NextJson & { batch?: BatchJson }>();
       if (json.batch) {
         work(dir, json.batch);
+        // The filled index has one batch: the step's own report too.
+        write(dir, '_docs/03_implementation/implementation_report.md');
+        expect(autopilot(dir, 'exec', '--', ...FILLED_ARGV).code).toBe(0);
         const done = autopilot(dir, 'done', '--json');
         expect(done.code, done.stdout).toBe(0);
         expect(done.json<{ notices?: string[] }>().notices?.join(' ')).toContain(
@@ -171,9 +174,12 @@ describe('the judges are pinned with the run (issue 29, point 3)', () => {
     const done = autopilot(dir, 'done', '--json');
     expect(done.code, done.stdout).toBe(2);
     const files = [...new Set(done.json<Refused>().findings.map((f) => f.file))].sort();
-    expect(files).toEqual(['00_problem/acceptance_criteria.md', '00_problem/problem.md']);
+    expect(files).toEqual(['_docs/00_problem/acceptance_criteria.md', '_docs/00_problem/problem.md']);
     const said = 'the skill problem is now read from .autopilot/skills/problem/SKILL.md';
-    for (const command of ['status', 'next', 'check']) expect(autopilot(dir, command).stdout + autopilot(dir, command).stderr, command).toContain(said);
+    for (const command of ['status', 'next', 'check']) {
+      const run = autopilot(dir, command);
+      expect((run.stdout + run.stderr).replace(/\s+/g, ' '), command).toContain(said);
+    }
     expect(autopilot(dir, 'check').code).not.toBe(0);
     // A person adopts it: journaled, and the judges read the override from then on.
     const repin = autopilot(dir, 'repin');
@@ -198,7 +204,7 @@ describe('the judges are pinned with the run (issue 29, point 3)', () => {
     const done = autopilot(dir, 'done', '--json');
     expect(done.code, done.stdout).toBe(2);
     const pinned = done.json<Refused>().findings.filter((f) => f.check === 'pinned');
-    expect(pinned.map((f) => f.file)).toEqual(['00_problem/problem.md']);
+    expect(pinned.map((f) => f.file)).toEqual(['_docs/00_problem/problem.md']);
     expect(pinned[0]!.message).toContain('templates/problem.md');
     expect(autopilot(dir, 'repin').code).toBe(0);
     expect(autopilot(dir, 'done').code).toBe(0);

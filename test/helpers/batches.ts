@@ -116,7 +116,8 @@ export interface BatchJson {
 
 /** The agent's work on a batch: a source file per task, the suite run through `autopilot exec`, the batch's report. */
 export function work(dir: string, batch: BatchJson): void {
-  for (const t of batch.tasks) writeFile(dir, `src/task_${t.id}.js`, `// task ${t.id}: ${t.name}\n`);
+  // The code of each task, written for this batch (a batch's `done` needs code changed since it began).
+  for (const t of batch.tasks) writeFile(dir, `src/task_${t.id}.js`, `// task ${t.id}: ${t.name}, for ${batch.report}\n`);
   expect(autopilot(dir, 'exec', '--', ...FILLED_ARGV).code).toBe(0);
   const criteria = [...new Set(batch.tasks.flatMap((t) => t.criteria))];
   writeFile(
