@@ -191,19 +191,8 @@ export async function transact<P = undefined, T = void>(
         plan.pointer ??= pointerAt(at, at.reconciled.position);
       }
       if (plan.entries.length > 0) plan.flowHash ??= at.flow.hash;
-      // The skills' pin rides on every record; a run whose journal pins none (begun now, or by an older autopilot) is pinned by this write.
-      if (plan.entries.length > 0 && plan.skillsHash === undefined) {
-        if (at.skills) plan.skillsHash = at.skills.hash;
-        else {
-          const pinned = await skillsPinnedEntry(repo, at.flow, plan.pointer?.position ?? at.reconciled.position);
-          if (!plan.entries.some((e) => e.event === 'run_started'))
-            notices.push(
-              `the journal pinned no skills for this run: they are pinned now as they read (${pinned.count} skills); a later change of one waits for a person's \`autopilot repin\``,
-            );
-          plan.entries = withSkillsPinned(plan.entries, pinned.entry);
-          plan.skillsHash = pinned.hash;
-        }
-      }
+      const pinnedNow = await pinSkills(repo, at, plan);
+      if (pinnedNow) notices.push(pinnedNow);
       // A command that drives and writes holds the lease it was judged to take (a refused one writes nothing, and takes none).
       if (lease && plan.entries.length > 0 && plan.lease === undefined) plan.lease = lease.lease;
       if (at.index) plan.index ??= at.index;
@@ -240,6 +229,26 @@ export async function transact<P = undefined, T = void>(
   } finally {
     lock.release();
   }
+}
+
+/**
+ * The skills' pin rides on every record a run writes (`skills_hash`); a run
+ * whose journal pins none (begun now, or by an older autopilot) is pinned by
+ * this write, journaled as `skills_pinned`. Returns what to say when an
+ * existing run was pinned.
+ */
+async function pinSkills(repo: Repo, at: Loaded, plan: Plan): Promise<string | undefined> {
+  if (plan.entries.length === 0 || plan.skillsHash !== undefined) return undefined;
+  if (at.skills) {
+    plan.skillsHash = at.skills.hash;
+    return undefined;
+  }
+  const pinned = await skillsPinnedEntry(repo, at.flow, plan.pointer?.position ?? at.reconciled.position);
+  const begun = plan.entries.some((e) => e.event === 'run_started');
+  plan.entries = withSkillsPinned(plan.entries, pinned.entry);
+  plan.skillsHash = pinned.hash;
+  if (begun) return undefined;
+  return `the journal pinned no skills for this run: they are pinned now as they read (${pinned.count} skills); a later change of one waits for a person's \`autopilot repin\``;
 }
 
 /**

@@ -10,7 +10,7 @@
  * - the skills' declarations are pinned with the run: an override written
  *   mid-run changes no judge until a person's `repin`.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { atImplement, work, type BatchJson } from '../helpers/batches.js';
@@ -188,6 +188,34 @@ describe('the judges are pinned with the run (issue 29, point 3)', () => {
     expect(events(dir).findLast((e) => e.event === 'skills_pinned')).toMatchObject({ actor: 'person', changed: [expect.stringContaining('problem')] });
     expect(autopilot(dir, 'status').stdout).not.toContain(said);
     expect(autopilot(dir, 'done').code).toBe(0);
+  }, 60_000);
+
+  it('a run an older autopilot began (no skills pinned): the first write pins its 10 skills and says so; an override written after that is held', () => {
+    const dir = newRepo();
+    commit(dir, 'initial', { 'README.md': 'a project\n' });
+    expect(autopilot(dir, 'init', '--flow', 'greenfield').code).toBe(0);
+    // The journal as an older autopilot wrote it: run_started alone, its pointer record with no skills_hash.
+    const file = join(dir, '_docs/_autopilot/journal.jsonl');
+    const [started, pinned] = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(pinned).toMatchObject({ event: 'skills_pinned' });
+    const pointer = { ...(pinned!.pointer as Record<string, unknown>) };
+    delete pointer.skills_hash;
+    writeFileSync(file, `${JSON.stringify({ ...started, pointer })}\n`);
+    rmSync(join(dir, '_docs/_autopilot/cache'), { recursive: true, force: true });
+    expect(autopilot(dir, 'status', '--json').json<StatusJson>().notices ?? []).toEqual([]);
+    const next = autopilot(dir, 'next', '--json');
+    expect(next.code, next.stdout).toBe(0);
+    expect(next.json<{ notices?: string[] }>().notices?.join(' ')).toContain(
+      'the journal pinned no skills for this run: they are pinned now as they read (10 skills)',
+    );
+    expect(events(dir).filter((e) => e.event === 'skills_pinned')).toHaveLength(1);
+    write(dir, '.autopilot/skills/problem/SKILL.md', NO_OUTPUTS);
+    write(dir, '_docs/00_problem/problem.md', 'x');
+    write(dir, '_docs/00_problem/acceptance_criteria.md', 'x');
+    expect(autopilot(dir, 'done').code).toBe(2);
   }, 60_000);
 
   it("a pinned override's template edited mid-step: done refused naming the template until a person repins", () => {
