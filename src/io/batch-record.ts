@@ -8,8 +8,10 @@
  *
  * A visit ends with the step's `step_completed` or `step_skipped`; a step
  * done before and now redone (a person moved the pointer back) starts
- * afresh, and nothing before the run's `run_started` counts. One backward
- * read, bounded like every read of one step's events.
+ * afresh. The read stops at the visit's start: the step finished before it
+ * (no other step finishes while one is under way), or the run's
+ * `run_started`. One backward read, bounded like every read of one step's
+ * events.
  */
 import type { KnownEntry } from '../formats/journal-line.js';
 import { JOURNAL_STEP_WINDOW_BYTES } from '../limits.js';
@@ -44,9 +46,12 @@ export function batchRecord(file: string, at: { flow: string; cycle: number; ste
   readBackwards(
     file,
     (e) => {
-      if (e.event === 'run_started' && e.flow === at.flow) return true;
-      if (e.flow !== at.flow || e.cycle !== at.cycle || e.step !== at.step) return false;
-      if (e.event === 'step_completed' || e.event === 'step_skipped') {
+      if (e.flow !== at.flow) return false;
+      if (e.event === 'run_started') return true;
+      const ends = e.event === 'step_completed' || e.event === 'step_skipped';
+      // Another step finished: nothing older belongs to this visit (no other step finishes while one is under way).
+      if (e.cycle !== at.cycle || e.step !== at.step) return ends;
+      if (ends) {
         // The completion that ends this visit is read first; any other ends an earlier visit.
         if (ownEnd && !seen) {
           ownEnd = false;

@@ -71,6 +71,9 @@ describe('the batches of a step, as the journal records them', () => {
     // A progress commit's record of the completed step does not end the visit it records.
     const committed = journal(...events, { event: 'progress_commit_owed', files: [], steps: 10 });
     expect(batchRecord(committed, AT, true).completed).toEqual([1, 2, 3]);
+    // Moved back to redo it after step 7 finished: the read stops at step 7's completion, before the earlier visit.
+    const movedBack = journal(...events, { event: 'step_completed', step: 7 }, { event: 'pointer_edited', message: 'moved back' }, started(1));
+    expect(batchRecord(movedBack, AT, false)).toMatchObject({ completed: [], pinned: { batch: 1 } });
   });
 
   it('reads nothing before the run started, nor of another step or cycle', () => {
