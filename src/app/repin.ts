@@ -15,7 +15,7 @@ import { gatherBatches } from './task-batches.js';
 import { atBatch, batchStarted } from '../engine/task-batches.js';
 import { stepByNumber } from '../flow/model.js';
 import { readSubStep } from '../formats/pointer/sub-step.js';
-import { skillsPinnedEntry } from './skill-pins.js';
+import { skillsPinned, withSkillsPinned } from './skill-pins.js';
 import type { JournalEntry } from '../formats/journal-line.js';
 
 export interface RepinResult {
@@ -36,15 +36,16 @@ export async function runRepin(ctx: Context): Promise<RepinResult> {
     if (!change) {
       // The flow is as pinned; a task index edited mid-step is adopted too (its batches), when the current step walks one.
       const batches = repinBatches(loaded, position);
-      const skills = skillChanges.length > 0 ? await skillsPinnedEntry(repo, loaded.flow, position, skillChanges) : undefined;
+      const skills = skillChanges.length > 0 ? await skillsPinned(repo, loaded.flow) : undefined;
       if (!batches && !skills) return { plan: { entries: [] }, answer: () => ({ changes: [], position }) };
       const moved = batches?.position ?? position;
+      const entries = batches ? [batches.entry] : [];
       return {
         plan: {
-          entries: [...(skills ? [skills.entry] : []), ...(batches ? [batches.entry] : [])],
+          entries: skills ? withSkillsPinned(entries, moved, skills, skillChanges) : entries,
           pointer: pointerAt(loaded, moved),
           flowHash: loaded.flow.hash,
-          skillsHash: skills?.hash,
+          skillsHash: skills?.skills_hash,
           key: `repin:${loaded.flow.id}`,
         },
         answer: () => ({ changes: [...skillChanges, ...(batches ? [batches.change] : [])], position: moved }),
@@ -73,13 +74,13 @@ export async function runRepin(ctx: Context): Promise<RepinResult> {
     const moved: Position = step ? { ...position, name: step.name } : position;
     const details = { from_hash: loaded.flow.hash, flow_hash: current.hash, changed: change.changes, pinned: pinnedCopy(current) };
     // The skills are pinned again with the flow: its steps may name others, and any that changed are adopted too.
-    const skills = await skillsPinnedEntry(repo, current, moved, skillChanges);
+    const skills = await skillsPinned(repo, current);
     return {
       plan: {
-        entries: [entry('run_repinned', moved, details), skills.entry],
+        entries: [entry('run_repinned', moved, { ...details, ...skills })],
         pointer: pointerAt({ ...loaded, flow: current }, moved),
         flowHash: current.hash,
-        skillsHash: skills.hash,
+        skillsHash: skills.skills_hash,
         key: `repin:${current.id}`,
       },
       answer: () => ({ changes: [...change.changes, ...skillChanges], position: moved }),

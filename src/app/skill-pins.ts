@@ -138,27 +138,24 @@ export async function runSkillOutputs(repo: Repo, pins: SkillPinState | undefine
   return pinned.outputs.length > 0 ? { skill: name, file, dir, outputs: pinned.outputs, templateHashes: pinned.templates } : undefined;
 }
 
-/**
- * The entry that pins the skills as they read now (`skills_pinned`), and
- * their hash for the pointer record; `changed`: the changes a person adopts
- * (`repin`).
- */
-export async function skillsPinnedEntry(
-  repo: Repo,
-  flow: Flow,
-  at: Position,
-  changed?: string[],
-): Promise<{ entry: JournalEntry; hash: string; count: number }> {
+/** The skills as they read now, as a journal entry's details: `skills` and their hash. */
+export async function skillsPinned(repo: Repo, flow: Flow): Promise<{ skills: PinnedSkills; skills_hash: string }> {
   const pins = await currentSkillPins(repo, flow);
-  return {
-    entry: entry('skills_pinned', at, { skills_hash: pins.hash, skills: pins.skills, changed }),
-    hash: pins.hash,
-    count: Object.keys(pins.skills).length,
-  };
+  return { skills: pins.skills, skills_hash: pins.hash };
 }
 
-/** Entries with the skills' pin put after the run's start (or first, for a run begun earlier). */
-export function withSkillsPinned(entries: readonly JournalEntry[], pinned: JournalEntry): JournalEntry[] {
-  const after = entries.findLastIndex((e) => e.event === 'run_started') + 1;
-  return [...entries.slice(0, after), pinned, ...entries.slice(after)];
+/**
+ * The entries with the skills pinned: on the run's `run_started` (or
+ * `run_repinned`) when the command writes one, else as a `skills_pinned` of
+ * their own, first (`changed`: what a person adopts).
+ */
+export function withSkillsPinned(
+  entries: readonly JournalEntry[],
+  at: Position,
+  pinned: { skills: PinnedSkills; skills_hash: string },
+  changed?: string[],
+): JournalEntry[] {
+  const carrier = entries.findLastIndex((e) => e.event === 'run_started' || e.event === 'run_repinned');
+  if (carrier >= 0) return entries.map((e, i) => (i === carrier ? ({ ...e, ...pinned } as JournalEntry) : e));
+  return [entry('skills_pinned', at, { ...pinned, changed }), ...entries];
 }

@@ -43,7 +43,7 @@ import type { LastAction } from '../formats/pointer/parse-pointer.js';
 import type { Position } from '../formats/pointer/position.js';
 import { positionHash } from '../formats/pointer/serialize-pointer.js';
 import { commit, type Plan, type Written } from './commit.js';
-import { skillsPinnedEntry, withSkillsPinned } from './skill-pins.js';
+import { skillsPinned, withSkillsPinned } from './skill-pins.js';
 import { makeOwedCommit, notedMade, noteMade, owedOnRecord, type KnownChanges, type Made, type OwedCommit } from './progress-commit.js';
 import type { GitHandle } from '../git/repository.js';
 import type { Context } from './context.js';
@@ -243,12 +243,12 @@ async function pinSkills(repo: Repo, at: Loaded, plan: Plan): Promise<string | u
     plan.skillsHash = at.skills.hash;
     return undefined;
   }
-  const pinned = await skillsPinnedEntry(repo, at.flow, plan.pointer?.position ?? at.reconciled.position);
+  const pinned = await skillsPinned(repo, at.flow);
   const begun = plan.entries.some((e) => e.event === 'run_started');
-  plan.entries = withSkillsPinned(plan.entries, pinned.entry);
-  plan.skillsHash = pinned.hash;
+  plan.entries = withSkillsPinned(plan.entries, plan.pointer?.position ?? at.reconciled.position, pinned);
+  plan.skillsHash = pinned.skills_hash;
   if (begun) return undefined;
-  return `the journal pinned no skills for this run: they are pinned now as they read (${pinned.count} skills); a later change of one waits for a person's \`autopilot repin\``;
+  return `the journal pinned no skills for this run: they are pinned now as they read (${Object.keys(pinned.skills).length} skills); a later change of one waits for a person's \`autopilot repin\``;
 }
 
 /**

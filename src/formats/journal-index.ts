@@ -45,7 +45,7 @@ export interface JournalIndex {
   format: number;
   /** The step list each flow's run is pinned to (the latest `run_started` or `run_repinned` that carries one), by flow id. */
   pins?: Record<string, unknown>;
-  /** The skills' declarations each flow's run is pinned to (the latest `skills_pinned`), by flow id. */
+  /** The skills' declarations each flow's run is pinned to (the latest `run_started`, `run_repinned` or `skills_pinned` that carries them), by flow id. */
   skills?: Record<string, unknown>;
   /** How many bytes of the journal the index covers, and the sha1 of the 256 before that point. */
   size: number;
@@ -123,7 +123,8 @@ export function indexFromCarried(value: unknown): JournalIndex | undefined {
 /** Folds one event on record into the index (only skips, completions, answers and pinned runs and skills change it). */
 export function indexEvent(index: JournalIndex, e: StampedEntry): void {
   if ((e.event === 'run_started' || e.event === 'run_repinned') && e.pinned !== undefined) (index.pins ??= {})[e.flow] = e.pinned;
-  if (e.event === 'skills_pinned' && e.skills !== undefined) (index.skills ??= {})[e.flow] = e.skills;
+  if ((e.event === 'run_started' || e.event === 'run_repinned' || e.event === 'skills_pinned') && e.skills !== undefined)
+    (index.skills ??= {})[e.flow] = e.skills;
   if (typeof e.step !== 'number') return;
   const key = `${e.flow}|${e.step}`;
   const change = (apply: (f: { w?: Waiver; r?: string[] }) => void) => {

@@ -49,6 +49,9 @@ export interface EventDetails {
     flow_file: string;
     pinned: PinnedFlow;
     moved_aside?: { pointer?: string; journal?: string };
+    /** The skills' declarations the run is pinned to, and their hash (see `skills_pinned`); absent in an older autopilot's. */
+    skills?: PinnedSkills;
+    skills_hash?: string;
   };
   position_repaired: { source: PositionSource; drift: string[] };
   /** `edited`: the fields a person changed, when the journal knows what the pointer said before. */
@@ -129,11 +132,12 @@ export interface EventDetails {
   skill_state_differs: { file: string; skill_sub_step: string; pointer_sub_step: string };
   /** `journal_then`: the journal's last event when the checkpoint was made; `skill_state`: the skills' state files it wrote back. */
   checkpoint_restored: { checkpoint: string; journal_then: number; skill_state?: string[] };
-  run_repinned: { from_hash: string; flow_hash: string; changed: string[]; pinned: PinnedFlow };
+  run_repinned: { from_hash: string; flow_hash: string; changed: string[]; pinned: PinnedFlow; skills?: PinnedSkills; skills_hash?: string };
   /**
-   * The skills' declarations the run is pinned to from here on (`formats/skill-pins.ts`): as a run
-   * begins, at the first write of a run whose journal pinned none, and at a person's `repin`
-   * (`changed`: the skills adopted, in words). `skills_hash` names the set.
+   * The skills' declarations the run is pinned to from here on (`formats/skill-pins.ts`), where no
+   * `run_started` or `run_repinned` of the same command carries them: at the first write of a run
+   * whose journal pinned none, and at a person's `repin` of the skills alone (`changed`: the skills
+   * adopted, in words). `skills_hash` names the set.
    */
   skills_pinned: { skills_hash: string; skills: PinnedSkills; changed?: string[] };
   /** `reason`: its holder had ended on this machine (`gone`), or a person took another machine's lock over (`take-over`). */
@@ -332,8 +336,8 @@ const CHECKED = {
   substep: { sub_step: isString },
   batch_started: { batch: isStepNumber, of: isStepNumber, tasks: isStrings, batches: isBatches, tree: isString, hashes: isHashes, report_hash: isString },
   batch_completed: { batch: isStepNumber, of: isStepNumber, tasks: isStrings },
-  run_started: { pinned: isJsonObject },
-  run_repinned: { pinned: isJsonObject },
+  run_started: { pinned: isJsonObject, skills: isJsonObject, skills_hash: isString },
+  run_repinned: { pinned: isJsonObject, skills: isJsonObject, skills_hash: isString },
   skills_pinned: { skills_hash: isString, skills: isJsonObject },
   step_started: { tree: isString, hashes: isHashes },
   command_run: { command: isString, exit_code: isExitCode, totals: isTotals },

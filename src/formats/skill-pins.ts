@@ -1,7 +1,8 @@
 /**
  * The skills' declarations a run is pinned to (docs/state-and-journal.md,
- * "Pinned runs"), as the journal keeps them: `skills_pinned` carries them,
- * and the journal index keeps the newest for each flow. For every skill the
+ * "Pinned skills"), as the journal keeps them: `run_started` (or
+ * `run_repinned`, or a `skills_pinned` of their own) carries them, and the
+ * journal index keeps the newest for each flow. For every skill the
  * run's flow names: where it was read (the built-in skill, or the
  * repository's `.autopilot/skills/<name>/`), a hash of its folder (its
  * SKILL.md and every file beside it), its declared outputs, and a hash of
