@@ -191,8 +191,7 @@ export async function transact<P = undefined, T = void>(
         plan.pointer ??= pointerAt(at, at.reconciled.position);
       }
       if (plan.entries.length > 0) plan.flowHash ??= at.flow.hash;
-      const pinnedNow = await pinSkills(repo, at, plan);
-      if (pinnedNow) notices.push(pinnedNow);
+      await pinSkills(repo, at, plan);
       // A command that drives and writes holds the lease it was judged to take (a refused one writes nothing, and takes none).
       if (lease && plan.entries.length > 0 && plan.lease === undefined) plan.lease = lease.lease;
       if (at.index) plan.index ??= at.index;
@@ -234,21 +233,19 @@ export async function transact<P = undefined, T = void>(
 /**
  * The skills' pin rides on every record a run writes (`skills_hash`); a run
  * whose journal pins none (begun now, or by an older autopilot) is pinned by
- * this write, journaled as `skills_pinned`. Returns what to say when an
- * existing run was pinned.
+ * this write, journaled (on its `run_started`, or as `skills_pinned`): the
+ * skills as they read now, which is what such a run was judged by already,
+ * so nothing changes for it and nothing is said.
  */
-async function pinSkills(repo: Repo, at: Loaded, plan: Plan): Promise<string | undefined> {
-  if (plan.entries.length === 0 || plan.skillsHash !== undefined) return undefined;
+async function pinSkills(repo: Repo, at: Loaded, plan: Plan): Promise<void> {
+  if (plan.entries.length === 0 || plan.skillsHash !== undefined) return;
   if (at.skills) {
     plan.skillsHash = at.skills.hash;
-    return undefined;
+    return;
   }
   const pinned = await skillsPinned(repo, at.flow);
-  const begun = plan.entries.some((e) => e.event === 'run_started');
   plan.entries = withSkillsPinned(plan.entries, plan.pointer?.position ?? at.reconciled.position, pinned);
   plan.skillsHash = pinned.skills_hash;
-  if (begun) return undefined;
-  return `the journal pinned no skills for this run: they are pinned now as they read (${Object.keys(pinned.skills).length} skills); a later change of one waits for a person's \`autopilot repin\``;
 }
 
 /**
