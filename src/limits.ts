@@ -25,6 +25,22 @@ export const FLOW_MAX_BYTES = 32 * KB;
 /** A skill file (SKILL.md). autopilot only names it, but the agent reads it whole at every step. */
 export const SKILL_MAX_BYTES = 256 * KB;
 
+/**
+ * A skill's folder as a run pins it (its hash: every file by path and
+ * content): at most this many files, this many folders deep. A folder past
+ * either is hashed up to them, and its hash still changes with what it reads.
+ */
+export const SKILL_FOLDER_MAX_FILES = 100;
+export const SKILL_FOLDER_MAX_DEPTH = 4;
+
+/**
+ * The skills' declarations a run pins, as one journal line holds them
+ * (`skills_pinned`): far above the built-in flows' (about 6 KB). Past it,
+ * the largest declarations are kept by their hash only, and a judge that
+ * needs one of them asks a person to repin.
+ */
+export const SKILL_PINS_MAX_BYTES = 32 * KB;
+
 /** A skill's own state file (named in its SKILL.md): a position and what the skill keeps beside it, a few kilobytes. */
 export const SKILL_STATE_MAX_BYTES = 256 * KB;
 

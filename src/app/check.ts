@@ -16,6 +16,7 @@ import { positionHash } from '../formats/pointer/serialize-pointer.js';
 import type { Context } from './context.js';
 import { flowOfPointer, loadState, readPointer } from './load-state.js';
 import { flowChangeNotice } from './flows.js';
+import { skillChangeNotice } from './skill-pins.js';
 import { guardProblems } from './status.js';
 import { gitFallbackOff } from './git-source.js';
 import { outdatedClientFiles } from './init.js';
@@ -115,7 +116,7 @@ export async function runCheck(ctx: Pick<Context, 'repo'>): Promise<CheckResult>
     problems.push(...error.problems);
   }
 
-  // A run pinned to a flow file that has changed since: reported until `repin` adopts it.
+  // A run pinned to a flow file, or skills, that have changed since: reported until `repin` adopts them.
   if (pointer === 'ok' && problems.length === 0) {
     try {
       const loaded = loadState(repo, flows);
@@ -125,6 +126,8 @@ export async function runCheck(ctx: Pick<Context, 'repo'>): Promise<CheckResult>
           message: flowChangeNotice(loaded),
           expected: "the flow the run started with, or a person's `autopilot repin`",
         });
+      const skills = loaded.skills ? skillChangeNotice(loaded.skills) : undefined;
+      if (skills) problems.push({ message: skills, expected: "the skills as the run pinned them, or a person's `autopilot repin`" });
     } catch {
       // Reported above, or by the commands themselves.
     }

@@ -50,6 +50,8 @@ export interface Plan {
   pointer?: { position: Position; extras: PointerExtras };
   /** The hash of the flow the run is pinned to, recorded with the pointer. */
   flowHash?: string;
+  /** The hash of the skills the run is pinned to (`skills_pinned`), recorded with the pointer. */
+  skillsHash?: string | undefined;
   lease?: Lease | 'release';
   /** Whole files to create or replace (what `init` sets up, a report). */
   files?: { path: string; text: string }[];
@@ -98,6 +100,7 @@ export function stampEntries(
   pointer: Position | undefined,
   flowHash?: string,
   chain: ChainEnd = {},
+  skillsHash?: string,
 ): StampedEntry[] {
   const at = isoTime(writer.now());
   const settles = entries.some((e) => e.event === 'journal_merged');
@@ -112,7 +115,7 @@ export function stampEntries(
       ...(key ? { key } : {}),
       ...(chain.unsettled !== undefined && !settles ? { unsettled: chain.unsettled } : {}),
       ...e,
-      ...(pointer && i === entries.length - 1 ? { pointer: toPointerRecord(pointer, flowHash) } : {}),
+      ...(pointer && i === entries.length - 1 ? { pointer: toPointerRecord(pointer, flowHash, skillsHash) } : {}),
     } as StampedEntry;
     prev = chainHash(serializeEntries([stamped]).slice(0, -1));
     return stamped;
@@ -129,7 +132,16 @@ export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writ
   // The chain is read from the file itself, under the lock: its last line, and a merge not yet settled.
   const end = plan.entries.length > 0 ? readJournalHead(repo.journalFile) : undefined;
   const chain: ChainEnd = { ...(end?.last !== undefined ? { prev: end.last } : {}), ...(end?.fork ? { unsettled: end.fork.seam } : {}) };
-  const stamped = stampEntries(plan.entries, Math.max(lastSeq, end?.lastSeq ?? 0), writer, plan.key, plan.pointer?.position, plan.flowHash, chain);
+  const stamped = stampEntries(
+    plan.entries,
+    Math.max(lastSeq, end?.lastSeq ?? 0),
+    writer,
+    plan.key,
+    plan.pointer?.position,
+    plan.flowHash,
+    chain,
+    plan.skillsHash,
+  );
   carryJournalIndex(repo, end, stamped);
   // Every file the plan writes can be written, before anything is: a read-only folder is exit 2 naming it, with nothing written.
   checkWritable(repo, [

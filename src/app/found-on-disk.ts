@@ -13,7 +13,11 @@ import { gatherOutputs } from '../io/gather-outputs.js';
 import { attemptRecord, latestAbout } from '../io/journal-head.js';
 import type { Repo } from '../io/repo.js';
 import { foundKey, type JudgedSteps, type Loaded } from './load-state.js';
-import { outputsForStep, skillOutputs, type DeclaredOutputs } from './skill-outputs.js';
+import { atStep } from '../engine/reconcile.js';
+import { reportOf } from '../engine/task-batches.js';
+import { gatherBatches } from './task-batches.js';
+import { outputsForStep, type DeclaredOutputs } from './skill-outputs.js';
+import { runSkillOutputs } from './skill-pins.js';
 
 /**
  * What the judges of `step`'s declared outputs read: their files and texts,
@@ -65,12 +69,38 @@ export async function judgeFound(loaded: Loaded): Promise<JudgedSteps | undefine
   const judged = new Map<string, Finding[]>();
   for (const { step: number, cycle } of found) {
     const step = stepByNumber(flow, number)!;
-    const declared = outputsForStep(await skillOutputs(repo, step.skill), step);
+    const declared = outputsForStep(await runSkillOutputs(repo, loaded.skills, step.skill), step);
     // A step of a cycle the evidence read does not describe (a walk into the next cycle) is judged by its own cycle's files.
     const ev: Evidence = evidence.cycle === cycle ? evidence : { cycle, steps: [] };
     // The step the run stands in (started, or failed and not yet retried): its attempt's files, as the journal recorded them, count.
     const current = record?.flow === flow.id && record.step === number && record.cycle === cycle;
-    judged.set(foundKey(cycle, number), declared ? judgeOutputs(stepOutputs(repo, flow, step, ev, declared, current), step) : []);
+    const findings = declared ? judgeOutputs(stepOutputs(repo, flow, step, ev, declared, current), step) : [];
+    judged.set(foundKey(cycle, number), [...findings, ...batchesNotDone(loaded, step, cycle)]);
   }
   return judged;
+}
+
+/**
+ * A step that walks its task index is done only batch by batch, by the
+ * engine (`batch_completed`): its reports on disk do not carry the walk
+ * over it. A finding for each batch the journal does not record done.
+ */
+function batchesNotDone(loaded: Loaded, step: Step, cycle: number): Finding[] {
+  if (!step.batches) return [];
+  const { repo, flow } = loaded;
+  const position = atStep(flow, step, cycle, 'in_progress');
+  const facts = gatherBatches({ repo, flow: flow.id, step, position, report: false });
+  if (!facts) return [];
+  return facts.plan.flatMap((tasks, i) =>
+    facts.completed.includes(i + 1)
+      ? []
+      : [
+          {
+            check: 'batches',
+            file: reportOf(step, i + 1, cycle),
+            message: `batch ${i + 1} of ${facts.plan.length} (${tasks.join(', ')}) is not recorded done: a batch is done only by its own \`autopilot done\`, not by files on disk`,
+            write: `the batch's work, handed out by \`autopilot next\`, then \`autopilot done\``,
+          },
+        ],
+  );
 }

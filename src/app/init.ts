@@ -19,6 +19,7 @@ import { InputError, type Problem } from '../errors.js';
 import { loopStart, type Flow } from '../flow/model.js';
 import { FLOW_ID_RULE, flowIdProblem } from '../flow/ids.js';
 import { flowFileRef, pinnedCopy } from '../engine/pin.js';
+import { skillsPinned } from './skill-pins.js';
 import { TEMP_MARK } from '../io/atomic-write.js';
 import { SETUP_FILE_MAX_BYTES } from '../limits.js';
 import { gatePath, type Repo } from '../io/repo.js';
@@ -122,8 +123,13 @@ export async function runInit(ctx: Context, flowId: string | undefined, options:
     const plan: Plan = { entries: [], files: setup.filter((f): f is SetupChange & { text: string } => f.text !== undefined) };
     if (flow) {
       const position = atStep(flow, flow.steps[0]!, 1);
-      plan.entries.push(entry('run_started', position, { source: 'init', flow_hash: flow.hash, flow_file: flowFileRef(flow), pinned: pinnedCopy(flow) }));
+      // The skills' declarations are pinned with the run, as the flow is.
+      const skills = await skillsPinned(repo, flow);
+      plan.entries.push(
+        entry('run_started', position, { source: 'init', flow_hash: flow.hash, flow_file: flowFileRef(flow), pinned: pinnedCopy(flow), ...skills }),
+      );
       plan.flowHash = flow.hash;
+      plan.skillsHash = skills.skills_hash;
       plan.key = `init:${flow.id}`;
       plan.pointer = { position, extras: { loops: loopStart(flow) !== undefined } };
     }

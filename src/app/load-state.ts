@@ -13,6 +13,7 @@ import { invalidFlows, invalidFlowsError } from './invalid-flows.js';
 import { loopStart, stepByNumber, type Flow } from '../flow/model.js';
 import { isCachedParse, type CachedFlow } from '../formats/flow-cache.js';
 import { flowChanges } from '../engine/pin.js';
+import { readSkillPinState, type SkillPinState } from './skill-pins.js';
 import { detectFlow, diskCycle, gatherEvidence } from '../io/gather-evidence.js';
 import { latestOf, readJournalHead, type JournalHead } from '../io/journal-head.js';
 import { BOUNDARY_EVENTS, mayWaitAtBoundary, pendingBoundary, type PendingBoundary } from '../engine/boundary.js';
@@ -45,6 +46,8 @@ export interface Loaded {
   boundary?: PendingBoundary;
   /** The flow file changed since the run was pinned: the run goes on with the pinned steps (`flow`). */
   flowChange?: FlowChange;
+  /** The skills the run is pinned to, and those changed since (the judges keep their pinned declarations); undefined: the journal pins none yet. */
+  skills?: SkillPinState;
   /** The pointer file's text when it could not be read and another source stood in: kept before it is rewritten. */
   brokenPointer?: string;
   /** A merge the journal holds and nothing has settled yet, judged: it decides the position (`journal-fork` drift). */
@@ -285,6 +288,7 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride,
         ...(override?.pointer && located.source === 'state' ? { source: 'git' as const } : {}),
       };
   const boundary = mayWaitAtBoundary(flow, reconciled.position) ? pendingBoundary(flow, reconciled.position, latestBoundary()) : undefined;
+  const skills = readSkillPinState(repo, flow, head, journalIndex);
   const loadedIndex = index as LoadedIndex | undefined;
   return {
     repo,
@@ -299,6 +303,7 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride,
     ...(loadedIndex ? { index: loadedIndex } : {}),
     ...(boundary ? { boundary } : {}),
     ...(flowChange ? { flowChange } : {}),
+    skills,
     ...(override?.broken !== undefined ? { brokenPointer: override.broken } : {}),
     ...(fork ? { fork } : {}),
   };

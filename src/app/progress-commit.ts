@@ -261,6 +261,12 @@ export function owedSaid(owed: OwedCommit): { about: string; files: string[]; ho
   return { about, files, holds: `${named.join(', ')}${since}` };
 }
 
+/** What changed in the work tree since a snapshot, as git said it: handed to the progress commit so it need not ask again. */
+export interface KnownChanges {
+  tree: string;
+  changes: { path: string; change: 'added' | 'modified' | 'deleted' }[];
+}
+
 export interface Made {
   owed: number;
   sha?: string;
@@ -282,8 +288,9 @@ export interface Made {
  * step started gone (`git gc`): the step's own files only, said. Each file
  * the step's judges read goes in as judged (`texts`: what this process
  * judged; else the version judged the object database still holds).
+ * `known`: what changed since that snapshot, when the command asked git already.
  */
-export async function makeOwedCommit(repo: Repo, owed: OwedCommit, handle?: GitHandle, texts: readonly JudgedText[] = []): Promise<Made> {
+export async function makeOwedCommit(repo: Repo, owed: OwedCommit, handle?: GitHandle, texts: readonly JudgedText[] = [], known?: KnownChanges): Promise<Made> {
   let git = handle;
   if (!git) {
     const off = gitFallbackOff(repo);
@@ -324,7 +331,8 @@ export async function makeOwedCommit(repo: Repo, owed: OwedCommit, handle?: GitH
   const notices: string[] = [];
   if (typeof owed.tree === 'string') {
     try {
-      changed = (await changedSince(git, owed.tree)).filter((c) => !ours(c.path));
+      // The command asked git already (a batch's `done` looks for changed code): the same list, not asked twice.
+      changed = (known?.tree === owed.tree ? known.changes : await changedSince(git, owed.tree)).filter((c) => !ours(c.path));
     } catch (error) {
       if (!(error instanceof SnapshotGone)) throw error;
       notices.push(

@@ -1,4 +1,8 @@
-/** `autopilot repin`: adopt the flow file as it is now for the run under way (journaled), unless the current step would vanish. */
+/**
+ * `autopilot repin`: adopt the flow file, the skills and the current step's
+ * task index as they are now for the run under way (journaled as the
+ * person's), unless the current step would vanish.
+ */
 import { entry } from '../formats/journal-line.js';
 import { pinnedCopy, repinProblem } from '../engine/pin.js';
 import { InputError } from '../errors.js';
@@ -11,6 +15,7 @@ import { gatherBatches } from './task-batches.js';
 import { atBatch, batchStarted } from '../engine/task-batches.js';
 import { stepByNumber } from '../flow/model.js';
 import { readSubStep } from '../formats/pointer/sub-step.js';
+import { skillsPinned, withSkillsPinned } from './skill-pins.js';
 import type { JournalEntry } from '../formats/journal-line.js';
 
 export interface RepinResult {
@@ -23,15 +28,27 @@ export async function runRepin(ctx: Context): Promise<RepinResult> {
   // A person's command (rule 6): it moves the run under the lock, but leaves the lease to the conversations.
   const { result } = await transact(ctx, { flows: 'cache', person: true }, async (tx) => {
     const loaded = await tx.state();
+    const { repo } = loaded;
     const position = loaded.reconciled.position;
     const change = loaded.flowChange;
+    // Skills changed since the run pinned them: adopted as they read now, journaled as the person's.
+    const skillChanges = loaded.skills?.changed?.changes ?? [];
     if (!change) {
-      // The flow is as pinned; a task index edited mid-step is adopted instead (its batches), when the current step walks one.
+      // The flow is as pinned; a task index edited mid-step is adopted too (its batches), when the current step walks one.
       const batches = repinBatches(loaded, position);
-      if (!batches) return { plan: { entries: [] }, answer: () => ({ changes: [], position }) };
+      const skills = skillChanges.length > 0 ? await skillsPinned(repo, loaded.flow) : undefined;
+      if (!batches && !skills) return { plan: { entries: [] }, answer: () => ({ changes: [], position }) };
+      const moved = batches?.position ?? position;
+      const entries = batches ? [batches.entry] : [];
       return {
-        plan: { entries: [batches.entry], pointer: pointerAt(loaded, batches.position), flowHash: loaded.flow.hash, key: `repin:${loaded.flow.id}` },
-        answer: () => ({ changes: [batches.change], position: batches.position }),
+        plan: {
+          entries: skills ? withSkillsPinned(entries, moved, skills, skillChanges) : entries,
+          pointer: pointerAt(loaded, moved),
+          flowHash: loaded.flow.hash,
+          skillsHash: skills?.skills_hash,
+          key: `repin:${loaded.flow.id}`,
+        },
+        answer: () => ({ changes: [...skillChanges, ...(batches ? [batches.change] : [])], position: moved }),
       };
     }
     // A flow file that does not parse cannot be adopted: its problems, each with its line.
@@ -56,14 +73,17 @@ export async function runRepin(ctx: Context): Promise<RepinResult> {
     const step = typeof position.step === 'number' ? current.steps[position.step - 1] : undefined;
     const moved: Position = step ? { ...position, name: step.name } : position;
     const details = { from_hash: loaded.flow.hash, flow_hash: current.hash, changed: change.changes, pinned: pinnedCopy(current) };
+    // The skills are pinned again with the flow: its steps may name others, and any that changed are adopted too.
+    const skills = await skillsPinned(repo, current);
     return {
       plan: {
-        entries: [entry('run_repinned', moved, details)],
+        entries: [entry('run_repinned', moved, { ...details, ...skills })],
         pointer: pointerAt({ ...loaded, flow: current }, moved),
         flowHash: current.hash,
+        skillsHash: skills.skills_hash,
         key: `repin:${current.id}`,
       },
-      answer: () => ({ changes: change.changes, position: moved }),
+      answer: () => ({ changes: [...change.changes, ...skillChanges], position: moved }),
     };
   });
   return result;

@@ -12,6 +12,7 @@ import { existsSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, extname, join, relative } from 'node:path';
 import { atStep } from '../engine/reconcile.js';
 import { flowFileRef, pinnedCopy } from '../engine/pin.js';
+import { skillsPinned } from './skill-pins.js';
 import { InputError } from '../errors.js';
 import type { Flow } from '../flow/model.js';
 import { loopStart } from '../flow/model.js';
@@ -70,7 +71,7 @@ export async function runReset(ctx: Context, flowId: string | undefined): Promis
       return flow;
     },
   };
-  const { result } = await transact(ctx, spec, ({ repo, prepared: flow }) => {
+  const { result } = await transact(ctx, spec, async ({ repo, prepared: flow }) => {
     // Under the lock: the old files go aside, then the new journal and pointer are written as one plan.
     const at = ctx.now();
     const rel = (p: string) => relative(repo.root, p);
@@ -91,12 +92,22 @@ export async function runReset(ctx: Context, flowId: string | undefined): Promis
     // The index derived from the old journal describes it, not the new one.
     rmSync(repo.journalIndexFile, { force: true });
     const position = atStep(flow, flow.steps[0]!, 1);
-    const details = { source: 'reset' as const, flow_hash: flow.hash, flow_file: flowFileRef(flow), pinned: pinnedCopy(flow), moved_aside: movedAside };
+    // The skills' declarations are pinned with the run, as the flow is.
+    const skills = await skillsPinned(repo, flow);
+    const details = {
+      source: 'reset' as const,
+      flow_hash: flow.hash,
+      flow_file: flowFileRef(flow),
+      pinned: pinnedCopy(flow),
+      moved_aside: movedAside,
+      ...skills,
+    };
     return {
       plan: {
         entries: [entry('run_started', position, details)],
         pointer: { position, extras: { loops: loopStart(flow) !== undefined } },
         flowHash: flow.hash,
+        skillsHash: skills.skills_hash,
         key: `reset:${flow.id}`,
       },
       answer: () => ({ position, movedAside }),

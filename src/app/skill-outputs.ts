@@ -24,9 +24,11 @@ import { SKILL_MAX_BYTES } from '../limits.js';
 export interface DeclaredOutputs extends SkillOutputs {
   /** The skill's folder: templates are relative to it. */
   dir: string;
+  /** A declaration the run pinned (the skill changed since): each template's hash then, so a changed one is not judged by. */
+  templateHashes?: Record<string, string>;
 }
 
-type Prebuilt = Record<string, { hash: string; outputs: OutputDeclaration[] }>;
+type Prebuilt = Record<string, { hash: string; folder?: string; outputs: OutputDeclaration[] }>;
 let prebuilt: Prebuilt | undefined;
 
 function builtIns(): Prebuilt {
@@ -38,6 +40,12 @@ function builtIns(): Prebuilt {
     prebuilt = {};
   }
   return prebuilt;
+}
+
+/** The hash of a built-in skill's folder as the build read it (`folder` in dist/skills.json), when it did. */
+export function builtInFolderHash(name: string): string | undefined {
+  const folder = builtIns()[name]?.folder;
+  return typeof folder === 'string' ? folder : undefined;
 }
 
 /** Whether the front matter of a SKILL.md names `outputs:` at all. */

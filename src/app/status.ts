@@ -24,6 +24,7 @@ import { flowChangeNotice, loadRepoFlows } from './flows.js';
 import { buildView, type View } from './view.js';
 import { displayPath, type Repo } from '../io/repo.js';
 import { readAcCoverage } from './ac-coverage.js';
+import { skillChangeNotice } from './skill-pins.js';
 
 /** Guards that cannot work in this repository, in words; empty when all is well. Said by `status` and `check` every time. */
 export function guardProblems(repo: Repo): string[] {
@@ -71,6 +72,7 @@ export async function runStatus(ctx: Context): Promise<{ view: View; exit: numbe
   const skill = step && position.status === 'in_progress' ? skillDisagreement(await skillPosition(repo, step, position.cycle), position.subStep) : undefined;
   const notices = [
     loaded.flowChange ? flowChangeNotice(loaded) : undefined,
+    loaded.skills ? skillChangeNotice(loaded.skills) : undefined,
     followThrough(loaded.pointer?.lastAction, position, now, settings.staleMs),
     staleStep(loaded, now, settings.staleMs),
     skill,

@@ -4,7 +4,9 @@
  * (docs/architecture.md, "The step pipeline"):
  *
  * 1. gather (`step/gather.ts`): every read the decision needs;
- * 2. decide (`engine/step-plan.ts` `decideStep`, pure);
+ * 2. decide (`engine/step-plan.ts` `decideStep`, pure); a batch it would
+ *    record done first has the work tree looked at (`step/code-change.ts`)
+ *    and is decided again with what changed;
  * 3. the attempt (`step/attempt.ts`): the reads only the decision can ask
  *    for (the work tree as a step starts, the files' hashes, the skill's state);
  * 4. plan (`engine/step-plan.ts` `planStep`, pure);
@@ -20,6 +22,8 @@ import { peekPosition } from './load-state.js';
 import { gitForCommits } from './progress-commit.js';
 import { outputsForStep } from './skill-outputs.js';
 import { gatherAttempt } from './step/attempt.js';
+import { batchCode, withCode } from './step/code-change.js';
+import { codeNotice } from '../engine/batch-code.js';
 import { stepAnswer, type StepAnswer } from './step/answer.js';
 import { batchTemplatesOf, gatherStep, outputsReader, templatesOf } from './step/gather.js';
 import { judgedTexts } from './step/judged.js';
@@ -63,9 +67,10 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
       commits: await gitForCommits(repo, request.commit === true, settings.commit),
     }),
   };
-  const outputsOf = outputsReader();
   const { result } = await transact(ctx, spec, async (tx) => {
     const loaded = await tx.state();
+    // A skill changed since the run pinned it is judged by its pinned declaration.
+    const outputsOf = outputsReader(loaded.skills);
     const { commits, peeked } = tx.prepared;
     const asker = {
       ...(request.step !== undefined ? { step: request.step } : {}),
@@ -76,8 +81,18 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
       person,
     };
     const input = await gatherStep(loaded, event, asker, outputsOf);
-    const attempt = await gatherAttempt(loaded, event, decideStep(input), commits, outputsOf);
+    let decided = decideStep(input);
+    // A batch the decision would record done: what the work tree shows changed since it began, then decided again with it.
+    const code = await batchCode(loaded, input.state.evidence, decided, commits, tx.settings.commit);
+    if (code) {
+      input.state.evidence = withCode(input.state.evidence, code);
+      decided = decideStep(input);
+    }
+    const attempt = await gatherAttempt(loaded, event, decided, commits, outputsOf);
     const plan = planStep(input, attempt.decided, attempt.skill);
+    const batchDone = plan.transition.entries.find((e) => e.event === 'batch_completed');
+    const said = batchDone?.event === 'batch_completed' ? codeNotice(code?.facts, batchDone.batch) : undefined;
+    if (said) plan.notices.push(said);
     const { position } = plan.transition;
     const worked = plan.transition.outcome.kind === 'work' && typeof position.step === 'number' ? stepByNumber(loaded.flow, position.step) : undefined;
     const declared = worked ? await outputsOf(loaded.repo, worked.skill) : undefined;
@@ -91,6 +106,7 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
     return {
       ...(git ? { git: git.handle, strict: git.strict, blocked: git.blocked } : {}),
       judged,
+      known: batchDone ? code?.known : undefined,
       plan: write,
       answer: (written: Written) =>
         stepAnswer(event, loaded, plan, { templates, evidence: input.state.evidence, ...(tx.lease ? { lease: tx.lease } : {}) }, written),

@@ -1,23 +1,27 @@
 /**
  * Gathers, at the edge, what the batch rules (`engine/task-batches.ts`)
  * read about a step that walks a task index: the index (its tasks, batches,
- * Coverage and hash), the batches the run pinned (its newest
- * `batch_started`), which batch reports are on disk, and for `done` the
- * current batch's report with its declared checks and the commands run in
- * the batch. Every read is bounded; a missing or unreadable index gives no
- * batches (the step is then walked as one, as before).
+ * Coverage and hash), what the journal says of the step's visit (the batches
+ * the run pinned, those the engine recorded done, each report as its batch
+ * began: `io/batch-record.ts`), and for `done` the current batch's report
+ * with its declared checks and the commands run in the batch. Every read is
+ * bounded; a missing or unreadable index gives no batches (the step is then
+ * walked as one, as before).
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { DEFAULT_BATCH_OUTPUT, currentBatch, namedTasks, reportOf, type BatchFacts, type BatchReportFacts } from '../engine/task-batches.js';
 import { batchesOf, readTaskTable } from '../evidence/task-table.js';
+import { comparable } from '../evidence/index.js';
 import { withCycle, type Step } from '../flow/model.js';
 import type { Position } from '../formats/pointer/position.js';
 import { hashText } from '../hash.js';
-import { attemptRecord, latestAbout } from '../io/journal-head.js';
+import { batchRecord, type BatchRecord } from '../io/batch-record.js';
+import { attemptRecord } from '../io/journal-head.js';
 import { readBounded } from '../io/read-bounded.js';
 import { displayPath, type Repo } from '../io/repo.js';
-import { OUTPUT_FILE_MAX_BYTES, TEMPLATE_MAX_BYTES } from '../limits.js';
+import { OUTPUT_FILE_MAX_BYTES } from '../limits.js';
+import { readTemplate } from '../io/gather-outputs.js';
 import type { DeclaredOutputs } from './skill-outputs.js';
 
 export interface BatchGather {
@@ -38,7 +42,9 @@ export function gatherBatches({ repo, flow, step, position, declared, report }: 
   const rows = 'text' in read ? (readTaskTable(read.text) ?? []) : [];
   const now = batchesOf(rows);
   const at = { flow, cycle, step: step.number };
-  const pinned = latestAbout(repo.journalFile, at, new Set(['batch_started'] as const));
+  const finished = position.step === step.number && (position.status === 'completed' || position.status === 'skipped');
+  const record = batchRecord(repo.journalFile, at, finished);
+  const pinned = record.pinned;
   const pinnedPlan = pinned && Array.isArray(pinned.batches) && pinned.batches.length > 0 ? pinned.batches : undefined;
   const plan = pinnedPlan ?? now;
   if (plan.length === 0) return undefined;
@@ -49,8 +55,6 @@ export function gatherBatches({ repo, flow, step, position, declared, report }: 
     const file = siblings.find((n) => n.toLowerCase().startsWith(`${id}_`) || n.toLowerCase().startsWith(`${id}-`) || n.toLowerCase() === `${id}.md`);
     return { id: r.id, name: r.name, criteria: r.criteria, ...(file ? { file: folder === '.' ? file : `${folder}/${file}` } : {}) };
   });
-  const reported: number[] = [];
-  for (let b = 1; b <= plan.length; b++) if (nonEmpty(join(repo.docs, reportOf(step, b, cycle)))) reported.push(b);
   const facts: BatchFacts = {
     index,
     plan,
@@ -58,17 +62,31 @@ export function gatherBatches({ repo, flow, step, position, declared, report }: 
     ...(pinnedPlan && now.length > 0 && JSON.stringify(now) !== JSON.stringify(pinnedPlan) ? { edited: now } : {}),
     ...('text' in read ? { indexHash: hashText(read.text).slice(0, 16) } : {}),
     tasks,
-    reported,
+    completed: record.completed,
   };
   const batch = currentBatch(step, position, facts);
-  if (batch !== undefined && report) facts.report = reportFacts(repo, step, position, batch, declared, at);
-  else if (batch !== undefined && facts.reported.includes(batch)) {
+  if (batch !== undefined && report) facts.report = { ...reportFacts(repo, step, position, batch, declared, at), ...atStart(record, batch) };
+  else if (batch !== undefined) {
     // Resuming a batch whose report a killed session began: the tasks it already names.
     const path = join(repo.docs, reportOf(step, batch, cycle));
-    const read = readBounded(path, displayPath(path, repo.root), 'batch report', OUTPUT_FILE_MAX_BYTES);
-    if ('text' in read) facts.alreadyReported = namedTasks(read.text, plan[batch - 1]!);
+    const read = existsSync(path) ? readBounded(path, displayPath(path, repo.root), 'batch report', OUTPUT_FILE_MAX_BYTES) : undefined;
+    if (read && 'text' in read && read.text.trim() !== '') facts.alreadyReported = namedTasks(read.text, plan[batch - 1]!);
   }
   return facts;
+}
+
+/** The report's hash and the work tree's snapshot as the batch began, where the journal recorded them. */
+const atStart = (record: BatchRecord, batch: number) => ({ atStart: record.reportAtStart.get(batch), tree: record.treeAtStart.get(batch) });
+
+/** A short hash of what a reader sees of a batch report (`comparable`: a space added is no new report): what `batch_started` records as `report_hash`, and `done` compares. */
+export const reportHash = (text: string): string => hashText(comparable(text)).slice(0, 16);
+
+/** The hash of a batch's report as it is on disk, when it is there with content; undefined otherwise. */
+export function reportHashOnDisk(repo: Repo, step: Step, batch: number, cycle: number): string | undefined {
+  const path = join(repo.docs, reportOf(step, batch, cycle));
+  if (!existsSync(path)) return undefined;
+  const read = readBounded(path, displayPath(path, repo.root), 'batch report', OUTPUT_FILE_MAX_BYTES);
+  return 'text' in read && read.text.trim() !== '' ? reportHash(read.text) : undefined;
 }
 
 function reportFacts(
@@ -81,21 +99,18 @@ function reportFacts(
 ): BatchReportFacts {
   const file = reportOf(step, batch, position.cycle);
   const output = declared?.outputs.find((o) => o.file === step.batches!.report) ?? DEFAULT_BATCH_OUTPUT(step.batches!.report);
-  let template: string | undefined;
-  if (output.template && declared) {
-    const t = readBounded(join(declared.dir, output.template), output.template, 'template', TEMPLATE_MAX_BYTES);
-    if ('text' in t) template = t.text;
-  }
+  const template = output.template && declared ? readTemplate(declared, output.template) : {};
   const path = join(repo.docs, file);
   const read = existsSync(path) ? readBounded(path, displayPath(path, repo.root), 'batch report', OUTPUT_FILE_MAX_BYTES) : undefined;
   const attempt = attemptRecord(repo.journalFile, at);
   return {
     batch,
     file,
-    ...(read && 'text' in read ? { text: read.text } : {}),
+    ...(read && 'text' in read ? { text: read.text, hash: reportHash(read.text) } : {}),
     ...(read && 'problem' in read ? { problem: read.problem.message } : {}),
     output: { ...output, file },
-    ...(template !== undefined ? { template } : {}),
+    template: template.text,
+    templateChanged: template.changed,
     skill: declared?.skill ?? step.skill,
     runs: attempt.runs.map((r) => ({
       command: typeof r.command === 'string' ? r.command : '',
@@ -111,14 +126,5 @@ function safeList(dir: string): string[] {
     return readdirSync(dir).slice(0, 1000);
   } catch {
     return [];
-  }
-}
-
-function nonEmpty(path: string): boolean {
-  try {
-    const s = statSync(path);
-    return s.isFile() && s.size > 0;
-  } catch {
-    return false;
   }
 }

@@ -44,7 +44,8 @@ import type { LastAction } from '../formats/pointer/parse-pointer.js';
 import type { Position } from '../formats/pointer/position.js';
 import { positionHash } from '../formats/pointer/serialize-pointer.js';
 import { commit, type Plan, type Written } from './commit.js';
-import { keepOwed, makeOwedCommit, notedMade, noteMade, owedOnRecord, type Made, type OwedCommit } from './progress-commit.js';
+import { skillsPinned, withSkillsPinned } from './skill-pins.js';
+import { keepOwed, makeOwedCommit, notedMade, noteMade, owedOnRecord, type KnownChanges, type Made, type OwedCommit } from './progress-commit.js';
 import type { GitHandle } from '../git/repository.js';
 import type { Context } from './context.js';
 import { loadRepoFlows } from './flows.js';
@@ -103,6 +104,8 @@ export interface Decided<T> {
   blocked?: string;
   /** The files `done`'s judges read, with their text: the commit holds them as judged. */
   judged?: JudgedText[];
+  /** What changed in the work tree since the snapshot the owed commit is measured against, when the command asked git already. */
+  known?: KnownChanges | undefined;
   /** What the command says once the plan is written (and its progress commit made), still under the lock. */
   answer: (written: Written) => T | Promise<T>;
 }
@@ -181,7 +184,7 @@ export async function transact<P = undefined, T = void>(
     }
 
     const tx: Tx<P> = { ...opened, ctx: driver, prepared, lock, ...(lease ? { lease } : {}), state };
-    const { plan, answer, git, strict, blocked, judged } = await decide(tx);
+    const { plan, answer, git, strict, blocked, judged, known } = await decide(tx);
     const at = loaded as Loaded | undefined;
     const lastSeq = at ? at.lastSeq : readJournalHead(repo.journalFile).lastSeq;
     if (at) {
@@ -198,6 +201,7 @@ export async function transact<P = undefined, T = void>(
         plan.pointer ??= pointerAt(at, at.reconciled.position);
       }
       if (plan.entries.length > 0) plan.flowHash ??= at.flow.hash;
+      await pinSkills(repo, at, plan);
       // A command that drives and writes holds the lease it was judged to take (a refused one writes nothing, and takes none).
       if (lease && plan.entries.length > 0 && plan.lease === undefined) plan.lease = lease.lease;
       if (at.index) plan.index ??= at.index;
@@ -217,7 +221,7 @@ export async function transact<P = undefined, T = void>(
     if (owed) {
       crashPoint('before-progress-commit');
       // Carried on: git refused it moments ago, so it is not tried again.
-      const made = await settle(repo, owed, { handle: git, strict: strict === true, blocked: carried?.made.deferred ?? blocked, judged });
+      const made = await settle(repo, owed, { handle: git, strict: strict === true, blocked: carried?.made.deferred ?? blocked, judged, known });
       crashPoint('after-progress-commit');
       if (made.notice) notices.push(made.notice);
       if (made.dropped !== undefined) {
@@ -241,6 +245,24 @@ export async function transact<P = undefined, T = void>(
 }
 
 /**
+ * The skills' pin rides on every record a run writes (`skills_hash`); a run
+ * whose journal pins none (begun now, or by an older autopilot) is pinned by
+ * this write, journaled (on its `run_started`, or as `skills_pinned`): the
+ * skills as they read now, which is what such a run was judged by already,
+ * so nothing changes for it and nothing is said.
+ */
+async function pinSkills(repo: Repo, at: Loaded, plan: Plan): Promise<void> {
+  if (plan.entries.length === 0 || plan.skillsHash !== undefined) return;
+  if (at.skills) {
+    plan.skillsHash = at.skills.hash;
+    return;
+  }
+  const pinned = await skillsPinned(repo, at.flow);
+  plan.entries = withSkillsPinned(plan.entries, plan.pointer?.position ?? at.reconciled.position, pinned);
+  plan.skillsHash = pinned.skills_hash;
+}
+
+/**
  * Makes an owed commit. Asked for (`strict`): git refusing is exit 1 (git's
  * words), or exit 2 for a situation (a rebase under way), and the commit
  * stays owed, made by the next command; nothing else runs meanwhile. By
@@ -251,11 +273,11 @@ export async function transact<P = undefined, T = void>(
 export async function settle(
   repo: Repo,
   owed: OwedCommit,
-  options: { handle?: GitHandle; strict: boolean; blocked?: string; judged?: readonly JudgedText[] },
+  options: { handle?: GitHandle; strict: boolean; blocked?: string; judged?: readonly JudgedText[]; known?: KnownChanges | undefined },
 ): Promise<Made> {
   if (options.blocked !== undefined && !options.strict) return deferred(repo, owed, options, options.blocked);
   try {
-    return await makeOwedCommit(repo, owed, options.handle, options.judged);
+    return await makeOwedCommit(repo, owed, options.handle, options.judged, options.known);
   } catch (error) {
     const said = error instanceof InputError ? error.problems.map((p) => p.message).join('; ') : error instanceof Error ? error.message : String(error);
     const words = said.replace(/\s*\n\s*/g, '; ');

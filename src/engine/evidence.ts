@@ -5,6 +5,7 @@
 import { draftCopy, fresh, judgeFile, type CommandRun, type FileHashes, type Finding, type OutputDeclaration, type TaskFile } from '../evidence/index.js';
 import { isPerCycle, type Flow, type Step } from '../flow/model.js';
 import type { BatchFacts } from './task-batches.js';
+import { pinnedTemplateFinding } from './pinned-template.js';
 
 export interface PatternEvidence {
   /** The pattern under the docs folder, `{cycle}` already filled in. */
@@ -131,6 +132,8 @@ export interface OutputsEvidence {
     template?: string;
     /** The task template, for a task index (`task-index`), when it could be read. */
     taskTemplate?: string;
+    /** The template is not the one the run pinned (docs/state-and-journal.md, "Pinned runs"): what changed, in words. */
+    templateChanged?: string;
     files: { file: string; text?: string; problem?: string; siblings?: string[]; taskFiles?: Record<string, TaskFile> }[];
   }[];
   /** `00_problem/acceptance_criteria.md`, when a judge needs it and it exists. */
@@ -149,7 +152,9 @@ export interface OutputsEvidence {
 export function judgeOutputs(ev: OutputsEvidence, step: Pick<Step, 'number' | 'name'>, acceptFailures = false): Finding[] {
   const findings: Finding[] = [];
   const earlier = ev.round ?? {};
-  for (const { output, template, taskTemplate, files } of ev.outputs) {
+  for (const { output, template, taskTemplate, templateChanged, files } of ev.outputs) {
+    // A template changed since the run pinned its skills judges nothing until a person adopts it.
+    if (templateChanged !== undefined) findings.push(pinnedTemplateFinding(output.file, templateChanged));
     if (files.length === 0) {
       findings.push({
         check: 'file',

@@ -147,6 +147,8 @@ export function outcomeKey(e: StampedEntry): string | undefined {
       return `run ${e.flow} ${d('flow_hash')}`;
     case 'run_repinned':
       return `repinned ${e.flow} ${d('flow_hash')}`;
+    case 'skills_pinned':
+      return `pinned skills ${e.flow} ${d('skills_hash')}`;
     case 'checkpoint_restored':
       return `restored ${d('checkpoint')}`;
     case 'pointer_edited':
@@ -187,6 +189,8 @@ export function describeEvent(e: StampedEntry): string {
       return d('source') === 'reset' ? `started ${e.flow} over (reset; the old pointer and journal kept aside)` : `started a run of ${e.flow}`;
     case 'run_repinned':
       return `repinned ${e.flow} to the flow file as it was`;
+    case 'skills_pinned':
+      return `pinned the skills of ${e.flow} as they were`;
     case 'checkpoint_restored':
       return `restored the checkpoint ${String(d('checkpoint'))}`;
     case 'pointer_edited':

@@ -13,6 +13,8 @@
  * handed to several conversations; nothing here assumes a single one.
  */
 import { judgeFile, type CommandRun, type Finding, type OutputDeclaration } from '../evidence/index.js';
+import { judgeCodeChange, type CodeFacts } from './batch-code.js';
+import { pinnedTemplateFinding } from './pinned-template.js';
 import { batchReport, type Step } from '../flow/model.js';
 import { entry, type JournalEntry } from '../formats/journal-line.js';
 import { batchSubStep, readSubStep } from '../formats/pointer/sub-step.js';
@@ -42,8 +44,8 @@ export interface BatchFacts {
   indexHash?: string;
   /** The tasks, as the index reads now (names, files, criteria). */
   tasks: BatchTask[];
-  /** Batch numbers (1-based) whose report file exists now. */
-  reported: number[];
+  /** Batch numbers (1-based) the engine recorded done in this visit of the step (`batch_completed`): files on disk count for nothing. */
+  completed: number[];
   /** For `done`: the current batch's report as it is on disk, and what judges it. */
   report?: BatchReportFacts;
   /** For `next` resuming a batch: the tasks its report on disk already names (work a killed session left). */
@@ -57,9 +59,19 @@ export interface BatchReportFacts {
   problem?: string;
   output: OutputDeclaration;
   template?: string;
+  /** The template is not the one the run pinned: what changed, in words. */
+  templateChanged?: string;
   skill: string;
   /** Commands run through `autopilot exec` since the batch began (or its last failed attempt). */
   runs: CommandRun[];
+  /** A short hash of the report as it is now, when it could be read. */
+  hash?: string;
+  /** The same as the batch began, when the report was on disk then (`batch_started`'s `report_hash`). */
+  atStart?: string;
+  /** The work tree's snapshot as the batch began (`batch_started`'s `tree`), for the shell's look at what changed since. */
+  tree?: string;
+  /** What the work tree shows changed since the batch began; undefined until the shell looked (only once the report passes). */
+  code?: CodeFacts;
 }
 
 /** A batch report's checks when the skill declares none for it: its tasks and its test run. */
@@ -72,9 +84,9 @@ export function currentBatch(step: Step, position: Position, facts: BatchFacts |
   return sub.kind === 'batch' && sub.batch <= facts.plan.length ? sub.batch : undefined;
 }
 
-/** The batch to begin when a batch step starts or resumes with no batch named: the first whose report is not on disk. */
+/** The batch to begin when a batch step starts or resumes with no batch named: the first the engine has not recorded done. */
 export function firstOpenBatch(facts: BatchFacts): number {
-  for (let b = 1; b <= facts.plan.length; b++) if (!facts.reported.includes(b)) return b;
+  for (let b = 1; b <= facts.plan.length; b++) if (!facts.completed.includes(b)) return b;
   return facts.plan.length;
 }
 
@@ -94,11 +106,13 @@ export function batchStarted(position: Position, facts: BatchFacts, batch: numbe
 }
 
 export function batchCompleted(position: Position, facts: BatchFacts, batch: number, forced?: { reason: string }): JournalEntry {
+  const code = facts.report?.batch === batch ? facts.report.code : undefined;
   return entry('batch_completed', position, {
     batch,
     of: facts.plan.length,
     tasks: facts.plan[batch - 1]!,
     ...(forced ? { forced: true as const, reason: forced.reason } : {}),
+    code_unseen: code && !code.seen ? code.why : undefined,
   });
 }
 
@@ -124,15 +138,27 @@ export function judgeBatchReport(facts: BatchFacts, batch: number): Finding[] {
         write: `the batch's report${report.template ? ` from the template ${report.template}` : ''}: its tasks, files changed, tests and their result`,
       },
     ];
-  const findings = judgeFile({
-    output: report.output,
-    file: report.file,
-    text: report.text,
-    skill: report.skill,
-    ...(report.template !== undefined ? { template: report.template } : {}),
-    runs: report.runs,
-  });
+  const findings: Finding[] = report.templateChanged !== undefined ? [pinnedTemplateFinding(report.file, report.templateChanged)] : [];
+  // A report on disk before its batch began is not the batch's account of its work until it is written again.
+  if (report.atStart !== undefined && report.hash === report.atStart)
+    findings.push({
+      check: 'batch-report-fresh',
+      file: report.file,
+      message: `the report is as it was on disk when batch ${batch} began: a report written before its batch is not the batch's own`,
+      write: `the report of batch ${batch}'s work, written (or revised) after the batch began: what its tasks changed, and the run of its tests`,
+    });
+  findings.push(
+    ...judgeFile({
+      output: report.output,
+      file: report.file,
+      text: report.text,
+      skill: report.skill,
+      template: report.template,
+      runs: report.runs,
+    }),
+  );
   const tasks = facts.plan[batch - 1] ?? [];
+  findings.push(...judgeCodeChange(report.code, batch, tasks, report.file));
   const named = (id: string) => new RegExp(`(^|[^A-Za-z0-9])${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9])`).test(report.text!);
   for (const id of tasks)
     if (!named(id))
@@ -163,7 +189,11 @@ export function indexEditNotice(facts: BatchFacts): string | undefined {
 
 export type BatchStatus = 'done' | 'in_progress' | 'failed' | 'pending';
 
-/** Each batch of a step that walks batches, with where it stands: those before the sub-step's batch are done. */
+/**
+ * Each batch of a step that walks batches, with where it stands: done when
+ * the journal records it done (or the whole step is completed), else the
+ * sub-step's batch in progress (or failed), else pending.
+ */
 export function batchStatuses(position: Position, facts: BatchFacts): { batch: number; tasks: string[]; status: BatchStatus }[] {
   const sub = readSubStep(position.subStep);
   const current = sub.kind === 'batch' ? sub.batch : undefined;
@@ -171,7 +201,7 @@ export function batchStatuses(position: Position, facts: BatchFacts): { batch: n
   return facts.plan.map((tasks, i) => {
     const batch = i + 1;
     let status: BatchStatus = 'pending';
-    if (finished || (current !== undefined && batch < current)) status = 'done';
+    if (finished || facts.completed.includes(batch)) status = 'done';
     else if (batch === current) status = position.status === 'failed' ? 'failed' : position.status === 'in_progress' ? 'in_progress' : 'pending';
     return { batch, tasks, status };
   });

@@ -30,6 +30,7 @@ import { JOURNAL_LINE_MAX_BYTES } from '../limits.js';
 import type { Problem } from '../errors.js';
 import { hashText } from '../hash.js';
 import { MAX_RETRIES, STATUSES, type Position, type Status } from './pointer/position.js';
+import type { PinnedSkills } from './skill-pins.js';
 
 /** Where a run's position came from when it was recorded: `init`, the pointer, the folder, git history, or a person's `reset`. */
 export type PositionSource = 'init' | 'state' | 'folder' | 'git' | 'reset';
@@ -48,6 +49,9 @@ export interface EventDetails {
     flow_file: string;
     pinned: PinnedFlow;
     moved_aside?: { pointer?: string; journal?: string };
+    /** The skills' declarations the run is pinned to, and their hash (see `skills_pinned`); absent in an older autopilot's. */
+    skills?: PinnedSkills;
+    skills_hash?: string;
   };
   position_repaired: { source: PositionSource; drift: string[] };
   /** `edited`: the fields a person changed, when the journal knows what the pointer said before. */
@@ -65,11 +69,25 @@ export interface EventDetails {
    * its number of `of`, its task ids; `batches` every batch's task ids as the
    * run walks them (pinned: an edit of the index changes nothing until a
    * person repins), `index_hash` the index as it was read; `tree` the work
-   * tree as the batch began, when progress commits hold the batch's work.
+   * tree as the batch began, when progress commits hold the batch's work;
+   * `report_hash` the batch's report as it was on disk then, when it was
+   * (its `done` needs it written again).
    */
-  batch_started: { batch: number; of: number; tasks: string[]; batches: string[][]; index_hash?: string; tree?: string; hashes?: Record<string, string> };
-  /** A batch's report passed its checks (or a person forced it, with a reason). */
-  batch_completed: { batch: number; of: number; tasks: string[]; forced?: true; reason?: string };
+  batch_started: {
+    batch: number;
+    of: number;
+    tasks: string[];
+    batches: string[][];
+    index_hash?: string;
+    tree?: string;
+    hashes?: Record<string, string>;
+    report_hash?: string;
+  };
+  /**
+   * A batch's report passed its checks and code changed (or a person forced it, with a reason);
+   * `code_unseen`: why the check that code changed could not see the work tree (no git, no snapshot).
+   */
+  batch_completed: { batch: number; of: number; tasks: string[]; forced?: true; reason?: string; code_unseen?: string };
   /**
    * `by: folder`: found done on disk; `forced`: a person forced it done, with a reason;
    * `accepted_failures`: a person accepted its failed test run (`done --accept-failures`), with a reason.
@@ -114,7 +132,14 @@ export interface EventDetails {
   skill_state_differs: { file: string; skill_sub_step: string; pointer_sub_step: string };
   /** `journal_then`: the journal's last event when the checkpoint was made; `skill_state`: the skills' state files it wrote back. */
   checkpoint_restored: { checkpoint: string; journal_then: number; skill_state?: string[] };
-  run_repinned: { from_hash: string; flow_hash: string; changed: string[]; pinned: PinnedFlow };
+  run_repinned: { from_hash: string; flow_hash: string; changed: string[]; pinned: PinnedFlow; skills?: PinnedSkills; skills_hash?: string };
+  /**
+   * The skills' declarations the run is pinned to from here on (`formats/skill-pins.ts`), where no
+   * `run_started` or `run_repinned` of the same command carries them: at the first write of a run
+   * whose journal pinned none, and at a person's `repin` of the skills alone (`changed`: the skills
+   * adopted, in words). `skills_hash` names the set.
+   */
+  skills_pinned: { skills_hash: string; skills: PinnedSkills; changed?: string[] };
   /** `reason`: its holder had ended on this machine (`gone`), or a person took another machine's lock over (`take-over`). */
   /** `check --repair`: journal lines that were not JSON (cut short by a crash), cut out; their bytes kept in `kept_in`. */
   /**
@@ -222,9 +247,11 @@ export interface PointerRecord {
   cycle: number;
   /** The sha1 of the flow the run is pinned to: a changed flow file is noticed without reading history. */
   flow_hash?: string;
+  /** The hash of the skills the run is pinned to (`skills_pinned`): a changed skill is noticed the same way. */
+  skills_hash?: string;
 }
 
-export function toPointerRecord(p: Position, flowHash?: string): PointerRecord {
+export function toPointerRecord(p: Position, flowHash?: string, skillsHash?: string): PointerRecord {
   return {
     flow: p.flow,
     step: p.step,
@@ -234,6 +261,7 @@ export function toPointerRecord(p: Position, flowHash?: string): PointerRecord {
     retry_count: p.retryCount,
     cycle: p.cycle,
     ...(flowHash ? { flow_hash: flowHash } : {}),
+    skills_hash: skillsHash,
   };
 }
 
@@ -316,10 +344,11 @@ const CHECKED = {
   step_skipped: { by: isString, reason: isString },
   step_failed: { reason: isString, hashes: isHashes },
   substep: { sub_step: isString },
-  batch_started: { batch: isStepNumber, of: isStepNumber, tasks: isStrings, batches: isBatches, tree: isString, hashes: isHashes },
+  batch_started: { batch: isStepNumber, of: isStepNumber, tasks: isStrings, batches: isBatches, tree: isString, hashes: isHashes, report_hash: isString },
   batch_completed: { batch: isStepNumber, of: isStepNumber, tasks: isStrings },
-  run_started: { pinned: isJsonObject },
-  run_repinned: { pinned: isJsonObject },
+  run_started: { pinned: isJsonObject, skills: isJsonObject, skills_hash: isString },
+  run_repinned: { pinned: isJsonObject, skills: isJsonObject, skills_hash: isString },
+  skills_pinned: { skills_hash: isString, skills: isJsonObject },
   step_started: { tree: isString, hashes: isHashes },
   command_run: { command: isString, exit_code: isExitCode, totals: isTotals },
   progress_commit_owed: { files: isStrings, steps: isStepNumber, tree: isString, batch_text: isString, judged: isHashes, carries: isStrings },
@@ -376,7 +405,8 @@ function isPointerRecord(v: unknown): v is PointerRecord {
     isCount(r.retry_count, 0) &&
     r.retry_count <= MAX_RETRIES &&
     isCount(r.cycle, 1) &&
-    (r.flow_hash === undefined || typeof r.flow_hash === 'string')
+    (r.flow_hash === undefined || typeof r.flow_hash === 'string') &&
+    (r.skills_hash === undefined || typeof r.skills_hash === 'string')
   );
 }
 

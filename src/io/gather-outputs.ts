@@ -58,11 +58,17 @@ function bothHashes(repo: Repo, files: readonly string[]): { hashes: FileHashes;
 }
 
 /** What the judges of `declared` read for `step` in `cycle`; the journal's part (`attempt`, `round`) is the caller's. */
-export function gatherOutputs(repo: Repo, step: Step, cycle: number, declared: SkillOutputs & { dir: string }): OutputsEvidence {
+export function gatherOutputs(repo: Repo, step: Step, cycle: number, declared: SkillOutputs & { dir: string; templateHashes?: FileHashes }): OutputsEvidence {
   const needs = needsOf(declared.outputs);
   const docsShown = (rel: string) => displayPath(join(repo.docs, rel), repo.root);
   const outputs = declared.outputs.map((output) => {
-    const template = output.template ? readTemplate(join(declared.dir, output.template), output.template) : undefined;
+    let template: string | undefined;
+    let templateChanged: string | undefined;
+    if (output.template) {
+      const read = readTemplate(declared, output.template);
+      template = read.text;
+      templateChanged = read.changed;
+    }
     const tasks = needsOf([output]).taskFiles === true;
     const files = matchesOf(repo, output.file, cycle).map((file) => {
       const read = readBounded(join(repo.docs, file), docsShown(file), 'output file', OUTPUT_FILE_MAX_BYTES);
@@ -70,7 +76,7 @@ export function gatherOutputs(repo: Repo, step: Step, cycle: number, declared: S
       const siblings = needs.siblings ? siblingsOf(repo, file) : undefined;
       return { file, text: read.text, siblings, taskFiles: tasks && siblings ? taskFilesOf(repo, file, read.text, siblings) : undefined };
     });
-    return { output, template, taskTemplate: tasks ? taskTemplateOf(repo, declared.dir, output) : undefined, files };
+    return { output, template, templateChanged, taskTemplate: tasks ? taskTemplateOf(repo, declared.dir, output) : undefined, files };
   });
   let acceptance: string | undefined;
   if (needs.acceptance) {
@@ -86,6 +92,23 @@ export function gatherOutputs(repo: Repo, step: Step, cycle: number, declared: S
   };
 }
 
+/**
+ * A template of a skill's folder: its text, and, for a declaration the run
+ * pinned (`templateHashes`), what changed when it is not the text pinned
+ * (its text is then not handed to the judges).
+ */
+export function readTemplate(declared: { dir: string; templateHashes?: FileHashes }, template: string): { text?: string; changed?: string } {
+  const read = readBounded(join(declared.dir, template), template, 'template', TEMPLATE_MAX_BYTES);
+  const text = 'text' in read ? read.text : undefined;
+  const pinned = declared.templateHashes?.[template];
+  if (pinned === undefined) return { text };
+  const now = text === undefined ? 'missing' : exactHash(text);
+  if (now === pinned) return { text };
+  return {
+    changed: `the template ${template} ${now === 'missing' ? 'is gone' : pinned === 'missing' ? 'is new' : 'changed'} since this run pinned its skills`,
+  };
+}
+
 /** The names in the folder of a file (relative to the docs folder), but its own. */
 function siblingsOf(repo: Repo, file: string): string[] {
   try {
@@ -98,7 +121,7 @@ function siblingsOf(repo: Repo, file: string): string[] {
   }
 }
 
-function readTemplate(path: string, shown: string): string | undefined {
+function readTemplateText(path: string, shown: string): string | undefined {
   const read = readBounded(path, shown, 'template', TEMPLATE_MAX_BYTES);
   return 'text' in read ? read.text : undefined;
 }
@@ -106,7 +129,7 @@ function readTemplate(path: string, shown: string): string | undefined {
 /** The task template of a task index: `task.md` beside the output's template, else the decompose skill's (the repository's own first). */
 function taskTemplateOf(repo: Repo, dir: string, output: OutputDeclaration): string | undefined {
   const beside = join(dir, output.template ? dirname(output.template) : 'templates', 'task.md');
-  return readTemplate(beside, 'task.md') ?? readTemplate(join(dirname(skillFile(repo, 'decompose').path), 'templates', 'task.md'), 'task.md');
+  return readTemplateText(beside, 'task.md') ?? readTemplateText(join(dirname(skillFile(repo, 'decompose').path), 'templates', 'task.md'), 'task.md');
 }
 
 /**

@@ -66,10 +66,16 @@ function pinnedLabel(value: unknown): string {
   return `${String(p?.id)}@${String(p?.hash).slice(0, 8)} (${Array.isArray(p?.steps) ? p.steps.length : '?'} steps)`;
 }
 
+/** The skills a run pins are long too: the log names them. */
+const skillsLabel = (value: unknown) => (typeof value === 'object' && value !== null ? Object.keys(value).join(',') : String(value));
+
 export function logLine(e: StampedEntry): string {
   const details = Object.entries(e)
     .filter(([key]) => !LOG_BASE_KEYS.has(key))
-    .map(([key, value]) => `${key}=${key === 'pinned' ? pinnedLabel(value) : typeof value === 'string' ? value : JSON.stringify(value)}`)
+    .map(
+      ([key, value]) =>
+        `${key}=${key === 'pinned' ? pinnedLabel(value) : key === 'skills' ? skillsLabel(value) : typeof value === 'string' ? value : JSON.stringify(value)}`,
+    )
     .join(' ');
   const at = e.step === 'done' ? 'done' : `step ${e.step} ${e.name}`;
   const seq = typeof e.seq === 'number' ? `#${e.seq} ` : '';

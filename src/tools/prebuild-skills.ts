@@ -2,7 +2,9 @@
  * Build step: read the built-in skills' output declarations once and ship
  * them (dist/skills.json), so `next` and `done` never load the YAML parser
  * for a built-in skill. Each entry carries the sha1 of its SKILL.md: a file
- * changed since the build is parsed again.
+ * changed since the build is parsed again; and the hash of its folder
+ * (`folder`, `io/skill-folder.ts`), what a run pins the skill by, so no
+ * command reads the built-in skills' files to tell they are as pinned.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,9 +12,10 @@ import { formatProblem } from '../errors.js';
 import { parseOutputsDeclaration } from '../formats/skill-outputs.js';
 import { hashText } from '../hash.js';
 import { packageRoot } from '../io/package-root.js';
+import { skillFolderHash } from '../io/skill-folder.js';
 
 const dir = join(packageRoot(), 'skills');
-const skills: Record<string, { hash: string; outputs: unknown[] }> = {};
+const skills: Record<string, { hash: string; folder: string; outputs: unknown[] }> = {};
 let failed = false;
 for (const name of readdirSync(dir)) {
   const file = join(dir, name, 'SKILL.md');
@@ -24,7 +27,7 @@ for (const name of readdirSync(dir)) {
     failed = true;
     continue;
   }
-  skills[name] = { hash: hashText(text), outputs: parsed?.outputs ?? [] };
+  skills[name] = { hash: hashText(text), folder: skillFolderHash(join(dir, name)), outputs: parsed?.outputs ?? [] };
 }
 if (failed) process.exit(1);
 const target = process.argv[2] ?? join(packageRoot(), 'dist', 'skills.json');

@@ -114,16 +114,22 @@ export interface NextJson {
 
 export { GREENFIELD_1_TO_7 } from './greenfield.js';
 
+let batchWork = 0;
+
 /**
  * What an agent does with a step: write every file `next` asks for (globs
  * filled in) as its skill says, each from its template filled
- * (`helpers/templates.ts`), and, when a report holds a Result, run the suite
+ * (`helpers/templates.ts`), a source file beside each batch report (a
+ * batch's work is code), and, when a report holds a Result, run the suite
  * through `autopilot exec` (with `args` before it, e.g. `--session`), so that
  * `done` accepts the work.
  */
 export function writeArtifacts(dir: string, doneWhen: string[], ...args: string[]): void {
   const files = stepEvidence(doneWhen);
   for (const [path, text] of Object.entries(files)) write(dir, path, text);
+  // A batch's work is code: a source file of its own beside its report (a batch's `done` needs code changed).
+  for (const path of Object.keys(files).filter((p) => /\/batch_\d+\.md$/.test(p)))
+    write(dir, `src/${path.replace(/\.md$/, '').replace(/[^\w]+/g, '_')}.js`, `// the work of ${path} (${++batchWork})\n`);
   if (Object.values(files).some(hasResult)) autopilot(dir, ...args, 'exec', '--', ...FILLED_ARGV);
 }
 

@@ -189,9 +189,9 @@ export function pointerRecordOf(p: ParsedPointer): Record<string, unknown> {
   return { flow: q.flow, step: q.step, name: q.name, status: q.status, sub_step: q.subStep, retry_count: q.retryCount, cycle: q.cycle };
 }
 
-/** A journal `pointer` record without the pinned flow's hash, to compare with `pointerRecordOf`. */
+/** A journal `pointer` record without the hashes of the pinned flow and skills, to compare with `pointerRecordOf`. */
 export function positionOfRecord(record: unknown): Record<string, unknown> {
-  const { flow_hash: _hash, ...rest } = record as Record<string, unknown>;
+  const { flow_hash: _hash, skills_hash: _skills, ...rest } = record as Record<string, unknown>;
   return rest;
 }
 

@@ -3,7 +3,8 @@
  * A step that starts gets the work tree's snapshot (its progress commit
  * holds what changed from then on); an attempt or a round that begins gets
  * the step's files and their hashes (`done` tells this attempt's work by
- * them); `next` sending the agent to work gets the skill's own state file.
+ * them); a batch that begins gets its report's hash when one is on disk
+ * already; `next` sending the agent to work gets the skill's own state file.
  * Nothing is written: these are details on the decided entries.
  */
 import { skillStateWanted, type SkillState } from '../../engine/step-plan.js';
@@ -15,6 +16,7 @@ import type { Loaded } from '../load-state.js';
 import { outputsForStep } from '../skill-outputs.js';
 import { startTree, type CommitGit } from '../progress-commit.js';
 import { skillPosition } from '../skill-position.js';
+import { reportHashOnDisk } from '../task-batches.js';
 import type { OutputsOf } from './gather.js';
 
 export interface Attempt {
@@ -28,6 +30,8 @@ export async function gatherAttempt(loaded: Loaded, event: Event, decided: Trans
   if (git && commits.mode === 'work' && decided.entries.some(starts)) decided = withStartTree(decided, await startTree(git));
   // An attempt beginning (or a round): the step's files as they are, so `done` can tell this attempt's work.
   decided = await withHashes(loaded, decided, outputsOf);
+  // A batch beginning: its report as it is on disk, so `done` can tell a report written before the batch.
+  decided = withReportHash(loaded, decided);
   const wanted = skillStateWanted(event, decided);
   const skill = wanted === undefined ? undefined : await skillPosition(loaded.repo, stepByNumber(loaded.flow, wanted)!, decided.position.cycle);
   return { decided, skill };
@@ -46,6 +50,18 @@ async function withHashes(loaded: Loaded, transition: Transition, outputsOf: Out
     const hashes = step && declared ? hashFiles(repo, stepFiles(repo, step, e.cycle, declared)) : undefined;
     entries.push(hashes ? ((e.event === 'decision_answered' ? { ...e, round_hashes: hashes } : { ...e, hashes }) as JournalEntry) : e);
   }
+  return { ...transition, entries };
+}
+
+/** The transition with, on each `batch_started`, the hash of its batch's report when one is on disk already. */
+function withReportHash(loaded: Loaded, transition: Transition): Transition {
+  if (!transition.entries.some((e) => e.event === 'batch_started')) return transition;
+  const entries = transition.entries.map((e) => {
+    const step = e.event === 'batch_started' && typeof e.step === 'number' ? stepByNumber(loaded.flow, e.step) : undefined;
+    if (e.event !== 'batch_started' || !step?.batches) return e;
+    const hash = reportHashOnDisk(loaded.repo, step, e.batch, e.cycle);
+    return hash === undefined ? e : { ...e, report_hash: hash };
+  });
   return { ...transition, entries };
 }
 

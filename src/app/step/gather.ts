@@ -22,16 +22,18 @@ import { flowChangeNotice } from '../flows.js';
 import { gatherBatches } from '../task-batches.js';
 import { indexEditNotice, reportOf } from '../../engine/task-batches.js';
 import type { Loaded } from '../load-state.js';
-import { outputsForStep, skillOutputs, type DeclaredOutputs } from '../skill-outputs.js';
+import { outputsForStep, type DeclaredOutputs } from '../skill-outputs.js';
+import { runSkillOutputs, skillChangeNotice, type SkillPinState } from '../skill-pins.js';
 
 /** A skill's declared outputs, read once a command (a step's skill is asked about by several stages). */
 export type OutputsOf = (repo: Repo, skill: string) => Promise<DeclaredOutputs | undefined>;
 
-export function outputsReader(): OutputsOf {
+/** The reader for a run: a skill changed since the run pinned it gives its pinned declaration (`runSkillOutputs`). */
+export function outputsReader(pins: SkillPinState | undefined): OutputsOf {
   const seen = new Map<string, Promise<DeclaredOutputs | undefined>>();
   return (repo, skill) => {
     let found = seen.get(skill);
-    if (!found) seen.set(skill, (found = skillOutputs(repo, skill)));
+    if (!found) seen.set(skill, (found = runSkillOutputs(repo, pins, skill)));
     return found;
   };
 }
@@ -95,7 +97,7 @@ function stepInput(loaded: Loaded, event: Event, asker: Asker): StepInput {
       evidence: loaded.evidence,
       ...(loaded.head.record ? { lastRecord: loaded.head.record } : {}),
       ...(loaded.boundary ? { boundary: loaded.boundary } : {}),
-      ...(loaded.flowChange ? { flowChange: flowChangeNotice(loaded) } : {}),
+      ...(loaded.flowChange || loaded.skills?.changed ? { flowChange: changeNotices(loaded) } : {}),
       ...(loaded.fork ? { fork: loaded.fork } : {}),
     },
     event,
@@ -110,6 +112,12 @@ function stepInput(loaded: Loaded, event: Event, asker: Asker): StepInput {
     ...(latest ? { latest } : {}),
     ...(typeof failed?.reason === 'string' ? { lastFailure: failed.reason } : {}),
   };
+}
+
+/** What changed since the run was pinned (its flow file, its skills), in one sentence each. */
+function changeNotices(loaded: Loaded): string {
+  const said = [loaded.flowChange ? flowChangeNotice(loaded) : undefined, loaded.skills ? skillChangeNotice(loaded.skills) : undefined];
+  return said.filter((n): n is string => n !== undefined).join('; ');
 }
 
 /**

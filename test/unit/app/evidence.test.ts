@@ -88,11 +88,12 @@ Developers who run coding agents on large repositories.
 const CRITERIA = '# Acceptance criteria\n\n## Acceptance criteria\n\n- AC-01: the place is kept across sessions\n- AC-02: a refusal names the file\n';
 
 /** A greenfield run at step 1, whose problem skill is the repository's own, declaring its outputs. */
-async function problemRepo(): Promise<string> {
+async function problemRepo(skill = PROBLEM_SKILL): Promise<string> {
   const dir = tempRepo();
-  await run(dir, 'init', { flow: 'greenfield' });
-  write(dir, '.autopilot/skills/problem/SKILL.md', PROBLEM_SKILL);
+  // The repository's own skill is there as the run starts: the run pins it (one written later is held until a person repins).
+  write(dir, '.autopilot/skills/problem/SKILL.md', skill);
   write(dir, '.autopilot/skills/problem/templates/problem.md', PROBLEM_TEMPLATE);
+  await run(dir, 'init', { flow: 'greenfield' });
   return dir;
 }
 
@@ -163,9 +164,9 @@ describe('done judges the outputs a skill declares', () => {
 
   it('a skill that declares no outputs changes nothing: no hashes journaled, a one-line file still passes', async () => {
     const dir = tempRepo();
-    await run(dir, 'init', { flow: 'greenfield' });
     // The repository's own problem skill, without the built-in one's declaration.
     write(dir, '.autopilot/skills/problem/SKILL.md', PLAIN_PROBLEM_SKILL);
+    await run(dir, 'init', { flow: 'greenfield' });
     await run(dir, 'next');
     expect(read(dir, '_docs/_autopilot/journal.jsonl')).not.toMatch(/"hashes"/);
     write(dir, '_docs/00_problem/problem.md', '# x\n');
@@ -174,8 +175,7 @@ describe('done judges the outputs a skill declares', () => {
   });
 
   it('a malformed declaration is exit 2 naming the SKILL.md and its line, at next and done, and check reports it', async () => {
-    const dir = await problemRepo();
-    write(dir, '.autopilot/skills/problem/SKILL.md', PROBLEM_SKILL.replace('checks: [placeholders, self-check]', 'checks: [placeholder]'));
+    const dir = await problemRepo(PROBLEM_SKILL.replace('checks: [placeholders, self-check]', 'checks: [placeholder]'));
     for (const name of ['next', 'done']) {
       const error = await run(dir, name).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(InputError);
@@ -210,9 +210,9 @@ outputs:
 
   it("refuses a copy of the last round's draft and an edit of it; a new draft of its own passes", async () => {
     const dir = tempRepo();
-    await run(dir, 'init', { flow: 'greenfield' });
     write(dir, '.autopilot/skills/research/SKILL.md', SKILL);
     write(dir, '.autopilot/skills/problem/SKILL.md', PLAIN_PROBLEM_SKILL);
+    await run(dir, 'init', { flow: 'greenfield' });
     await run(dir, 'next');
     write(dir, '_docs/00_problem/problem.md', '# x\n');
     write(dir, '_docs/00_problem/acceptance_criteria.md', '# x\n');
@@ -266,8 +266,8 @@ outputs:
 
   it('journals the run; refuses a typed zero, then the failed run; a person accepts it, journaled', async () => {
     const dir = tempRepo();
-    await run(dir, 'init', { flow: 'greenfield' });
     write(dir, '.autopilot/skills/problem/SKILL.md', SKILL);
+    await run(dir, 'init', { flow: 'greenfield' });
     await run(dir, 'next');
     write(dir, '_docs/00_problem/acceptance_criteria.md', CRITERIA);
     write(dir, '_docs/00_problem/problem.md', report(0, '2 passed, 0 failed'));
@@ -299,8 +299,8 @@ outputs:
 
   it('passes a report that copies a green run', async () => {
     const dir = tempRepo();
-    await run(dir, 'init', { flow: 'greenfield' });
     write(dir, '.autopilot/skills/problem/SKILL.md', SKILL);
+    await run(dir, 'init', { flow: 'greenfield' });
     await run(dir, 'next');
     const green = await run(dir, 'exec', { command: [`node -e "console.log('5 passed, 0 failed')"`] });
     expect(green.json).toMatchObject({ exit_code: 0, totals: { passed: 5, failed: 0 } });

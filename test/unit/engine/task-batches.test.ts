@@ -98,7 +98,7 @@ const facts = (extra: Partial<BatchFacts> = {}): BatchFacts => ({
     { id: '03', name: 'Walk', criteria: ['AC-02'] },
     { id: '04', name: 'Show', criteria: [] },
   ],
-  reported: [],
+  completed: [],
   ...extra,
 });
 const REPORT = (tasks: string, criteria: string) =>
@@ -131,10 +131,15 @@ describe('next inside a step that walks batches', () => {
     expect(t.entries[1]).toMatchObject({ batch: 1, of: 3, tasks: ['01', '02'], batches: [['01', '02'], ['03'], ['04']] });
   });
 
-  it('resumes a seed run’s free-text sub-step at the first batch with no report on disk', () => {
-    const t = run(implementing('2 — Code and tests'), facts({ reported: [1] }), { type: 'next' });
+  it('resumes a seed run’s free-text sub-step at the first batch the journal does not record done', () => {
+    const t = run(implementing('2 — Code and tests'), facts({ completed: [1] }), { type: 'next' });
     expect(t.position.subStep).toBe('batch 2 of 3 — 03');
     expect(t.entries.map((e) => e.event)).toEqual(['batch_started']);
+  });
+
+  it('begins at batch 1 whatever reports lie on disk: 0 of 3 recorded done, batch 1 handed out', () => {
+    const t = run(at(greenfield, 6), facts({ pinned: false, completed: [] }), { type: 'next' });
+    expect(t.position.subStep).toBe('batch 1 of 3 — 01, 02');
   });
 
   it('resumes a batch in progress without writing; begins the next batch (not_started) with batch_started only', () => {
@@ -168,6 +173,15 @@ describe('done inside a step that walks batches', () => {
       'the report does not name AC-01, which batch 1’s tasks cover'.replace('’', "'"),
     ]);
     expect(t.entries).toEqual([]);
+  });
+
+  it('refuses a report that is as it was on disk when its batch began (1 finding); written again, it passes', () => {
+    const text = REPORT('01 and 02', 'AC-01 holds.');
+    const f = withReport(1, text);
+    const stale = { ...f, report: { ...f.report!, hash: 'aaaa', atStart: 'aaaa' } };
+    expect(judgeBatchReport(stale, 1).map((x) => x.check)).toEqual(['batch-report-fresh']);
+    const rewritten = { ...f, report: { ...f.report!, hash: 'bbbb', atStart: 'aaaa' } };
+    expect(judgeBatchReport(rewritten, 1)).toEqual([]);
   });
 
   it('refuses a batch with no report, and a person’s --force records the batch as forced', () => {
@@ -206,10 +220,16 @@ describe('retries and sub-steps per batch', () => {
 
 describe('batches for people', () => {
   it('says each of 3 batches done, in progress, failed or pending, in one line', () => {
-    const statuses = batchStatuses(implementing('batch 2 of 3 — 03'), facts());
+    const statuses = batchStatuses(implementing('batch 2 of 3 — 03'), facts({ completed: [1] }));
     expect(statuses.map((s) => s.status)).toEqual(['done', 'in_progress', 'pending']);
     expect(batchesLine(statuses)).toBe('1 of 3 done · now batch 2 (03) · to do: 3 (04)');
-    expect(batchStatuses(implementing('batch 3 of 3 — 04', 'failed'), facts()).map((s) => s.status)).toEqual(['done', 'done', 'failed']);
+    expect(batchStatuses(implementing('batch 3 of 3 — 04', 'failed'), facts({ completed: [1, 2] })).map((s) => s.status)).toEqual(['done', 'done', 'failed']);
+  });
+
+  it('counts done only what the journal records: a pointer at batch 3 with 1 batch recorded done says 1 of 3 done', () => {
+    const statuses = batchStatuses(implementing('batch 3 of 3 — 04'), facts({ completed: [1] }));
+    expect(statuses.map((s) => s.status)).toEqual(['done', 'pending', 'in_progress']);
+    expect(batchesLine(statuses)).toBe('1 of 3 done · now batch 3 (04) · to do: 2 (03)');
   });
 
   it('judges no report of another batch than the one asked', () => {
