@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listCheckpoints, runCheckpoint, runRestore } from '../../src/app/checkpoints.js';
 import { autopilot as cli, journal, read, tempRepo, write, type NextJson } from '../helpers/cli.js';
+import { filledTemplate } from '../helpers/templates.js';
 
 /** The agent of one conversation, named as the installed /autopilot text names it; `--session` given again names another. */
 const autopilot = (dir: string, ...args: string[]) =>
@@ -45,7 +46,7 @@ const TABLE = `# Tasks
 /** The index and its task files, as Decompose leaves them. */
 function writeTasks(dir: string): void {
   for (const task of ['01_parse.md', '02_store.md', '03_serve.md'])
-    write(dir, `_docs/02_tasks/${task}`, `# ${task}\n\nWhat the task does, its criteria and its tests.\n`);
+    write(dir, `_docs/02_tasks/${task}`, filledTemplate('decompose', 'templates/task.md', task));
   write(dir, '_docs/02_tasks/_index.md', TABLE);
 }
 
