@@ -9,7 +9,7 @@
  * last `EXEC_OUTPUT_TAIL_BYTES` are kept, to read the totals from.
  */
 import { resolve } from 'node:path';
-import { totalsOf, totalsText, type Totals } from '../evidence/index.js';
+import { readTotals, totalsText, type Totals } from '../evidence/index.js';
 import { InputError } from '../errors.js';
 import { entry } from '../formats/journal-line.js';
 import { openRepo } from '../io/repo.js';
@@ -55,7 +55,7 @@ export async function runExec(ctx: Context, words: readonly string[]): Promise<E
     throw new InputError({ message: `no step is under way (${before.flow} is done): a run is recorded for a step`, expected: 'a run with a current step' });
 
   const ran = await run(words, resolve(process.cwd(), ctx.repo.dir ?? '.'));
-  const totals = totalsOf(ran.tail);
+  const totals = readTotals(ran.tail)?.totals;
   const { result } = await transact(ctx, { flows: 'read' }, async ({ state }) => {
     const loaded = await state();
     const position = loaded.reconciled.position;

@@ -46,4 +46,5 @@ export function judgeFile(input: JudgeInput): Finding[] {
 
 export type { CommandRun, Finding, Judge, JudgeInput, JudgeNeeds, OutputDeclaration, SkillOutputs, Totals } from './types.js';
 export { fresh, type FileHashes, type FreshInput } from './fresh.js';
-export { totalsOf, totalsText } from './totals.js';
+export { totalsText } from './totals.js';
+export { readTotals, RUNNERS, type RunnerTotals } from './runners/index.js';

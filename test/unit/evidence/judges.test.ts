@@ -16,7 +16,6 @@ import { placeholders } from '../../../src/evidence/placeholders.js';
 import { sections, SECTION_MIN_WORDS } from '../../../src/evidence/sections.js';
 import { selfCheck } from '../../../src/evidence/self-check.js';
 import { taskIndex } from '../../../src/evidence/task-index.js';
-import { totalsOf } from '../../../src/evidence/totals.js';
 import type { CommandRun, JudgeInput, OutputDeclaration } from '../../../src/evidence/types.js';
 
 const output = (o: Partial<OutputDeclaration> = {}): OutputDeclaration => ({ file: 'x.md', sections: [], checks: [], ...o });
@@ -289,32 +288,6 @@ describe('fresh', () => {
       }),
       { numRuns: 200 },
     );
-  });
-});
-
-describe('totals read from a run’s closing lines', () => {
-  it.each([
-    ['vitest', ' Test Files  1 failed | 3 passed (4)\n      Tests  7 failed | 12 passed (19)\n   Duration  1.2s', { passed: 12, failed: 7 }],
-    [
-      'vitest with colour',
-      '\u001b[2m      Tests \u001b[22m \u001b[1m\u001b[32m54 passed\u001b[39m\u001b[22m\u001b[90m (54)\u001b[39m',
-      { passed: 54, failed: 0 },
-    ],
-    [
-      'jest',
-      'Test Suites: 1 failed, 1 total\nTests:       7 failed, 2 skipped, 12 passed, 21 total\nSnapshots:   0 total',
-      { passed: 12, failed: 7, skipped: 2 },
-    ],
-    ['pytest', '==== 12 passed, 7 failed, 1 skipped in 0.52s ====', { passed: 12, failed: 7, skipped: 1 }],
-    ['pytest errors', '==== 3 passed, 1 error in 0.1s ====', { passed: 3, failed: 1 }],
-    ['plain', 'done: 5 passed, 0 failed', { passed: 5, failed: 0 }],
-    ['go test', 'ok  \texample.com/a\t0.01s\nFAIL\texample.com/b\t0.02s\nok  \texample.com/c\t(cached)\nFAIL', { passed: 2, failed: 1 }],
-  ])('%s', (_name, output, totals) => {
-    expect(totalsOf(output)).toEqual(totals);
-  });
-
-  it('none from an output that names none', () => {
-    expect(totalsOf('built in 2s\n')).toBeUndefined();
   });
 });
 
