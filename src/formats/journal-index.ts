@@ -1,8 +1,8 @@
 /**
  * The journal index: what reconciliation needs from the whole history, kept
  * small — the waivers (steps skipped on purpose or forced done: evidence no
- * folder shows), the open rounds of repeated steps, and the step list each
- * run is pinned to. Only ever derived from the journal's events.
+ * folder shows), the open rounds of repeated steps, the step list each
+ * run is pinned to, and the test command it is pinned to. Only ever derived from the journal's events.
  *
  * The journal carries it: now and then the line that closes a batch holds
  * the index as of that line (`journal_index`, `carryIndex`; `app/carry-index.ts`
@@ -22,7 +22,7 @@ import { JOURNAL_INDEX_KEPT_CYCLES } from '../limits.js';
 import type { StampedEntry } from './journal-line.js';
 
 /** Bump when what the index keeps, or how, changes: an index of another format is derived again. */
-export const JOURNAL_INDEX_FORMAT = 3;
+export const JOURNAL_INDEX_FORMAT = 4;
 
 export type Waiver = 'skipped' | 'forced';
 
@@ -45,11 +45,22 @@ export interface JournalIndex {
   format: number;
   /** The step list each flow's run is pinned to (the latest `run_started` or `run_repinned` that carries one), by flow id. */
   pins?: Record<string, unknown>;
+  /** The project's test command the run is pinned to: the latest `verify_pinned`. */
+  verify?: VerifyPin;
   /** How many bytes of the journal the index covers, and the sha1 of the 256 before that point. */
   size: number;
   tail: string;
   /** By `flow|step`. */
   steps: Record<string, Facts>;
+}
+
+/** The test command a run is pinned to (`verify_pinned`): null when a person said there is none, with why. */
+export interface VerifyPin {
+  command: string | null;
+  reason?: string;
+  sources: Record<string, string | null>;
+  /** The event that pinned it. */
+  seq: number;
 }
 
 export const emptyJournalIndex = (): JournalIndex => ({ format: JOURNAL_INDEX_FORMAT, size: 0, tail: '', steps: {} });
@@ -75,10 +86,24 @@ export function serializeJournalIndex(index: JournalIndex): string {
 export interface CarriedIndex {
   format: number;
   pins?: Record<string, unknown>;
+  verify?: VerifyPin;
   steps: Record<string, Facts>;
 }
 
-export const carryIndex = (index: JournalIndex): CarriedIndex => ({ format: index.format, ...(index.pins ? { pins: index.pins } : {}), steps: index.steps });
+export const carryIndex = (index: JournalIndex): CarriedIndex => ({
+  format: index.format,
+  ...(index.pins ? { pins: index.pins } : {}),
+  ...(index.verify ? { verify: index.verify } : {}),
+  steps: index.steps,
+});
+
+const isVerifyPin = (v: unknown): v is VerifyPin =>
+  isRecord(v) &&
+  (v.command === null || typeof v.command === 'string') &&
+  (v.reason === undefined || typeof v.reason === 'string') &&
+  isRecord(v.sources) &&
+  Object.values(v.sources).every((h) => h === null || typeof h === 'string') &&
+  Number.isSafeInteger(v.seq);
 
 const WAIVERS: ReadonlySet<unknown> = new Set<Waiver>(['skipped', 'forced']);
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -89,7 +114,9 @@ const isFacts = (v: unknown) => isOneFact(v) && isRecord((v as { c?: unknown }).
 /** Whether a journal line's `journal_index` is one this autopilot reads. */
 export function isCarriedIndex(value: unknown): value is CarriedIndex {
   if (!isRecord(value) || value.format !== JOURNAL_INDEX_FORMAT || !isRecord(value.steps)) return false;
-  return (value.pins === undefined || isRecord(value.pins)) && Object.values(value.steps).every(isFacts);
+  return (
+    (value.pins === undefined || isRecord(value.pins)) && (value.verify === undefined || isVerifyPin(value.verify)) && Object.values(value.steps).every(isFacts)
+  );
 }
 
 /**
@@ -100,12 +127,21 @@ export function isCarriedIndex(value: unknown): value is CarriedIndex {
 export function indexFromCarried(value: unknown): JournalIndex | undefined {
   if (!isCarriedIndex(value)) return undefined;
   const copy = structuredClone(value) as unknown as CarriedIndex;
-  return { format: JOURNAL_INDEX_FORMAT, ...(copy.pins ? { pins: copy.pins } : {}), size: 0, tail: '', steps: copy.steps };
+  return {
+    format: JOURNAL_INDEX_FORMAT,
+    ...(copy.pins ? { pins: copy.pins } : {}),
+    ...(copy.verify ? { verify: copy.verify } : {}),
+    size: 0,
+    tail: '',
+    steps: copy.steps,
+  };
 }
 
 /** Folds one event on record into the index (only skips, completions, answers and pinned runs change it). */
 export function indexEvent(index: JournalIndex, e: StampedEntry): void {
   if ((e.event === 'run_started' || e.event === 'run_repinned') && e.pinned !== undefined) (index.pins ??= {})[e.flow] = e.pinned;
+  if (e.event === 'verify_pinned' && e.command !== undefined && e.sources !== undefined && typeof e.seq === 'number')
+    index.verify = { command: e.command, ...(typeof e.reason === 'string' ? { reason: e.reason } : {}), sources: e.sources, seq: e.seq };
   if (typeof e.step !== 'number') return;
   const key = `${e.flow}|${e.step}`;
   const change = (apply: (f: { w?: Waiver; r?: string[] }) => void) => {
