@@ -12,6 +12,7 @@ import { stepByNumber, type Flow, type Step } from '../flow/model.js';
 import { gatherOutputs } from '../io/gather-outputs.js';
 import { attemptRecord, latestAbout } from '../io/journal-head.js';
 import type { Repo } from '../io/repo.js';
+import { runsOf } from './verify.js';
 import { foundKey, type JudgedSteps, type Loaded } from './load-state.js';
 import { outputsForStep, skillOutputs, type DeclaredOutputs } from './skill-outputs.js';
 
@@ -32,12 +33,7 @@ export function stepOutputs(repo: Repo, flow: Flow, step: Step, evidence: Eviden
     outputs.attempt = {
       ...(baseline && start.hashes ? { baseline: start.hashes } : {}),
       number: start.event === 'step_started' && typeof start.attempt === 'number' ? start.attempt : start.retry_count + 1,
-      runs: attempt.runs.map((r) => ({
-        command: typeof r.command === 'string' ? r.command : '',
-        exitCode: r.exit_code === undefined ? null : r.exit_code,
-        ...(r.totals ? { totals: r.totals } : {}),
-        seq: r.seq,
-      })),
+      runs: runsOf(attempt.runs),
     };
   }
   if (evidenceFor(evidence, step.number).roundBaseline) {

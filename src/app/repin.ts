@@ -1,4 +1,8 @@
-/** `autopilot repin`: adopt the flow file as it is now for the run under way (journaled), unless the current step would vanish. */
+/**
+ * `autopilot repin`: adopt the flow file as it is now for the run under way
+ * (journaled), unless the current step would vanish; and the project's test
+ * command, named or changed (`app/repin-verify.ts`).
+ */
 import { entry } from '../formats/journal-line.js';
 import { pinnedCopy, repinProblem } from '../engine/pin.js';
 import { InputError } from '../errors.js';
@@ -12,6 +16,8 @@ import { atBatch, batchStarted } from '../engine/task-batches.js';
 import { stepByNumber } from '../flow/model.js';
 import { readSubStep } from '../formats/pointer/sub-step.js';
 import type { JournalEntry } from '../formats/journal-line.js';
+import type { Plan, Written } from './commit.js';
+import { repinVerify, type VerifyAsked } from './repin-verify.js';
 
 export interface RepinResult {
   /** The steps that changed; empty when the run already used the file as it is. */
@@ -19,20 +25,38 @@ export interface RepinResult {
   position: Position;
 }
 
-export async function runRepin(ctx: Context): Promise<RepinResult> {
+export async function runRepin(ctx: Context, tests: VerifyAsked = {}): Promise<RepinResult> {
   // A person's command (rule 6): it moves the run under the lock, but leaves the lease to the conversations.
   const { result } = await transact(ctx, { flows: 'cache', person: true }, async (tx) => {
     const loaded = await tx.state();
     const position = loaded.reconciled.position;
+    // The project's test command (app/repin-verify.ts): adopted beside whatever the flow's repin does.
+    const verify = repinVerify(loaded, tx.settings, position, tests);
+    const withTests = <T extends { plan: Plan; answer: (w: Written) => RepinResult }>(done: T): T =>
+      verify
+        ? {
+            ...done,
+            plan: {
+              ...done.plan,
+              entries: [...done.plan.entries, verify.entry],
+              files: verify.file ? [verify.file] : [],
+              pointer: done.plan.pointer ?? pointerAt(loaded, position),
+            },
+            answer: (w: Written) => {
+              const r = done.answer(w);
+              return { ...r, changes: [...r.changes, verify.change] };
+            },
+          }
+        : done;
     const change = loaded.flowChange;
     if (!change) {
       // The flow is as pinned; a task index edited mid-step is adopted instead (its batches), when the current step walks one.
       const batches = repinBatches(loaded, position);
-      if (!batches) return { plan: { entries: [] }, answer: () => ({ changes: [], position }) };
-      return {
-        plan: { entries: [batches.entry], pointer: pointerAt(loaded, batches.position), flowHash: loaded.flow.hash, key: `repin:${loaded.flow.id}` },
+      if (!batches) return withTests({ plan: { entries: [] } as Plan, answer: () => ({ changes: [], position }) });
+      return withTests({
+        plan: { entries: [batches.entry], pointer: pointerAt(loaded, batches.position), flowHash: loaded.flow.hash, key: `repin:${loaded.flow.id}` } as Plan,
         answer: () => ({ changes: [batches.change], position: batches.position }),
-      };
+      });
     }
     // A flow file that does not parse cannot be adopted: its problems, each with its line.
     if (change.invalid) throw new InputError(change.invalid, `Nothing was adopted: the run goes on with its pinned steps. ${FLOW_FIX_HINT}`);
@@ -56,15 +80,15 @@ export async function runRepin(ctx: Context): Promise<RepinResult> {
     const step = typeof position.step === 'number' ? current.steps[position.step - 1] : undefined;
     const moved: Position = step ? { ...position, name: step.name } : position;
     const details = { from_hash: loaded.flow.hash, flow_hash: current.hash, changed: change.changes, pinned: pinnedCopy(current) };
-    return {
+    return withTests({
       plan: {
         entries: [entry('run_repinned', moved, details)],
         pointer: pointerAt({ ...loaded, flow: current }, moved),
         flowHash: current.hash,
         key: `repin:${current.id}`,
-      },
+      } as Plan,
       answer: () => ({ changes: change.changes, position: moved }),
-    };
+    });
   });
   return result;
 }

@@ -39,10 +39,14 @@ export async function readSettings(repo: Repo): Promise<Settings> {
       expected: 'lease:\n  stale_after_minutes: 10',
     });
   }
-  // The plain `key: value` lines init writes are read without the YAML parser; anything else loads it.
+  return settingsFromText(text, display, fromEnv.ms);
+}
+
+/** The settings a text holds: its plain `key: value` lines read without the YAML parser, anything else with it. */
+export async function settingsFromText(text: string, display = '.autopilot/config.yml', staleOverride?: number): Promise<Settings> {
   const plain = readPlainYaml(text);
   const parse = plain === undefined ? (await import('./parse-yaml.js')).parseYaml : () => plain;
-  const parsed = parseSettings(text, display, parse, fromEnv.ms);
+  const parsed = parseSettings(text, display, parse, staleOverride);
   if ('problem' in parsed) throw new InputError(parsed.problem);
   return parsed.settings;
 }

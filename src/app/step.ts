@@ -72,10 +72,11 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
       ...(tx.lease ? { lease: tx.lease } : {}),
       ctx: tx.ctx,
       staleMs: tx.settings.staleMs,
+      ...(tx.settings.verify !== undefined ? { verify: tx.settings.verify } : {}),
       person,
     };
     const input = await gatherStep(loaded, event, asker, outputsOf);
-    const attempt = await gatherAttempt(loaded, event, decideStep(input), commits, outputsOf);
+    const attempt = await gatherAttempt(loaded, event, decideStep(input), commits, outputsOf, tx.settings);
     const plan = planStep(input, attempt.decided, attempt.skill);
     const { position } = plan.transition;
     const worked = plan.transition.outcome.kind === 'work' && typeof position.step === 'number' ? stepByNumber(loaded.flow, position.step) : undefined;

@@ -17,6 +17,7 @@ import { hashText } from '../hash.js';
 import { attemptRecord, latestAbout } from '../io/journal-head.js';
 import { readBounded } from '../io/read-bounded.js';
 import { displayPath, type Repo } from '../io/repo.js';
+import { runsOf } from './verify.js';
 import { OUTPUT_FILE_MAX_BYTES, TEMPLATE_MAX_BYTES } from '../limits.js';
 import type { DeclaredOutputs } from './skill-outputs.js';
 
@@ -97,12 +98,7 @@ function reportFacts(
     output: { ...output, file },
     ...(template !== undefined ? { template } : {}),
     skill: declared?.skill ?? step.skill,
-    runs: attempt.runs.map((r) => ({
-      command: typeof r.command === 'string' ? r.command : '',
-      exitCode: r.exit_code === undefined ? null : r.exit_code,
-      ...(r.totals ? { totals: r.totals } : {}),
-      seq: r.seq,
-    })),
+    runs: runsOf(attempt.runs),
   };
 }
 

@@ -2,7 +2,7 @@
  * What the disk says about each step of one cycle. Gathered at the edge
  * (`io/gather-evidence.ts`), read here by the pure rules.
  */
-import { fresh, judgeFile, type CommandRun, type FileHashes, type Finding, type OutputDeclaration } from '../evidence/index.js';
+import { fresh, judgeFile, type CommandRun, type FileHashes, type Finding, type OutputDeclaration, type VerifyFacts } from '../evidence/index.js';
 import { isPerCycle, type Flow, type Step } from '../flow/model.js';
 import type { BatchFacts } from './task-batches.js';
 
@@ -139,6 +139,8 @@ export interface OutputsEvidence {
   attempt?: { baseline?: FileHashes; number: number; runs: CommandRun[] };
   /** In a round a decision repeats: the files as the round began, with their hashes (when recorded). */
   round?: FileHashes;
+  /** The project's test command a test result is held to (gathered for `done`). */
+  verify?: VerifyFacts;
 }
 
 /** Every finding about a step's declared outputs, and whether its files are fresh. `acceptFailures`: a person accepted failed tests. */
@@ -172,6 +174,7 @@ export function judgeOutputs(ev: OutputsEvidence, step: Pick<Step, 'number' | 'n
           ...(ev.acceptance !== undefined ? { acceptance: ev.acceptance } : {}),
           ...(f.siblings ? { siblings: f.siblings } : {}),
           runs: ev.attempt?.runs ?? [],
+          ...(ev.verify ? { verify: ev.verify } : {}),
           ...(acceptFailures ? { acceptFailures } : {}),
         }),
       );

@@ -12,7 +12,7 @@
  * number and the tasks their own, so independent ones could one day be
  * handed to several conversations; nothing here assumes a single one.
  */
-import { judgeFile, type CommandRun, type Finding, type OutputDeclaration } from '../evidence/index.js';
+import { judgeFile, type CommandRun, type Finding, type OutputDeclaration, type VerifyFacts } from '../evidence/index.js';
 import { batchReport, type Step } from '../flow/model.js';
 import { entry, type JournalEntry } from '../formats/journal-line.js';
 import { batchSubStep, readSubStep } from '../formats/pointer/sub-step.js';
@@ -60,6 +60,8 @@ export interface BatchReportFacts {
   skill: string;
   /** Commands run through `autopilot exec` since the batch began (or its last failed attempt). */
   runs: CommandRun[];
+  /** The project's test command the batch's result is held to. */
+  verify?: VerifyFacts;
 }
 
 /** A batch report's checks when the skill declares none for it: its tasks and its test run. */
@@ -131,6 +133,7 @@ export function judgeBatchReport(facts: BatchFacts, batch: number): Finding[] {
     skill: report.skill,
     ...(report.template !== undefined ? { template: report.template } : {}),
     runs: report.runs,
+    ...(report.verify ? { verify: report.verify } : {}),
   });
   const tasks = facts.plan[batch - 1] ?? [];
   const named = (id: string) => new RegExp(`(^|[^A-Za-z0-9])${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9])`).test(report.text!);

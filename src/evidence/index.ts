@@ -44,7 +44,7 @@ export function judgeFile(input: JudgeInput): Finding[] {
   return checksOf(input.output).flatMap((name) => JUDGES[name as CheckName].judge(input));
 }
 
-export type { CommandRun, Finding, Judge, JudgeInput, JudgeNeeds, OutputDeclaration, SkillOutputs, Totals } from './types.js';
+export type { CommandRun, Finding, Judge, JudgeInput, JudgeNeeds, OutputDeclaration, SkillOutputs, Totals, VerifyFacts } from './types.js';
 export { fresh, type FileHashes, type FreshInput } from './fresh.js';
 export { totalsText } from './totals.js';
 export { readTotals, RUNNERS, type RunnerTotals } from './runners/index.js';

@@ -22,7 +22,7 @@ const NPM_PLACEHOLDER = /no test specified/;
 
 /** The files looked at, as a message names them when none holds a test command. */
 export const LOOKED_AT =
-  'package.json scripts.test, pytest (pytest.ini, pyproject.toml, setup.cfg, tox.ini, conftest.py), go.mod, Cargo.toml, a Makefile test: target';
+  "package.json's scripts.test, pytest (pytest.ini, pyproject.toml, setup.cfg, tox.ini, conftest.py), go.mod, Cargo.toml, a Makefile test: target";
 
 function packageScript(read: ReadRootFile): FoundTestCommand | undefined {
   const text = read('package.json');
@@ -35,7 +35,7 @@ function packageScript(read: ReadRootFile): FoundTestCommand | undefined {
   }
   if (typeof test !== 'string' || test.trim() === '' || NPM_PLACEHOLDER.test(test)) return undefined;
   const manager = read('pnpm-lock.yaml') !== undefined ? 'pnpm' : read('yarn.lock') !== undefined ? 'yarn' : 'npm';
-  return { command: `${manager} test`, where: 'scripts.test in package.json' };
+  return { command: `${manager} test`, where: "package.json's scripts.test" };
 }
 
 function pytest(read: ReadRootFile): FoundTestCommand | undefined {

@@ -3,7 +3,9 @@
  * A step that starts gets the work tree's snapshot (its progress commit
  * holds what changed from then on); an attempt or a round that begins gets
  * the step's files and their hashes (`done` tells this attempt's work by
- * them); `next` sending the agent to work gets the skill's own state file.
+ * them); `next` sending the agent to work gets the skill's own state file;
+ * a run with no test command pinned takes one as a step starts, where one is
+ * known (`app/verify.ts`).
  * Nothing is written: these are details on the decided entries.
  */
 import { skillStateWanted, type SkillState } from '../../engine/step-plan.js';
@@ -16,14 +18,26 @@ import { outputsForStep } from '../skill-outputs.js';
 import { startTree, type CommitGit } from '../progress-commit.js';
 import { skillPosition } from '../skill-position.js';
 import type { OutputsOf } from './gather.js';
+import type { Settings } from '../../formats/settings.js';
+import type { Position } from '../../formats/pointer/position.js';
+import { pinEntry, pinOf, pinToTake } from '../verify.js';
 
 export interface Attempt {
   decided: Transition;
   skill: SkillState;
 }
 
-export async function gatherAttempt(loaded: Loaded, event: Event, decided: Transition, commits: CommitGit | undefined, outputsOf: OutputsOf): Promise<Attempt> {
+export async function gatherAttempt(
+  loaded: Loaded,
+  event: Event,
+  decided: Transition,
+  commits: CommitGit | undefined,
+  outputsOf: OutputsOf,
+  settings: Pick<Settings, 'verify'>,
+): Promise<Attempt> {
   const git = commits?.handle;
+  // A step starting on a run with no test command pinned: it takes one now, where one is known (the settings', or found).
+  if (decided.entries.some(starts)) decided = withVerifyPin(loaded, decided, settings);
   // A step starting: its commit will hold what changed in the work tree from now on.
   if (git && commits.mode === 'work' && decided.entries.some(starts)) decided = withStartTree(decided, await startTree(git));
   // An attempt beginning (or a round): the step's files as they are, so `done` can tell this attempt's work.
@@ -48,6 +62,28 @@ async function withHashes(loaded: Loaded, transition: Transition, outputsOf: Out
   }
   return { ...transition, entries };
 }
+
+/** The transition with the run's test command pinned before the entry that starts a step, where none is and one is known. */
+function withVerifyPin(loaded: Loaded, transition: Transition, settings: Pick<Settings, 'verify'>): Transition {
+  if (pinOf(loaded)) return transition;
+  const take = pinToTake(loaded.repo, settings);
+  if (!take) return transition;
+  const at = transition.entries.findIndex(starts);
+  const start = transition.entries[at]!;
+  const pin = pinEntry(loaded.repo, positionOf(start), { command: take.command, by: take.by });
+  return { ...transition, entries: [...transition.entries.slice(0, at), pin, ...transition.entries.slice(at)] };
+}
+
+/** The position an entry was written at. */
+const positionOf = (e: JournalEntry): Position => ({
+  flow: e.flow,
+  cycle: e.cycle,
+  step: e.step,
+  name: e.name,
+  status: e.status as Position['status'],
+  subStep: '',
+  retryCount: e.retry_count,
+});
 
 /** The transition with the work tree's snapshot on the entry that starts the step. */
 function withStartTree(transition: Transition, tree: string): Transition {

@@ -7,7 +7,7 @@
  */
 import { lastIndex, totalsFrom, type Reader } from './read.js';
 
-const LINE = /^\s*(?:ℹ|#|<!--)\s*(tests|suites|pass|fail|cancelled|skipped|todo|duration_ms)\s+(\d+(?:\.\d+)?)\s*(?:-->)?\s*$/;
+const LINE = /^\s*(?:\u2139|#|<!--)\s*(tests|suites|pass|fail|cancelled|skipped|todo|duration_ms)\s+(\d+(?:\.\d+)?)\s*(?:-->)?\s*$/;
 
 export const nodeTest: Reader = (lines) => {
   const pass = lastIndex(lines, (l) => LINE.exec(l)?.[1] === 'pass');
