@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach } from 'vitest';
 import { ROOT } from './engine.js';
-import { FILLED_ARGV, hasResult, stepEvidence } from './templates.js';
+import { hasResult, stepEvidence, testProject } from './templates.js';
 
 const BIN = join(ROOT, 'bin', 'autopilot.js');
 const made: string[] = [];
@@ -116,14 +116,18 @@ export { GREENFIELD_1_TO_7 } from './greenfield.js';
 /**
  * What an agent does with a step: write every file `next` asks for (globs
  * filled in) as its skill says, each from its template filled
- * (`helpers/templates.ts`), and, when a report holds a Result, run the suite
- * through `autopilot exec` (with `args` before it, e.g. `--session`), so that
+ * (`helpers/templates.ts`), and, when a report holds a Result, run the
+ * project's tests (`testProject`) through `autopilot exec` (with `args`
+ * before it, e.g. `--session`), so that
  * `done` accepts the work.
  */
 export function writeArtifacts(dir: string, doneWhen: string[], ...args: string[]): void {
   const files = stepEvidence(doneWhen);
   for (const [path, text] of Object.entries(files)) write(dir, path, text);
-  if (Object.values(files).some(hasResult)) autopilot(dir, ...args, 'exec', '--', ...FILLED_ARGV);
+  if (Object.values(files).some(hasResult)) {
+    testProject(dir);
+    autopilot(dir, ...args, 'exec');
+  }
 }
 
 /** Every file under `dir` with its content and modification time: to prove a command wrote nothing. */
