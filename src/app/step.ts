@@ -78,6 +78,7 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
     const input = await gatherStep(loaded, event, asker, outputsOf);
     const attempt = await gatherAttempt(loaded, event, decideStep(input), commits, outputsOf, tx.settings);
     const plan = planStep(input, attempt.decided, attempt.skill);
+    if (attempt.notice) plan.notices.push(attempt.notice);
     const { position } = plan.transition;
     const worked = plan.transition.outcome.kind === 'work' && typeof position.step === 'number' ? stepByNumber(loaded.flow, position.step) : undefined;
     const declared = worked ? await outputsOf(loaded.repo, worked.skill) : undefined;

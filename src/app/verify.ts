@@ -109,31 +109,36 @@ export function verifyFacts(now: VerifyNow): VerifyFacts {
   return { command: now.toTake?.command, changed: [] };
 }
 
-/** The work tree as a run begins, as git records it (a tree object), so what changes after it can be told; undefined without git. */
+/** Where a test run's snapshots of the work tree are kept: autopilot's cache folder, which git ignores (`git/run-snapshot.ts`). */
+const storeOf = (repo: Repo) => join(repo.autopilotDir, 'cache', 'run-trees');
+
+/** The docs folder as a path below autopilot's root. */
+const docsOf = (repo: Repo) => repo.docsName.replace(/^\.\/+/, '').replace(/\/+$/, '');
+
+/** The work tree outside the docs folder as a run begins, as a git tree object, so what changes after it can be told; undefined without git. */
 export async function workTreeNow(repo: Repo): Promise<string | undefined> {
   const { openGit } = await import('../git/repository.js');
   const { handle } = await openGit(repo.root);
   if (!handle) return undefined;
-  const { snapshotWorkTree } = await import('../git/progress-commit.js');
-  return snapshotWorkTree(handle);
+  const { snapshotRun } = await import('../git/run-snapshot.js');
+  return snapshotRun(handle, storeOf(repo), docsOf(repo));
 }
 
 /**
  * The files outside the docs folder (tracked, or not ignored) that changed
  * since the work tree was `tree`; undefined where git cannot tell (no git
- * any more). A tree git no longer holds counts as a change: nothing then
- * shows the code was not changed.
+ * any more). A tree no longer kept counts as a change: nothing then shows
+ * the code was not changed.
  */
 export async function changedOutsideDocs(repo: Repo, tree: string): Promise<string[] | undefined> {
   const { openGit } = await import('../git/repository.js');
   const { handle } = await openGit(repo.root);
   if (!handle) return undefined;
-  const { changedSince, SnapshotGone } = await import('../git/progress-commit.js');
+  const { changedSinceRun, SnapshotGone } = await import('../git/run-snapshot.js');
   try {
-    const docs = `${repo.docsName.replace(/\/+$/, '')}/`;
-    return (await changedSince(handle, tree)).map((c) => c.path).filter((path) => !path.startsWith(docs));
+    return await changedSinceRun(handle, storeOf(repo), tree, docsOf(repo));
   } catch (error) {
-    if (error instanceof SnapshotGone) return [`(the work tree as the run began: git no longer holds ${tree.slice(0, 12)})`];
+    if (error instanceof SnapshotGone) return [`(the work tree as the run began: ${tree.slice(0, 12)} is no longer kept)`];
     throw error;
   }
 }

@@ -278,11 +278,14 @@ describe('a project with no test command: a person names it', () => {
     expect(autopilot(dir, 'init', '--flow', 'tidy').code).toBe(0);
     git(dir, 'add', '-A');
     commit(dir, 'Set up autopilot');
-    expect(autopilot(dir, 'next').code).toBe(0);
+    // The step starts; its report needs a run of the tests, and none is known: the person is to be asked.
+    const next = autopilot(dir, 'next', '--json');
+    expect(next.code).toBe(0);
+    expect(next.json<{ notices: string[] }>().notices).toEqual([expect.stringContaining('ask the person to name it, `autopilot repin --verify "<command>"`')]);
     return dir;
   }
 
-  it('exec and done say to ask the person; `repin --verify` names the command, written to the settings and pinned (2 asked, then 1 completed)', () => {
+  it('next, exec and done say to ask the person; `repin --verify` names the command, written to the settings and pinned (3 asked, then 1 completed)', () => {
     const dir = bare();
     const run = exec(dir);
     expect(run.code).toBe(2);

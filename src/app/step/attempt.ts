@@ -20,11 +20,14 @@ import { skillPosition } from '../skill-position.js';
 import type { OutputsOf } from './gather.js';
 import type { Settings } from '../../formats/settings.js';
 import type { Position } from '../../formats/pointer/position.js';
-import { pinEntry, pinOf, pinToTake } from '../verify.js';
+import { NAME_IT, pinEntry, pinOf, pinToTake } from '../verify.js';
+import { checksOf } from '../../evidence/index.js';
 
 export interface Attempt {
   decided: Transition;
   skill: SkillState;
+  /** A step that needs the project's tests starts, and no test command is known: the person is to be asked. */
+  notice?: string;
 }
 
 export async function gatherAttempt(
@@ -37,14 +40,15 @@ export async function gatherAttempt(
 ): Promise<Attempt> {
   const git = commits?.handle;
   // A step starting on a run with no test command pinned: it takes one now, where one is known (the settings', or found).
-  if (decided.entries.some(starts)) decided = withVerifyPin(loaded, decided, settings);
+  let notice: string | undefined;
+  if (decided.entries.some(starts)) ({ transition: decided, notice } = await withVerifyPin(loaded, decided, settings, outputsOf));
   // A step starting: its commit will hold what changed in the work tree from now on.
   if (git && commits.mode === 'work' && decided.entries.some(starts)) decided = withStartTree(decided, await startTree(git));
   // An attempt beginning (or a round): the step's files as they are, so `done` can tell this attempt's work.
   decided = await withHashes(loaded, decided, outputsOf);
   const wanted = skillStateWanted(event, decided);
   const skill = wanted === undefined ? undefined : await skillPosition(loaded.repo, stepByNumber(loaded.flow, wanted)!, decided.position.cycle);
-  return { decided, skill };
+  return { decided, skill, ...(notice ? { notice } : {}) };
 }
 
 /** The transition with, on each entry that begins an attempt or a round, the step's files and their hashes (a skill that declares outputs). */
@@ -63,16 +67,32 @@ async function withHashes(loaded: Loaded, transition: Transition, outputsOf: Out
   return { ...transition, entries };
 }
 
-/** The transition with the run's test command pinned before the entry that starts a step, where none is and one is known. */
-function withVerifyPin(loaded: Loaded, transition: Transition, settings: Pick<Settings, 'verify'>): Transition {
-  if (pinOf(loaded)) return transition;
-  const take = pinToTake(loaded.repo, settings);
-  if (!take) return transition;
+/**
+ * The transition with the run's test command pinned before the entry that
+ * starts a step, where none is and one is known; where none is known and the
+ * step's reports hold a test result, the notice that asks for the person.
+ */
+async function withVerifyPin(
+  loaded: Loaded,
+  transition: Transition,
+  settings: Pick<Settings, 'verify'>,
+  outputsOf: OutputsOf,
+): Promise<{ transition: Transition; notice?: string }> {
+  if (pinOf(loaded)) return { transition };
   const at = transition.entries.findIndex(starts);
   const start = transition.entries[at]!;
+  const take = pinToTake(loaded.repo, settings);
+  if (!take) {
+    const step = typeof start.step === 'number' ? stepByNumber(loaded.flow, start.step) : undefined;
+    const declared = step ? await outputsOf(loaded.repo, step.skill) : undefined;
+    const tested = declared?.outputs.some((o) => checksOf(o).includes('exit-code'));
+    return { transition, ...(tested ? { notice: NO_COMMAND } : {}) };
+  }
   const pin = pinEntry(loaded.repo, positionOf(start), { command: take.command, by: take.by });
-  return { ...transition, entries: [...transition.entries.slice(0, at), pin, ...transition.entries.slice(at)] };
+  return { transition: { ...transition, entries: [...transition.entries.slice(0, at), pin, ...transition.entries.slice(at)] } };
 }
+
+const NO_COMMAND = `this step's reports stand on a run of the project's tests, and autopilot knows no test command for this project (no \`verify:\` in .autopilot/config.yml, none found in its files): ask the person to name it, \`${NAME_IT}\``;
 
 /** The position an entry was written at. */
 const positionOf = (e: JournalEntry): Position => ({
