@@ -10,17 +10,19 @@
  * their checks"). A run without a pin pins the command the run would take
  * (the settings', else one found in the project's files), journaled with it.
  * The command's output goes to stderr as it comes (stdout stays the
- * answer's: `--json` prints one object); only its first
- * `EXEC_OUTPUT_HEAD_BYTES` and last `EXEC_OUTPUT_TAIL_BYTES` are kept, to
- * read the totals from.
+ * answer's: `--json` prints one object), through a file of the cache (see
+ * `run`); only its first `EXEC_OUTPUT_HEAD_BYTES` and last
+ * `EXEC_OUTPUT_TAIL_BYTES` are kept, to read the totals from.
  */
-import { resolve } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, readSync, rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { readTotals, RUNNERS, totalsText, type Totals } from '../evidence/index.js';
 import { commandKey } from '../evidence/exit-code.js';
 import { InputError } from '../errors.js';
 import { entry, type JournalEntry } from '../formats/journal-line.js';
 import { LOOKED_AT } from '../formats/test-command.js';
-import { openRepo } from '../io/repo.js';
+import { gatePath, openRepo } from '../io/repo.js';
 import { EXEC_OUTPUT_HEAD_BYTES, EXEC_OUTPUT_TAIL_BYTES, FREE_TEXT_MAX_LENGTH } from '../limits.js';
 import type { Context } from './context.js';
 import { loadRepoFlows } from './flows.js';
@@ -103,7 +105,9 @@ export async function runExec(ctx: Context, given: readonly string[]): Promise<E
     );
 
   const tree = await workTreeNow(repo);
-  const ran = await run(words, resolve(process.cwd(), ctx.repo.dir ?? '.'));
+  const scratch = join(repo.autopilotDir, 'cache', `exec-${process.pid}-${randomUUID().slice(0, 8)}.out`);
+  gatePath(repo, scratch);
+  const ran = await run(words, resolve(process.cwd(), ctx.repo.dir ?? '.'), scratch);
   const read = readTotals(ran.output);
   const totals = read?.totals;
   const { result } = await transact(ctx, { flows: 'read' }, async ({ state }) => {
@@ -138,20 +142,66 @@ export async function runExec(ctx: Context, given: readonly string[]): Promise<E
   };
 }
 
-/** Runs the command, its output passed on to stderr as it comes, its start and end kept. One word with a space is a shell line. */
-function run(words: readonly string[], cwd: string): Promise<{ exitCode: number | null; signal?: string; output: string }> {
+/**
+ * Runs the command, its output passed on to stderr as it comes, its start and
+ * end kept. One word with a space is a shell line. The command writes to a
+ * file of autopilot's cache, read as it grows, not to a pipe: in an agent
+ * client's sandbox (Codex's) a child's output through a pipe can be lost
+ * whole, while a file in the work tree is written as anywhere else.
+ */
+function run(words: readonly string[], cwd: string, scratch: string): Promise<{ exitCode: number | null; signal?: string; output: string }> {
   return new Promise((done) => {
     const shell = words.length === 1 && /\s/.test(words[0]!);
     // child_process is loaded on the call: it brings net, dgram and the streams, which no other command pays for.
     const { spawn } = process.getBuiltinModule('node:child_process');
-    const child = shell
-      ? spawn(words[0]!, { cwd, shell: true, stdio: ['inherit', 'pipe', 'pipe'] })
-      : spawn(words[0]!, words.slice(1), { cwd, stdio: ['inherit', 'pipe', 'pipe'] });
-    let head = Buffer.alloc(0);
-    let tail = Buffer.alloc(0);
-    let cut = false;
-    const keep = (chunk: Buffer) => {
-      process.stderr.write(chunk);
+    mkdirSync(dirname(scratch), { recursive: true });
+    const out = openSync(scratch, 'wx');
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = shell
+        ? spawn(words[0]!, { cwd, shell: true, stdio: ['inherit', out, out] })
+        : spawn(words[0]!, words.slice(1), { cwd, stdio: ['inherit', out, out] });
+    } finally {
+      closeSync(out);
+    }
+    const kept = keeper();
+    const reader = openSync(scratch, 'r');
+    const chunk = Buffer.alloc(64 * 1024);
+    let at = 0;
+    const drain = () => {
+      for (let n = readSync(reader, chunk, 0, chunk.length, at); n > 0; n = readSync(reader, chunk, 0, chunk.length, at)) {
+        at += n;
+        process.stderr.write(Buffer.from(chunk.subarray(0, n)));
+        kept.add(chunk.subarray(0, n));
+      }
+    };
+    const timer = setInterval(drain, 100);
+    let ended = false;
+    const end = (result: { exitCode: number | null; signal?: string }) => {
+      if (ended) return;
+      ended = true;
+      clearInterval(timer);
+      drain();
+      closeSync(reader);
+      rmSync(scratch, { force: true });
+      done({ ...result, output: kept.text() });
+    };
+    child.on('error', (error) => {
+      process.stderr.write(`autopilot exec: ${words[0]} could not start: ${error.message}\n`);
+      end({ exitCode: null, signal: 'not started' });
+    });
+    child.on('close', (code, signal) => end({ exitCode: code, ...(signal ? { signal } : {}) }));
+  });
+}
+
+/** The start and the end of an output, as much of each as the limits keep. */
+function keeper(): { add: (chunk: Buffer) => void; text: () => string } {
+  let head = Buffer.alloc(0);
+  let tail = Buffer.alloc(0);
+  let cut = false;
+  return {
+    add: (given) => {
+      let chunk = given;
       if (head.length < EXEC_OUTPUT_HEAD_BYTES) {
         const room = EXEC_OUTPUT_HEAD_BYTES - head.length;
         head = Buffer.concat([head, chunk.subarray(0, room)]);
@@ -163,17 +213,10 @@ function run(words: readonly string[], cwd: string): Promise<{ exitCode: number 
         tail = tail.subarray(tail.length - EXEC_OUTPUT_TAIL_BYTES);
         cut = true;
       }
-    };
-    child.stdout.on('data', keep);
-    child.stderr.on('data', keep);
-    child.on('error', (error) => {
-      process.stderr.write(`autopilot exec: ${words[0]} could not start: ${error.message}\n`);
-      done({ exitCode: null, signal: 'not started', output: '' });
-    });
+    },
     // A line cut in two where the kept start and end meet would read as neither: a line of its own stands between them.
-    const output = () => (cut ? `${head.toString('utf8')}\n…\n${tail.toString('utf8')}` : Buffer.concat([head, tail]).toString('utf8'));
-    child.on('close', (code, signal) => done({ exitCode: code, ...(signal ? { signal } : {}), output: output() }));
-  });
+    text: () => (cut ? `${head.toString('utf8')}\n…\n${tail.toString('utf8')}` : Buffer.concat([head, tail]).toString('utf8')),
+  };
 }
 
 /** The lines a report's `## Result` copies. */

@@ -12,7 +12,9 @@ import { stepByNumber, type Flow, type Step } from '../flow/model.js';
 import { gatherOutputs } from '../io/gather-outputs.js';
 import { attemptRecord, latestAbout } from '../io/journal-head.js';
 import type { Repo } from '../io/repo.js';
-import { runsOf } from './verify.js';
+import { runsOf, verifyFacts, verifyNow } from './verify.js';
+import { readSettings } from './settings.js';
+import { checksOf } from '../evidence/index.js';
 import { foundKey, type JudgedSteps, type Loaded } from './load-state.js';
 import { outputsForStep, skillOutputs, type DeclaredOutputs } from './skill-outputs.js';
 
@@ -66,7 +68,10 @@ export async function judgeFound(loaded: Loaded): Promise<JudgedSteps | undefine
     const ev: Evidence = evidence.cycle === cycle ? evidence : { cycle, steps: [] };
     // The step the run stands in (started, or failed and not yet retried): its attempt's files, as the journal recorded them, count.
     const current = record?.flow === flow.id && record.step === number && record.cycle === cycle;
-    judged.set(foundKey(cycle, number), declared ? judgeOutputs(stepOutputs(repo, flow, step, ev, declared, current), step) : []);
+    const outputs = declared ? stepOutputs(repo, flow, step, ev, declared, current) : undefined;
+    // A test result is held to the project's tests, as `done` holds it.
+    if (outputs?.outputs.some((o) => checksOf(o.output).includes('exit-code'))) outputs.verify = verifyFacts(verifyNow(loaded, await readSettings(repo)));
+    judged.set(foundKey(cycle, number), outputs ? judgeOutputs(outputs, step) : []);
   }
   return judged;
 }

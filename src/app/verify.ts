@@ -20,7 +20,7 @@ import { findTestCommand, type FoundTestCommand } from '../formats/test-command.
 import { sourceChanges, verifySources, type ReadRepoFile, type VerifySources } from '../formats/verify-sources.js';
 import { loadJournalIndex } from '../io/journal-index.js';
 import { readBounded } from '../io/read-bounded.js';
-import { isInside, type Repo } from '../io/repo.js';
+import { gatePath, isInside, type Repo } from '../io/repo.js';
 import { VERIFY_SOURCE_MAX_BYTES } from '../limits.js';
 import type { Loaded } from './load-state.js';
 
@@ -121,6 +121,7 @@ export async function workTreeNow(repo: Repo): Promise<string | undefined> {
   const { handle } = await openGit(repo.root);
   if (!handle) return undefined;
   const { snapshotRun } = await import('../git/run-snapshot.js');
+  gatePath(repo, storeOf(repo));
   return snapshotRun(handle, storeOf(repo), docsOf(repo));
 }
 

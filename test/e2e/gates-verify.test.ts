@@ -136,6 +136,8 @@ describe('a report’s Result counts only a run of the project’s tests that au
     const run = exec(dir);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain("the project's tests, totals read from node --test's summary");
+    // The run's own output is passed on, on stderr (through a file of the cache: a sandbox can lose a pipe's).
+    expect(run.stderr).toMatch(/^# pass 1$/m);
     expect(run.stdout).toContain('Command: npm test\nExit code: 0\nTotals: 1 passed, 0 failed');
     writeReport(dir, HONEST);
     const result = done(dir);
