@@ -118,28 +118,14 @@ export async function runExec(ctx: Context, given: readonly string[]): Promise<E
     // The run takes its pin with this first run of it, unless another command pinned one meanwhile.
     if (isTests && !verify.pinned && verify.toTake && !pinOf(now))
       entries.push(pinEntry(repo, position, { command: verify.toTake.command, by: verify.toTake.by }));
-    const details = {
-      command,
-      exit_code: ran.exitCode,
-      ...(totals ? { totals } : {}),
-      ...(ran.signal ? { signal: ran.signal } : {}),
-      ...(tree ? { tree } : {}),
-    };
+    const details = { command, exit_code: ran.exitCode, totals, signal: ran.signal, tree };
     entries.push(entry('command_run', position, details));
     return {
       plan: { entries, pointer: pointerAt(now, position) },
       answer: (written) => ({ step: position.step as number, name: position.name, seq: written.entries.find((e) => e.event === 'command_run')?.seq ?? 0 }),
     };
   });
-  return {
-    command,
-    exitCode: ran.exitCode,
-    ...(ran.signal ? { signal: ran.signal } : {}),
-    ...(totals ? { totals, runner: read!.runner } : {}),
-    verify: isTests,
-    ...(tests !== undefined ? { tests } : {}),
-    ...result,
-  };
+  return { command, exitCode: ran.exitCode, signal: ran.signal, totals, runner: read?.runner, verify: isTests, tests, ...result };
 }
 
 /**
@@ -190,7 +176,7 @@ function run(words: readonly string[], cwd: string, scratch: string): Promise<{ 
       process.stderr.write(`autopilot exec: ${words[0]} could not start: ${error.message}\n`);
       end({ exitCode: null, signal: 'not started' });
     });
-    child.on('close', (code, signal) => end({ exitCode: code, ...(signal ? { signal } : {}) }));
+    child.on('close', (code, signal) => end({ exitCode: code, signal: signal ?? undefined }));
   });
 }
 

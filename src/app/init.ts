@@ -355,10 +355,7 @@ function nodeModulesUnignored(repo: Repo): boolean {
 async function setupFiles(repo: Repo, launch: Launch, options: SetupOptions): Promise<SetupChange[]> {
   const setup: SetupChange[] = [];
   const tests = foundIn(repo);
-  const files = [
-    ...repositoryFiles(repo, { nodeModules: nodeModulesUnignored(repo), ...(tests ? { tests } : {}) }),
-    ...CLIENTS.flatMap((client) => client.files(launch, options)),
-  ];
+  const files = [...repositoryFiles(repo, { nodeModules: nodeModulesUnignored(repo), tests }), ...CLIENTS.flatMap((client) => client.files(launch, options))];
   for (const file of files) {
     const path = join(repo.root, file.path);
     const before = read(repo, path);

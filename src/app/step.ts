@@ -72,7 +72,7 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
       ...(tx.lease ? { lease: tx.lease } : {}),
       ctx: tx.ctx,
       staleMs: tx.settings.staleMs,
-      ...(tx.settings.verify !== undefined ? { verify: tx.settings.verify } : {}),
+      verify: tx.settings.verify,
       person,
     };
     const input = await gatherStep(loaded, event, asker, outputsOf);

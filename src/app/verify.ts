@@ -58,7 +58,7 @@ export function runsOf(entries: readonly Extract<KnownEntry, { event: 'command_r
     exitCode: r.exit_code === undefined ? null : r.exit_code,
     ...(r.totals ? { totals: r.totals } : {}),
     seq: r.seq,
-    ...(typeof r.tree === 'string' ? { tree: r.tree } : {}),
+    tree: typeof r.tree === 'string' ? r.tree : undefined,
   }));
 }
 
@@ -78,7 +78,7 @@ export function pinToTake(repo: Repo, settings: Pick<Settings, 'verify'>): { com
 /** The journal entry that pins `command` (or none, with why) at `position`. */
 export function pinEntry(repo: Repo, position: Position, pin: { command: string | null; by: 'settings' | 'found' | 'person'; reason?: string }): JournalEntry {
   const sources = pin.command === null ? {} : sourcesNow(repo, pin.command);
-  return entry('verify_pinned', position, { command: pin.command, ...(pin.reason !== undefined ? { reason: pin.reason } : {}), sources, by: pin.by });
+  return entry('verify_pinned', position, { command: pin.command, reason: pin.reason, sources, by: pin.by });
 }
 
 /** The test command as a run stands: pinned (and what changed since), or to be pinned now, or unknown. */
@@ -96,16 +96,16 @@ export function verifyNow(loaded: Loaded, settings: Pick<Settings, 'verify'>): V
   const pinned = pinOf(loaded);
   if (!pinned) {
     const toTake = pinToTake(loaded.repo, settings);
-    return { ...(toTake ? { toTake } : {}), changed: [] };
+    return { toTake, changed: [] };
   }
   const changed = pinned.command === null ? [] : sourceChanges(pinned.sources, sourcesNow(loaded.repo, pinned.command));
   const configured = settings.verify !== undefined && settings.verify !== (pinned.command ?? NO_TESTS) ? settings.verify : undefined;
-  return { pinned, changed, ...(configured !== undefined ? { configured } : {}) };
+  return { pinned, changed, configured };
 }
 
 /** What the judges of a test result need of it: the command the run is held to, and what changed. */
 export function verifyFacts(now: VerifyNow): VerifyFacts {
-  if (now.pinned) return { command: now.pinned.command, ...(now.pinned.reason !== undefined ? { reason: now.pinned.reason } : {}), changed: now.changed };
+  if (now.pinned) return { command: now.pinned.command, reason: now.pinned.reason, changed: now.changed };
   return { command: now.toTake?.command, changed: [] };
 }
 

@@ -42,9 +42,9 @@ export const exec = defineCommand({
     const json: ExecAnswer = {
       command: r.command,
       exit_code: r.exitCode,
-      ...(r.totals ? { totals: r.totals } : {}),
-      ...(r.runner ? { runner: r.runner } : {}),
-      ...(r.signal ? { signal: r.signal } : {}),
+      totals: r.totals,
+      runner: r.runner,
+      signal: r.signal,
       verify: r.verify,
       seq: r.seq,
       step: r.step,

@@ -66,7 +66,7 @@ export const init = defineCommand({
       warnings: r.warnings,
       ...(r.pointer ? { pointer: r.pointer } : {}),
       commits: r.commits,
-      verify: { command: r.verify.command, ...(r.verify.foundIn ? { found_in: r.verify.foundIn } : {}) },
+      verify: { command: r.verify.command, found_in: r.verify.foundIn },
     };
     return { json, text: initText(r), exit: EXIT.ok };
   },

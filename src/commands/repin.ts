@@ -17,8 +17,7 @@ export const repin = defineCommand({
   ],
   person: true,
   mcp: { tool: 'Adopt the edited flow file (a person decides).', answer: 'repin' },
-  run: (ctx, a: { verify?: string; reason?: string }) =>
-    runRepin(ctx, { ...(a.verify !== undefined ? { verify: a.verify } : {}), ...(a.reason !== undefined ? { reason: a.reason } : {}) }),
+  run: (ctx, a: { verify?: string; reason?: string }) => runRepin(ctx, { verify: a.verify, reason: a.reason }),
   view: (r) => ({
     json: { repinned: r.changes.length > 0, changes: r.changes, step: r.position.step, name: r.position.name },
     text:

@@ -174,7 +174,7 @@ export function judgeOutputs(ev: OutputsEvidence, step: Pick<Step, 'number' | 'n
           ...(ev.acceptance !== undefined ? { acceptance: ev.acceptance } : {}),
           ...(f.siblings ? { siblings: f.siblings } : {}),
           runs: ev.attempt?.runs ?? [],
-          ...(ev.verify ? { verify: ev.verify } : {}),
+          verify: ev.verify,
           ...(acceptFailures ? { acceptFailures } : {}),
         }),
       );

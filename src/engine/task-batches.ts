@@ -133,7 +133,7 @@ export function judgeBatchReport(facts: BatchFacts, batch: number): Finding[] {
     skill: report.skill,
     ...(report.template !== undefined ? { template: report.template } : {}),
     runs: report.runs,
-    ...(report.verify ? { verify: report.verify } : {}),
+    verify: report.verify,
   });
   const tasks = facts.plan[batch - 1] ?? [];
   const named = (id: string) => new RegExp(`(^|[^A-Za-z0-9])${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9])`).test(report.text!);

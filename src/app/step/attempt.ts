@@ -48,7 +48,7 @@ export async function gatherAttempt(
   decided = await withHashes(loaded, decided, outputsOf);
   const wanted = skillStateWanted(event, decided);
   const skill = wanted === undefined ? undefined : await skillPosition(loaded.repo, stepByNumber(loaded.flow, wanted)!, decided.position.cycle);
-  return { decided, skill, ...(notice ? { notice } : {}) };
+  return { decided, skill, notice };
 }
 
 /** The transition with, on each entry that begins an attempt or a round, the step's files and their hashes (a skill that declares outputs). */
@@ -86,7 +86,7 @@ async function withVerifyPin(
     const step = typeof start.step === 'number' ? stepByNumber(loaded.flow, start.step) : undefined;
     const declared = step ? await outputsOf(loaded.repo, step.skill) : undefined;
     const tested = declared?.outputs.some((o) => checksOf(o).includes('exit-code'));
-    return { transition, ...(tested ? { notice: NO_COMMAND } : {}) };
+    return { transition, notice: tested ? NO_COMMAND : undefined };
   }
   const pin = pinEntry(loaded.repo, positionOf(start), { command: take.command, by: take.by });
   return { transition: { ...transition, entries: [...transition.entries.slice(0, at), pin, ...transition.entries.slice(at)] } };

@@ -81,7 +81,7 @@ async function withVerify(loaded: Loaded, evidence: Evidence, verify: string | u
       (s.batches?.report && checksOf(s.batches.report.output).includes('exit-code')),
   );
   if (!checked) return evidence;
-  const facts = verifyFacts(verifyNow(loaded, { ...(verify !== undefined ? { verify } : {}) }));
+  const facts = verifyFacts(verifyNow(loaded, { verify }));
   const withChanges = async (runs: CommandRun[]): Promise<CommandRun[]> => {
     const last = facts.command ? runs.filter((r) => commandKey(r.command) === commandKey(facts.command!)).at(-1) : undefined;
     if (!last?.tree) return runs;
