@@ -13,7 +13,7 @@ import { carryIndex, emptyJournalIndex, indexEvent } from '../src/formats/journa
 import { chainHash, type StampedEntry } from '../src/formats/journal-line.js';
 import { JOURNAL_INDEX_CARRY_BYTES } from '../src/limits.js';
 import { GREENFIELD_1_TO_7 } from '../test/helpers/greenfield.js';
-import { FILLED_ARGV, hasResult, stepEvidence } from '../test/helpers/templates.js';
+import { hasResult, stepEvidence, testProject } from '../test/helpers/templates.js';
 
 /** Walks a fresh repository to step 9 through the real CLI: a repeated round of Research, the boundary, a skipped Security Audit. */
 export function walkToStep9(cli: string, dir: string): void {
@@ -47,7 +47,10 @@ export function walkToStep9(cli: string, dir: string): void {
   for (const files of [GREENFIELD_1_TO_7.slice(3, 5), GREENFIELD_1_TO_7.slice(5, 6), GREENFIELD_1_TO_7.slice(6, 7), GREENFIELD_1_TO_7.slice(7, 8)]) {
     run('next');
     files.forEach(write);
-    if (needsRun) run('exec', '--', ...FILLED_ARGV);
+    if (needsRun) {
+      testProject(dir);
+      run('exec');
+    }
     needsRun = false;
     run('done');
     // The session boundary after Decompose: go on in this session.

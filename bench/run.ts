@@ -11,6 +11,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeF
 import { join } from 'node:path';
 import { addGeneratedDocs } from './fixtures.js';
 import { prependHistory, walkToStep9 } from './history.js';
+import { VERIFY_TESTS, verifyProject } from './verify.js';
 import {
   atMost,
   Bench,
@@ -233,6 +234,38 @@ const scenarios: RunnableScenario[] = [
         target: under(80, 'MB'),
       }),
     ],
+  }),
+
+  scenario({
+    id: 'verify',
+    title: `The project's tests observed: \`autopilot exec\` (\`verify: node --test\`, ${VERIFY_TESTS} tests) and the \`done\` that judges the report against that run and commits the step, on a fresh copy each time, against \`node --test\` alone`,
+    target: 'for information: what observing the tests costs on top of running them',
+    setup: (bench, folder) => {
+      const prepared = join(bench.folder(folder), 'prepared');
+      verifyProject(bench.cli, prepared);
+      // The report must be what a run gives, or the ratio would time a refusal.
+      const probe = join(bench.folder(folder), 'probe');
+      cpSync(prepared, probe, { recursive: true });
+      runNode(bench.autopilot(probe, ['exec'], { expect: [0] }));
+      runNode(bench.autopilot(probe, ['done'], { expect: [0] }));
+      return { prepared, copies: bench.folder(`${folder}/copies`) };
+    },
+    measure: async (m, { prepared, copies }) => {
+      let n = 0;
+      const observed: Probe = {
+        label: 'exec + done (the run observed, the report judged)',
+        sample: () => {
+          // The copy is not timed: each sample starts at the step, its report written, no run yet.
+          const dir = join(copies, String(n++));
+          cpSync(prepared, dir, { recursive: true });
+          const ms = runNode(m.bench.autopilot(dir, ['exec'], { expect: [0] })).ms + runNode(m.bench.autopilot(dir, ['done'], { expect: [0] })).ms;
+          rmSync(dir, { recursive: true, force: true });
+          return ms;
+        },
+      };
+      const alone = timed({ label: 'node --test', args: ['--test'], cwd: prepared });
+      return [await m.compare({ subject: observed, baseline: alone, unit: 'ms', ...RUNS.large })];
+    },
   }),
 
   scenario({

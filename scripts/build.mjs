@@ -51,6 +51,7 @@ const LAZY = {
   'src/git/history.ts': 'git-history',
   'src/git/notes.ts': 'git-notes',
   'src/git/progress-commit.ts': 'git-progress-commit',
+  'src/git/run-snapshot.ts': 'git-run-snapshot',
   'src/git/progress-message.ts': 'git-progress-message',
   'src/git/remote-lease.ts': 'git-remote-lease',
   'src/mcp/server.ts': 'mcp',

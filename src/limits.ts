@@ -232,8 +232,17 @@ export const TASK_FILES_READ_MAX = 200;
 /** The files of one step whose hashes an attempt's start records (`hashes` of `step_started`): beyond it, freshness is not judged. */
 export const HASHED_FILES_MAX = 200;
 
-/** What `autopilot exec` keeps of a command's output to read its totals from: the closing lines. */
+/**
+ * What `autopilot exec` keeps of a command's output to read its totals from:
+ * its closing lines, where a runner sums up, and its opening ones, where
+ * JUnit XML printed to the output says its counts. A run's output beyond
+ * them only streams past.
+ */
 export const EXEC_OUTPUT_TAIL_BYTES = 64 * KB;
+export const EXEC_OUTPUT_HEAD_BYTES = 16 * KB;
+
+/** A file the test command runs that a run pins (a package.json, a Makefile, a script): larger is read as absent. */
+export const VERIFY_SOURCE_MAX_BYTES = 1 * MB;
 
 /** YAML aliases in `.autopilot/config.yml` (`maxAliasCount`): three keys need none. */
 export const CONFIG_MAX_ALIASES = 10;

@@ -12,6 +12,9 @@ import { stepByNumber, type Flow, type Step } from '../flow/model.js';
 import { gatherOutputs } from '../io/gather-outputs.js';
 import { attemptRecord, latestAbout } from '../io/journal-head.js';
 import type { Repo } from '../io/repo.js';
+import { runsOf, verifyFacts, verifyNow } from './verify.js';
+import { readSettings } from './settings.js';
+import { checksOf } from '../evidence/index.js';
 import { foundKey, type JudgedSteps, type Loaded } from './load-state.js';
 import { atStep } from '../engine/reconcile.js';
 import { reportOf } from '../engine/task-batches.js';
@@ -36,12 +39,7 @@ export function stepOutputs(repo: Repo, flow: Flow, step: Step, evidence: Eviden
     outputs.attempt = {
       ...(baseline && start.hashes ? { baseline: start.hashes } : {}),
       number: start.event === 'step_started' && typeof start.attempt === 'number' ? start.attempt : start.retry_count + 1,
-      runs: attempt.runs.map((r) => ({
-        command: typeof r.command === 'string' ? r.command : '',
-        exitCode: r.exit_code === undefined ? null : r.exit_code,
-        ...(r.totals ? { totals: r.totals } : {}),
-        seq: r.seq,
-      })),
+      runs: runsOf(attempt.runs),
     };
   }
   if (evidenceFor(evidence, step.number).roundBaseline) {
@@ -74,7 +72,10 @@ export async function judgeFound(loaded: Loaded): Promise<JudgedSteps | undefine
     const ev: Evidence = evidence.cycle === cycle ? evidence : { cycle, steps: [] };
     // The step the run stands in (started, or failed and not yet retried): its attempt's files, as the journal recorded them, count.
     const current = record?.flow === flow.id && record.step === number && record.cycle === cycle;
-    const findings = declared ? judgeOutputs(stepOutputs(repo, flow, step, ev, declared, current), step) : [];
+    const outputs = declared ? stepOutputs(repo, flow, step, ev, declared, current) : undefined;
+    // A test result is held to the project's tests, as `done` holds it.
+    if (outputs?.outputs.some((o) => checksOf(o.output).includes('exit-code'))) outputs.verify = verifyFacts(verifyNow(loaded, await readSettings(repo)));
+    const findings = outputs ? judgeOutputs(outputs, step) : [];
     judged.set(foundKey(cycle, number), [...findings, ...batchesNotDone(loaded, step, cycle)]);
   }
   return judged;

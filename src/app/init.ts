@@ -35,6 +35,10 @@ import { loadRepoFlows } from './flows.js';
 import { transact, type Opened } from './transaction.js';
 import type { CommitSetting } from '../formats/settings.js';
 import { firstCommitMissing, gitFallbackOff } from './git-source.js';
+import { withoutVerifyLines, withVerifyLines } from './init-verify.js';
+import { foundIn, NO_TESTS, pinEntry, pinToTake } from './verify.js';
+import { settingsFromText } from './settings.js';
+import type { FoundTestCommand } from '../formats/test-command.js';
 
 /** One file init set up: made new, changed (autopilot's lines or entries added), or kept as it was. */
 export interface InitFile {
@@ -57,6 +61,8 @@ export interface InitResult {
   pointer?: { flow: string; step: number };
   /** What happens to the steps in git, and the one line that turns it off. */
   commits: string;
+  /** The project's test command (`verify:` in the settings) and where it was found; null where none is known yet. */
+  verify: { command: string | null; foundIn?: string };
   written: Written;
 }
 
@@ -74,6 +80,19 @@ function withCommitLine(text: string | undefined): string | undefined {
   const body = text ?? '';
   const prefix = body === '' ? '' : body.endsWith('\n') ? `${body}\n` : `${body}\n\n`;
   return `${prefix}${COMMIT_OFF_LINES.join('\n')}\n`;
+}
+
+const CONFIG = '.autopilot/config.yml';
+
+/** The test command the settings name once init has written them, and where it came from (the file it was found in, or the settings). */
+async function verifySaid(repo: Repo, setup: SetupChange[]): Promise<InitResult['verify']> {
+  const config = setup.find((f) => f.path === join(repo.root, CONFIG));
+  const text = config?.text ?? config?.before;
+  const command = text === undefined ? undefined : (await settingsFromText(text, CONFIG)).verify;
+  if (command === undefined) return { command: null };
+  // Written by this init: the file it was found in; else a person's (or an earlier init's) line in the settings.
+  const found = config?.text !== undefined && !/^verify\s*:/m.test(config.before ?? '') ? foundIn(repo) : undefined;
+  return { command, foundIn: found?.command === command ? found.where : CONFIG };
 }
 
 /** What init says about progress commits, as the settings and the repository stand. */
@@ -121,6 +140,7 @@ export async function runInit(ctx: Context, flowId: string | undefined, options:
     const launch = launchOf(repo.root, join(packageRoot(), 'bin', 'autopilot.js'));
     const setup = await setupFiles(repo, launch, { hooks: options.hooks === true });
     const plan: Plan = { entries: [], files: setup.filter((f): f is SetupChange & { text: string } => f.text !== undefined) };
+    const verify = await verifySaid(repo, setup);
     if (flow) {
       const position = atStep(flow, flow.steps[0]!, 1);
       // The skills' declarations are pinned with the run, as the flow is.
@@ -128,6 +148,9 @@ export async function runInit(ctx: Context, flowId: string | undefined, options:
       plan.entries.push(
         entry('run_started', position, { source: 'init', flow_hash: flow.hash, flow_file: flowFileRef(flow), pinned: pinnedCopy(flow), ...skills }),
       );
+      // The run is pinned to the project's test command from its start, where one is known.
+      const take = verify.command !== null && verify.command !== NO_TESTS ? pinToTake(repo, { verify: verify.command }) : undefined;
+      if (take) plan.entries.push(pinEntry(repo, position, { command: take.command, by: verify.foundIn === CONFIG ? 'settings' : 'found' }));
       plan.flowHash = flow.hash;
       plan.skillsHash = skills.skills_hash;
       plan.key = `init:${flow.id}`;
@@ -149,6 +172,7 @@ export async function runInit(ctx: Context, flowId: string | undefined, options:
         warnings: notInstalled(repo, launch, setup),
         ...(flow ? { pointer: { flow: flow.id, step: 1 } } : {}),
         commits: commitsSaid(repo, settings.commit),
+        verify,
         written,
       }),
     };
@@ -275,7 +299,7 @@ export const journalUnion = (repo: Repo) => `/${repo.docsName}/_autopilot/journa
  * `.gitattributes`, the settings) and each client's (`src/clients/`), each
  * with what `uninstall` takes out again.
  */
-export function repositoryFiles(repo: Repo, options: { nodeModules: boolean }): SetupFile[] {
+export function repositoryFiles(repo: Repo, options: { nodeModules: boolean; tests?: FoundTestCommand }): SetupFile[] {
   return [
     {
       path: '.gitignore',
@@ -290,7 +314,19 @@ export function repositoryFiles(repo: Repo, options: { nodeModules: boolean }): 
         return leftOver(t, second.kind === 'edit' ? second.text : second.kind === 'remove' ? '' : rest);
       },
     },
-    { path: '.autopilot/config.yml', make: withCommitLine, unmake: (t) => withoutLines(t, COMMIT_OFF_LINES[0]!, COMMIT_OFF_LINES.slice(1)) },
+    {
+      path: '.autopilot/config.yml',
+      make: (t) => {
+        const committed = withCommitLine(t);
+        return withVerifyLines(committed ?? t, options.tests) ?? committed;
+      },
+      unmake: (t) => {
+        const first = withoutLines(t, COMMIT_OFF_LINES[0]!, COMMIT_OFF_LINES.slice(1));
+        const rest = first.kind === 'edit' ? first.text : first.kind === 'remove' ? '' : t;
+        const second = withoutVerifyLines(rest);
+        return leftOver(t, second.kind === 'edit' ? second.text : second.kind === 'remove' ? '' : rest);
+      },
+    },
     {
       path: '.gitattributes',
       make: (t) => withLines(t, GITATTRIBUTES_HEADER, [journalUnion(repo)]),
@@ -313,7 +349,8 @@ function nodeModulesUnignored(repo: Repo): boolean {
 /** Every file init sets up, with its text before and its new text (undefined where the file already has what autopilot needs). */
 async function setupFiles(repo: Repo, launch: Launch, options: SetupOptions): Promise<SetupChange[]> {
   const setup: SetupChange[] = [];
-  const files = [...repositoryFiles(repo, { nodeModules: nodeModulesUnignored(repo) }), ...CLIENTS.flatMap((client) => client.files(launch, options))];
+  const tests = foundIn(repo);
+  const files = [...repositoryFiles(repo, { nodeModules: nodeModulesUnignored(repo), tests }), ...CLIENTS.flatMap((client) => client.files(launch, options))];
   for (const file of files) {
     const path = join(repo.root, file.path);
     const before = read(repo, path);

@@ -1,7 +1,8 @@
 /**
  * `autopilot repin`: adopt the flow file, the skills and the current step's
  * task index as they are now for the run under way (journaled as the
- * person's), unless the current step would vanish.
+ * person's), unless the current step would vanish; and the project's test
+ * command, named or changed (`app/repin-verify.ts`).
  */
 import { entry } from '../formats/journal-line.js';
 import { pinnedCopy, repinProblem } from '../engine/pin.js';
@@ -17,6 +18,8 @@ import { stepByNumber } from '../flow/model.js';
 import { readSubStep } from '../formats/pointer/sub-step.js';
 import { skillsPinned, withSkillsPinned } from './skill-pins.js';
 import type { JournalEntry } from '../formats/journal-line.js';
+import type { Plan, Written } from './commit.js';
+import { repinVerify, type VerifyAsked } from './repin-verify.js';
 
 export interface RepinResult {
   /** The steps that changed; empty when the run already used the file as it is. */
@@ -24,12 +27,30 @@ export interface RepinResult {
   position: Position;
 }
 
-export async function runRepin(ctx: Context): Promise<RepinResult> {
+export async function runRepin(ctx: Context, tests: VerifyAsked = {}): Promise<RepinResult> {
   // A person's command (rule 6): it moves the run under the lock, but leaves the lease to the conversations.
   const { result } = await transact(ctx, { flows: 'cache', person: true }, async (tx) => {
     const loaded = await tx.state();
     const { repo } = loaded;
     const position = loaded.reconciled.position;
+    // The project's test command (app/repin-verify.ts): adopted beside whatever the flow's repin does.
+    const verify = repinVerify(loaded, tx.settings, position, tests);
+    const withTests = <T extends { plan: Plan; answer: (w: Written) => RepinResult }>(done: T): T =>
+      verify
+        ? {
+            ...done,
+            plan: {
+              ...done.plan,
+              entries: [...done.plan.entries, verify.entry],
+              files: verify.file ? [verify.file] : [],
+              pointer: done.plan.pointer ?? pointerAt(loaded, position),
+            },
+            answer: (w: Written) => {
+              const r = done.answer(w);
+              return { ...r, changes: [...r.changes, verify.change] };
+            },
+          }
+        : done;
     const change = loaded.flowChange;
     // Skills changed since the run pinned them: adopted as they read now, journaled as the person's.
     const skillChanges = loaded.skills?.changed?.changes ?? [];
@@ -37,19 +58,19 @@ export async function runRepin(ctx: Context): Promise<RepinResult> {
       // The flow is as pinned; a task index edited mid-step is adopted too (its batches), when the current step walks one.
       const batches = repinBatches(loaded, position);
       const skills = skillChanges.length > 0 ? await skillsPinned(repo, loaded.flow) : undefined;
-      if (!batches && !skills) return { plan: { entries: [] }, answer: () => ({ changes: [], position }) };
+      if (!batches && !skills) return withTests({ plan: { entries: [] } as Plan, answer: () => ({ changes: [], position }) });
       const moved = batches?.position ?? position;
       const entries = batches ? [batches.entry] : [];
-      return {
+      return withTests({
         plan: {
           entries: skills ? withSkillsPinned(entries, moved, skills, skillChanges) : entries,
           pointer: pointerAt(loaded, moved),
           flowHash: loaded.flow.hash,
           skillsHash: skills?.skills_hash,
           key: `repin:${loaded.flow.id}`,
-        },
+        } as Plan,
         answer: () => ({ changes: [...skillChanges, ...(batches ? [batches.change] : [])], position: moved }),
-      };
+      });
     }
     // A flow file that does not parse cannot be adopted: its problems, each with its line.
     if (change.invalid) throw new InputError(change.invalid, `Nothing was adopted: the run goes on with its pinned steps. ${FLOW_FIX_HINT}`);
@@ -75,16 +96,16 @@ export async function runRepin(ctx: Context): Promise<RepinResult> {
     const details = { from_hash: loaded.flow.hash, flow_hash: current.hash, changed: change.changes, pinned: pinnedCopy(current) };
     // The skills are pinned again with the flow: its steps may name others, and any that changed are adopted too.
     const skills = await skillsPinned(repo, current);
-    return {
+    return withTests({
       plan: {
         entries: [entry('run_repinned', moved, { ...details, ...skills })],
         pointer: pointerAt({ ...loaded, flow: current }, moved),
         flowHash: current.hash,
         skillsHash: skills.skills_hash,
         key: `repin:${current.id}`,
-      },
+      } as Plan,
       answer: () => ({ changes: [...change.changes, ...skillChanges], position: moved }),
-    };
+    });
   });
   return result;
 }

@@ -1,12 +1,14 @@
 /**
  * Reads the repository's settings, `.autopilot/config.yml` (its format:
  * `formats/settings.ts`), only when the file exists: most repositories have
- * none, and start-up time matters. `AUTOPILOT_LEASE_STALE_MINUTES` overrides
+ * none, and start-up time matters; the plain lines `init` writes are read
+ * without the YAML parser (`formats/plain-yaml.ts`). `AUTOPILOT_LEASE_STALE_MINUTES` overrides
  * the lease threshold for one shell.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../errors.js';
+import { readPlainYaml } from '../formats/plain-yaml.js';
 import { parseSettings, staleAfter, type Settings } from '../formats/settings.js';
 import type { Repo } from '../io/repo.js';
 import { CONFIG_MAX_BYTES, DEFAULT_STALE_MS, REMOTE_TIMEOUT_MS } from '../limits.js';
@@ -26,7 +28,6 @@ export async function readSettings(repo: Repo): Promise<Settings> {
       received: `${statSync(file).size} bytes`,
     });
   }
-  const { parseYaml } = await import('./parse-yaml.js');
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -38,7 +39,14 @@ export async function readSettings(repo: Repo): Promise<Settings> {
       expected: 'lease:\n  stale_after_minutes: 10',
     });
   }
-  const parsed = parseSettings(text, display, parseYaml, fromEnv.ms);
+  return settingsFromText(text, display, fromEnv.ms);
+}
+
+/** The settings a text holds: its plain `key: value` lines read without the YAML parser, anything else with it. */
+export async function settingsFromText(text: string, display = '.autopilot/config.yml', staleOverride?: number): Promise<Settings> {
+  const plain = readPlainYaml(text);
+  const parse = plain === undefined ? (await import('./parse-yaml.js')).parseYaml : () => plain;
+  const parsed = parseSettings(text, display, parse, staleOverride);
   if ('problem' in parsed) throw new InputError(parsed.problem);
   return parsed.settings;
 }

@@ -78,6 +78,7 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
       ...(tx.lease ? { lease: tx.lease } : {}),
       ctx: tx.ctx,
       staleMs: tx.settings.staleMs,
+      verify: tx.settings.verify,
       person,
     };
     const input = await gatherStep(loaded, event, asker, outputsOf);
@@ -88,8 +89,9 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
       input.state.evidence = withCode(input.state.evidence, code);
       decided = decideStep(input);
     }
-    const attempt = await gatherAttempt(loaded, event, decided, commits, outputsOf);
+    const attempt = await gatherAttempt(loaded, event, decided, commits, outputsOf, tx.settings);
     const plan = planStep(input, attempt.decided, attempt.skill);
+    if (attempt.notice) plan.notices.push(attempt.notice);
     const batchDone = plan.transition.entries.find((e) => e.event === 'batch_completed');
     const said = batchDone?.event === 'batch_completed' ? codeNotice(code?.facts, batchDone.batch) : undefined;
     if (said) plan.notices.push(said);

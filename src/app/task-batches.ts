@@ -20,8 +20,9 @@ import { batchRecord, type BatchRecord } from '../io/batch-record.js';
 import { attemptRecord } from '../io/journal-head.js';
 import { readBounded } from '../io/read-bounded.js';
 import { displayPath, type Repo } from '../io/repo.js';
-import { OUTPUT_FILE_MAX_BYTES } from '../limits.js';
 import { readTemplate } from '../io/gather-outputs.js';
+import { runsOf } from './verify.js';
+import { OUTPUT_FILE_MAX_BYTES } from '../limits.js';
 import type { DeclaredOutputs } from './skill-outputs.js';
 
 export interface BatchGather {
@@ -112,12 +113,7 @@ function reportFacts(
     template: template.text,
     templateChanged: template.changed,
     skill: declared?.skill ?? step.skill,
-    runs: attempt.runs.map((r) => ({
-      command: typeof r.command === 'string' ? r.command : '',
-      exitCode: r.exit_code === undefined ? null : r.exit_code,
-      ...(r.totals ? { totals: r.totals } : {}),
-      seq: r.seq,
-    })),
+    runs: runsOf(attempt.runs),
   };
 }
 

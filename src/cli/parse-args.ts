@@ -175,7 +175,7 @@ export function parseCommandLine(args: readonly string[], commands: readonly Any
   for (const [i, argument] of specsOf.entries()) {
     const rest = argument.name.endsWith('...>');
     const value = rest ? words.slice(i) : words[i];
-    if (value === undefined || (Array.isArray(value) && value.length === 0))
+    if ((value === undefined || (Array.isArray(value) && value.length === 0)) && !argument.optional)
       return { kind: 'error', problem: missing(command, `the argument ${argument.name}`, argument.summary) };
     raw[argument.key] = value;
   }
@@ -290,7 +290,7 @@ function programHelp(commands: readonly AnyEntry[], version: string): string {
 function usageLine(command: AnyEntry): string {
   const args = 'frontEnd' in command ? [] : (command.arguments ?? []);
   const required = 'frontEnd' in command ? [] : (command.options ?? []).filter((o) => o.required);
-  return `autopilot ${command.name}${[...required.map((o) => o.flags), ...args.map((a) => a.name)].map((w) => ` ${w}`).join('')} [options]`;
+  return `autopilot ${command.name}${[...required.map((o) => o.flags), ...args.map((a) => (a.optional ? `[${a.name.slice(1, -1)}]` : a.name))].map((w) => ` ${w}`).join('')} [options]`;
 }
 
 function commandHelp(command: AnyEntry): string {

@@ -26,7 +26,7 @@ export const OUTCOMES: readonly { what: string; exit: number; mcp: readonly Erro
     what: 'decision, boundary, failed step, fork',
     exit: EXIT.stoppedForPerson,
     mcp: 'result',
-    does: 'show `decision.question` (or `boundary`), options, recommendation, reason; stop, ask the person (first `boundary.summary.fix`)',
+    does: 'show `decision.question` (or `boundary`), options, recommendation; stop, ask the person (first `boundary.summary.fix`)',
   },
   { what: 'refused: files missing', exit: ERROR_EXIT.refused, mcp: ['refused'], does: 'make what `missing` names' },
   {
@@ -47,11 +47,11 @@ const table = [
 
 /** The loop, the stops and the exit codes: the same for every agent. */
 const LOOP = `1. \`next\` hands out a step: read \`skill\`, write the files of \`done_when\`
-   (\`write\`: a numbered file's next name; resumed: go on from sub-step \`resume\`
-   if any, keep the files in \`have\`), note progress: \`substep "<n — name>"\`, then
-   \`done\`. Pass next's \`step\` as \`--step N\` to the commands after it.
-   After a crash, repeat it. Failed: \`fail --reason "<why>"\`.
-2. Act on each answer by its exit code, or over MCP by its result or its error
+   (\`write\`: a numbered file's next name; resumed: go on from \`resume\` if any,
+   keep the files in \`have\`), note progress: \`substep "<n — name>"\`, tests:
+   \`exec\` (runs \`verify:\`), then \`done\`. Pass next's \`step\` as \`--step N\` to
+   the commands after it. After a crash, repeat it. Failed: \`fail --reason "<why>"\`.
+2. Act on each answer by its exit code, or over MCP by its result or error
    (isError, the text starts with the code):
 
 ${table}

@@ -44,6 +44,8 @@ export interface ArgumentSpec {
   choices?: readonly string[];
   /** A `<name...>` argument kept as its words (a command line to run), not joined with spaces. */
   words?: true;
+  /** It may be left out (`autopilot exec` alone runs the project's tests); the usage shows it in brackets. */
+  optional?: true;
 }
 
 /** What a command says: the JSON object (`--json`, the MCP structured content), the text for a person, the exit code. */

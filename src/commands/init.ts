@@ -18,11 +18,22 @@ export function initText(r: InitResult): string {
       ? `Commit:  git add ${r.commit.map(quote).join(' ')} && git commit -m "Set up autopilot"`
       : 'Commit:  nothing new (every file was already set up)',
     r.ignored.length > 0 ? `Ignored: ${r.ignored.join(' ')} (.gitignore)` : 'Ignored: nothing (.gitignore has none of autopilot’s lines)',
+    testsSaid(r.verify),
     r.commits,
     r.pointer
       ? `Started ${r.pointer.flow} at step 1. Run \`autopilot next\`, or \`/autopilot\` in your agent.`
       : 'Ready. Run `/autopilot` in your agent, or `autopilot next` here (`autopilot init --flow <id>` chooses the flow).',
   ].join('\n');
+}
+
+/** The line that says which command is the project's tests, and where it came from. */
+function testsSaid(v: InitResult['verify']): string {
+  if (v.command === null)
+    return 'Tests:   none found yet; autopilot looks again when a step needs them, and where it still finds none, asks you to name them (`autopilot repin --verify "<command>"`).';
+  if (v.command === 'none') return 'Tests:   none (`verify: none` in .autopilot/config.yml)';
+  return v.foundIn === '.autopilot/config.yml'
+    ? `Tests:   \`${v.command}\` (verify: in .autopilot/config.yml)`
+    : `Tests:   \`${v.command}\` (found in ${v.foundIn}), written as verify: in .autopilot/config.yml; only a run of it counts as a report's test result`;
 }
 
 export const init = defineCommand({
@@ -55,6 +66,7 @@ export const init = defineCommand({
       warnings: r.warnings,
       ...(r.pointer ? { pointer: r.pointer } : {}),
       commits: r.commits,
+      verify: { command: r.verify.command, found_in: r.verify.foundIn },
     };
     return { json, text: initText(r), exit: EXIT.ok };
   },

@@ -2,7 +2,17 @@
  * What the disk says about each step of one cycle. Gathered at the edge
  * (`io/gather-evidence.ts`), read here by the pure rules.
  */
-import { draftCopy, fresh, judgeFile, type CommandRun, type FileHashes, type Finding, type OutputDeclaration, type TaskFile } from '../evidence/index.js';
+import {
+  draftCopy,
+  fresh,
+  judgeFile,
+  type CommandRun,
+  type FileHashes,
+  type Finding,
+  type OutputDeclaration,
+  type TaskFile,
+  type VerifyFacts,
+} from '../evidence/index.js';
 import { isPerCycle, type Flow, type Step } from '../flow/model.js';
 import type { BatchFacts } from './task-batches.js';
 import { pinnedTemplateFinding } from './pinned-template.js';
@@ -146,6 +156,8 @@ export interface OutputsEvidence {
   attempt?: { baseline?: FileHashes; number: number; runs: CommandRun[] };
   /** In a round a decision repeats: the files as the round began, with their hashes (when recorded). */
   round?: FileHashes;
+  /** The project's test command a test result is held to (gathered for `done`). */
+  verify?: VerifyFacts;
 }
 
 /** Every finding about a step's declared outputs, and whether its files are fresh. `acceptFailures`: a person accepted failed tests. */
@@ -184,6 +196,7 @@ export function judgeOutputs(ev: OutputsEvidence, step: Pick<Step, 'number' | 'n
           taskFiles: f.taskFiles,
           taskTemplate,
           runs: ev.attempt?.runs ?? [],
+          verify: ev.verify,
           ...(acceptFailures ? { acceptFailures } : {}),
         }),
       );

@@ -12,7 +12,7 @@
  * number and the tasks their own, so independent ones could one day be
  * handed to several conversations; nothing here assumes a single one.
  */
-import { judgeFile, type CommandRun, type Finding, type OutputDeclaration } from '../evidence/index.js';
+import { judgeFile, type CommandRun, type Finding, type OutputDeclaration, type VerifyFacts } from '../evidence/index.js';
 import { judgeCodeChange, type CodeFacts } from './batch-code.js';
 import { pinnedTemplateFinding } from './pinned-template.js';
 import { batchReport, type Step } from '../flow/model.js';
@@ -72,6 +72,8 @@ export interface BatchReportFacts {
   tree?: string;
   /** What the work tree shows changed since the batch began; undefined until the shell looked (only once the report passes). */
   code?: CodeFacts;
+  /** The project's test command the batch's result is held to. */
+  verify?: VerifyFacts;
 }
 
 /** A batch report's checks when the skill declares none for it: its tasks and its test run. */
@@ -155,6 +157,7 @@ export function judgeBatchReport(facts: BatchFacts, batch: number): Finding[] {
       skill: report.skill,
       template: report.template,
       runs: report.runs,
+      verify: report.verify,
     }),
   );
   const tasks = facts.plan[batch - 1] ?? [];

@@ -1,19 +1,25 @@
 /**
- * `exit-code`: a test, implementation or refactor report carries the run it
- * stands on, in a `## Result` section:
+ * `exit-code`: a test, implementation, refactor or performance report carries
+ * the run it stands on, in a `## Result` section:
  *
  *     Command: npm test
  *     Exit code: 0
  *     Totals: 42 passed, 0 failed
  *
- * and autopilot holds it to the run it recorded itself (`autopilot exec --
- * <command>`, journaled as `command_run`): the report's command must be one
- * run so in this attempt of the step, its exit code and totals must be that
- * run's, and the run must have passed (exit code 0, nothing failed), unless a
- * person accepted the failures (`done --accept-failures`). An agent cannot
- * type a zero: the journaled run decides.
+ * and autopilot holds it to a run it observed itself (issue 29, point 4): a
+ * run of the project's own test command (`verify:`, pinned with the run), by
+ * `autopilot exec`, in this attempt of the step (journaled as `command_run`),
+ * whose exit code was 0, whose output's totals autopilot read (from the
+ * runner's own summary) and counted at least one test, with nothing outside
+ * the docs folder changed after it began, and what the command runs as it
+ * was pinned. The report's lines must be that run's. A failed run, one with no
+ * totals autopilot reads or with no test, stands only where a person accepts
+ * it (`done --accept-failures`). An agent's word is not proof: the journaled
+ * run decides. Where a person said the project has no tests (`verify: none`),
+ * the Result is the report's own words.
  */
 import { findSection, linesOf } from './markdown.js';
+import { RUNNERS } from './runners/index.js';
 import { countsIn, totalsText } from './totals.js';
 import type { CommandRun, Finding, Judge, Totals } from './types.js';
 
@@ -92,14 +98,14 @@ export function reportedResult(text: string): ReportedResult | undefined {
 
 const sameTotals = (a: Totals, b: Totals) => a.passed === b.passed && a.failed === b.failed && (a.skipped ?? 0) === (b.skipped ?? 0);
 
-export const exitCode: Judge = ({ file, text, runs = [], acceptFailures }) => {
-  const base = { check: 'exit-code', file, heading: RESULT_HEADING };
-  const result = reportedResult(text);
-  const how = 'run it with `autopilot exec -- <command>` and copy the Result lines it prints';
-  if (!result)
-    return [{ ...base, message: 'the report has no `## Result` section', write: `\`## Result\` with \`Command:\`, \`Exit code:\` and \`Totals:\`: ${how}` }];
+/** The command a person runs to name the test command, as a finding says it. */
+const NAME_IT = 'autopilot repin --verify "<command>"` (or `--verify none --reason "<why>"`)';
+
+const HOW = "run the tests with `autopilot exec` (it runs the project's test command) and copy the Result lines it prints";
+
+/** The Result's own lines: each of the three that is missing. */
+function missingLines(result: ReportedResult, at: (line: number | undefined) => Omit<Finding, 'message' | 'write'>): Finding[] {
   const findings: Finding[] = [];
-  const at = (line: number | undefined) => ({ ...base, ...(line !== undefined ? { line } : {}) });
   if (!result.command) findings.push({ ...at(result.line), message: 'the Result has no `Command:` line', write: '`Command: <the command run>`' });
   if (!result.exitCode || result.exitCode.value === undefined)
     findings.push({
@@ -113,27 +119,25 @@ export const exitCode: Judge = ({ file, text, runs = [], acceptFailures }) => {
       message: 'the Result has no `Totals: <p> passed, <f> failed` line',
       write: '`Totals: <p> passed, <f> failed`',
     });
-  if (!result.command) return findings;
+  return findings;
+}
 
-  if (runs.length === 0) {
+/** What stands between the run autopilot saw and a result: its lines against the report's, its outcome, what changed since. */
+function runFindings(
+  result: ReportedResult,
+  run: CommandRun,
+  verify: string,
+  at: (line: number | undefined) => Omit<Finding, 'message' | 'write'>,
+  acceptFailures: boolean,
+): Finding[] {
+  const findings: Finding[] = [];
+  const recorded = `the run autopilot saw (journal event ${run.seq})`;
+  if (result.command && commandKey(result.command.value) !== commandKey(verify))
     findings.push({
       ...at(result.command.line),
-      message: 'no command was run through autopilot in this attempt of the step, so the result is only what the report says',
-      write: how,
+      message: `the report says the command was \`${result.command.value}\`; the project's tests are \`${verify}\`, and that is ${recorded}`,
+      write: `\`Command: ${verify}\``,
     });
-    return findings;
-  }
-  const asked = commandKey(result.command.value);
-  const run: CommandRun | undefined = runs.filter((r) => commandKey(r.command) === asked).at(-1);
-  if (!run) {
-    findings.push({
-      ...at(result.command.line),
-      message: `\`${result.command.value}\` was not run through autopilot in this attempt (it ran: ${[...new Set(runs.map((r) => `\`${r.command}\``))].join(', ')})`,
-      write: `the command autopilot ran, or ${how}`,
-    });
-    return findings;
-  }
-  const recorded = `the run autopilot recorded (journal event ${run.seq})`;
   if (result.exitCode?.value !== undefined && result.exitCode.value !== run.exitCode)
     findings.push({
       ...at(result.exitCode.line),
@@ -146,14 +150,77 @@ export const exitCode: Judge = ({ file, text, runs = [], acceptFailures }) => {
       message: `the report says ${totalsText(result.totals.value)}; ${recorded} says ${totalsText(run.totals)}`,
       write: `\`Totals: ${totalsText(run.totals)}\``,
     });
+  const accept = 'only a person may accept it: `autopilot done --accept-failures --reason "<why>"`';
   const failed = run.exitCode !== 0 || (run.totals?.failed ?? 0) > 0;
   if (failed && !acceptFailures)
     findings.push({
       ...at(result.exitCode?.line ?? result.line),
       message: `the tests did not pass: \`${run.command}\` ${run.exitCode === null ? 'was ended by a signal' : `exited ${run.exitCode}`}${run.totals ? `, ${totalsText(run.totals)}` : ''} (journal event ${run.seq})`,
-      write:
-        'fixes, then a green run (`autopilot exec -- <command>`); only a person may accept failed tests: `autopilot done --accept-failures --reason "<why>"`',
+      write: `fixes, then a green run (\`autopilot exec\`); ${accept}`,
       acceptable: true,
     });
+  else if (!run.totals && !acceptFailures)
+    findings.push({
+      ...at(result.totals?.line ?? result.line),
+      message: `autopilot read no totals in the output of \`${run.command}\` (journal event ${run.seq}); it reads ${RUNNERS}`,
+      write: `the tests run with a reporter whose summary autopilot reads (a runner's default one), then \`autopilot exec\` again; ${accept}`,
+      acceptable: true,
+    });
+  else if (run.totals && run.totals.passed + run.totals.failed === 0 && !acceptFailures)
+    findings.push({
+      ...at(result.totals?.line ?? result.line),
+      message: `\`${run.command}\` ran no test (journal event ${run.seq}: ${totalsText(run.totals)})`,
+      write: `tests the runner finds, then \`autopilot exec\` again; ${accept}`,
+      acceptable: true,
+    });
+  if (run.changedAfter && run.changedAfter.length > 0) {
+    const shown = run.changedAfter.slice(0, 5).map((p) => `\`${p}\``);
+    const more = run.changedAfter.length > 5 ? ` and ${run.changedAfter.length - 5} more` : '';
+    findings.push({
+      ...at(result.line),
+      message: `${shown.join(', ')}${more} changed after ${recorded} began: its result is not of the code as it stands`,
+      write: 'the tests run again on the code as it is: `autopilot exec`',
+    });
+  }
   return findings;
+}
+
+export const exitCode: Judge = ({ file, text, runs = [], acceptFailures, verify }) => {
+  const base = { check: 'exit-code', file, heading: RESULT_HEADING };
+  const result = reportedResult(text);
+  if (!result)
+    return [{ ...base, message: 'the report has no `## Result` section', write: `\`## Result\` with \`Command:\`, \`Exit code:\` and \`Totals:\`: ${HOW}` }];
+  // A person said the project has no tests: the Result is the report's own words.
+  if (verify?.command === null) return [];
+  const at = (line: number | undefined) => ({ ...base, ...(line !== undefined ? { line } : {}) });
+  const findings = missingLines(result, at);
+  const command = verify?.command;
+  if (command === undefined) {
+    findings.push({
+      ...at(result.line),
+      message:
+        "autopilot knows no test command for this project (no `verify:` in .autopilot/config.yml, and none found in the project's files), so no run can stand behind the result",
+      write: `the person names it: ask them to run \`${NAME_IT}\``,
+    });
+    return findings;
+  }
+  if (verify!.changed.length > 0) {
+    findings.push({
+      ...at(result.line),
+      message: `what \`${command}\` runs changed since the run pinned it (${verify!.changed.join('; ')}), so a run of it is not the project's tests as pinned`,
+      write: 'those files put back as they were, or the person adopts the change: ask them to run `autopilot repin`',
+    });
+    return findings;
+  }
+  const run = runs.filter((r) => commandKey(r.command) === commandKey(command)).at(-1);
+  if (!run) {
+    const others = [...new Set(runs.map((r) => `\`${r.command}\``))];
+    findings.push({
+      ...at(result.command?.line ?? result.line),
+      message: `autopilot saw no run of the project's tests (\`${command}\`) in this attempt of the step${others.length > 0 ? ` (it ran ${others.join(', ')}, which ${others.length === 1 ? 'is' : 'are'} not)` : ''}, so the result is only what the report says`,
+      write: HOW,
+    });
+    return findings;
+  }
+  return [...findings, ...runFindings(result, run, command, at, acceptFailures === true)];
 };

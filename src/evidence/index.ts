@@ -48,8 +48,9 @@ export function judgeFile(input: JudgeInput): Finding[] {
   return checksOf(input.output).flatMap((name) => JUDGES[name as CheckName].judge(input));
 }
 
-export type { CommandRun, Finding, Judge, JudgeInput, JudgeNeeds, OutputDeclaration, SkillOutputs, TaskFile, Totals } from './types.js';
+export type { CommandRun, Finding, Judge, JudgeInput, JudgeNeeds, OutputDeclaration, SkillOutputs, TaskFile, Totals, VerifyFacts } from './types.js';
 export { fresh, type FileHashes, type FreshInput } from './fresh.js';
 export { draftCopy, type Draft } from './draft-copy.js';
 export { comparable } from './fold.js';
-export { totalsOf, totalsText } from './totals.js';
+export { totalsText } from './totals.js';
+export { readTotals, RUNNERS, type RunnerTotals } from './runners/index.js';

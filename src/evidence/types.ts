@@ -37,6 +37,26 @@ export interface CommandRun {
   totals?: Totals;
   /** The journal event that records it. */
   seq: number;
+  /** The work tree as the run began (a git tree object), when recorded: the shell tells `changedAfter` from it. */
+  tree?: string;
+  /**
+   * Files outside the docs folder (tracked, or not ignored by git) that changed
+   * after the run began: a result stands on the code as it was run. Undefined
+   * where it cannot be told (no git, or a run recorded without its work tree).
+   */
+  changedAfter?: string[];
+}
+
+/**
+ * The project's test command a test result is held to (`verify:`, pinned with
+ * the run): `command` null when a person said the project has none (with
+ * `reason`), undefined when none is pinned or found; `changed` what the
+ * command runs that the repository holds and that changed since it was pinned.
+ */
+export interface VerifyFacts {
+  command: string | null | undefined;
+  reason?: string;
+  changed: string[];
 }
 
 export interface Totals {
@@ -67,6 +87,8 @@ export interface JudgeInput {
   runs?: CommandRun[];
   /** A person accepted failed tests for this `done` (`done --accept-failures`). */
   acceptFailures?: boolean;
+  /** The project's test command, for a judge that `needs` runs. */
+  verify?: VerifyFacts;
 }
 
 /** Something wrong with a step's evidence, and what to write instead. */

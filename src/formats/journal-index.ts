@@ -1,8 +1,8 @@
 /**
  * The journal index: what reconciliation needs from the whole history, kept
  * small — the waivers (steps skipped on purpose or forced done: evidence no
- * folder shows), the open rounds of repeated steps, and the step list and
- * the skills' declarations each run is pinned to. Only ever derived from the journal's events.
+ * folder shows), the open rounds of repeated steps, and the step list, the
+ * skills' declarations and the test command each run is pinned to. Only ever derived from the journal's events.
  *
  * The journal carries it: now and then the line that closes a batch holds
  * the index as of that line (`journal_index`, `carryIndex`; `app/carry-index.ts`
@@ -47,11 +47,22 @@ export interface JournalIndex {
   pins?: Record<string, unknown>;
   /** The skills' declarations each flow's run is pinned to (the latest `run_started`, `run_repinned` or `skills_pinned` that carries them), by flow id. */
   skills?: Record<string, unknown>;
+  /** The project's test command the run is pinned to: the latest `verify_pinned`. */
+  verify?: VerifyPin;
   /** How many bytes of the journal the index covers, and the sha1 of the 256 before that point. */
   size: number;
   tail: string;
   /** By `flow|step`. */
   steps: Record<string, Facts>;
+}
+
+/** The test command a run is pinned to (`verify_pinned`): null when a person said there is none, with why. */
+export interface VerifyPin {
+  command: string | null;
+  reason?: string;
+  sources: Record<string, string | null>;
+  /** The event that pinned it. */
+  seq: number;
 }
 
 export const emptyJournalIndex = (): JournalIndex => ({ format: JOURNAL_INDEX_FORMAT, size: 0, tail: '', steps: {} });
@@ -78,6 +89,7 @@ export interface CarriedIndex {
   format: number;
   pins?: Record<string, unknown>;
   skills?: Record<string, unknown>;
+  verify?: VerifyPin;
   steps: Record<string, Facts>;
 }
 
@@ -85,8 +97,17 @@ export const carryIndex = (index: JournalIndex): CarriedIndex => ({
   format: index.format,
   ...(index.pins ? { pins: index.pins } : {}),
   ...(index.skills ? { skills: index.skills } : {}),
+  ...(index.verify ? { verify: index.verify } : {}),
   steps: index.steps,
 });
+
+const isVerifyPin = (v: unknown): v is VerifyPin =>
+  isRecord(v) &&
+  (v.command === null || typeof v.command === 'string') &&
+  (v.reason === undefined || typeof v.reason === 'string') &&
+  isRecord(v.sources) &&
+  Object.values(v.sources).every((h) => h === null || typeof h === 'string') &&
+  Number.isSafeInteger(v.seq);
 
 const WAIVERS: ReadonlySet<unknown> = new Set<Waiver>(['skipped', 'forced']);
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -98,7 +119,10 @@ const isFacts = (v: unknown) => isOneFact(v) && isRecord((v as { c?: unknown }).
 export function isCarriedIndex(value: unknown): value is CarriedIndex {
   if (!isRecord(value) || value.format !== JOURNAL_INDEX_FORMAT || !isRecord(value.steps)) return false;
   return (
-    (value.pins === undefined || isRecord(value.pins)) && (value.skills === undefined || isRecord(value.skills)) && Object.values(value.steps).every(isFacts)
+    (value.pins === undefined || isRecord(value.pins)) &&
+    (value.skills === undefined || isRecord(value.skills)) &&
+    (value.verify === undefined || isVerifyPin(value.verify)) &&
+    Object.values(value.steps).every(isFacts)
   );
 }
 
@@ -114,6 +138,7 @@ export function indexFromCarried(value: unknown): JournalIndex | undefined {
     format: JOURNAL_INDEX_FORMAT,
     ...(copy.pins ? { pins: copy.pins } : {}),
     ...(copy.skills ? { skills: copy.skills } : {}),
+    ...(copy.verify ? { verify: copy.verify } : {}),
     size: 0,
     tail: '',
     steps: copy.steps,
@@ -125,6 +150,8 @@ export function indexEvent(index: JournalIndex, e: StampedEntry): void {
   if ((e.event === 'run_started' || e.event === 'run_repinned') && e.pinned !== undefined) (index.pins ??= {})[e.flow] = e.pinned;
   if ((e.event === 'run_started' || e.event === 'run_repinned' || e.event === 'skills_pinned') && e.skills !== undefined)
     (index.skills ??= {})[e.flow] = e.skills;
+  if (e.event === 'verify_pinned' && e.command !== undefined && e.sources !== undefined && typeof e.seq === 'number')
+    index.verify = { command: e.command, ...(typeof e.reason === 'string' ? { reason: e.reason } : {}), sources: e.sources, seq: e.seq };
   if (typeof e.step !== 'number') return;
   const key = `${e.flow}|${e.step}`;
   const change = (apply: (f: { w?: Waiver; r?: string[] }) => void) => {

@@ -114,7 +114,20 @@ export interface EventDetails {
    * `autopilot exec -- <command>` ran a command in the current step: its exit code (null when a
    * signal ended it or it could not start) and the totals read from its output, when it printed any.
    */
-  command_run: { command: string; exit_code: number | null; totals?: { passed: number; failed: number; skipped?: number }; signal?: string };
+  command_run: {
+    command: string;
+    exit_code: number | null;
+    totals?: { passed: number; failed: number; skipped?: number };
+    signal?: string;
+    /** The work tree as the run began (a git tree object): what changed after it began is told from it. */
+    tree?: string;
+  };
+  /**
+   * The project's test command pinned with the run (docs/flow-format.md, "Outputs and their checks"):
+   * `command` (null: a person said the project has none, and `reason` why), `sources` what it runs that
+   * the repository holds, each with a hash (`formats/verify-sources.ts`), `by` where it came from.
+   */
+  verify_pinned: { command: string | null; reason?: string; sources: Record<string, string | null>; by: 'settings' | 'found' | 'person' };
   /** `after`: the step whose completion reached the boundary. */
   boundary_reached: { after: number };
   /** `reached_by`: the session that reached it, when a new session crossed it (answering A). */
@@ -319,6 +332,8 @@ const isJsonObject = (v: unknown): v is object => typeof v === 'object' && v !==
 const isChainHash = (v: unknown): v is string => typeof v === 'string' && CHAIN_HASH.test(v);
 const isBatches = (v: unknown): v is string[][] => Array.isArray(v) && v.every(isStrings);
 const isHashes = (v: unknown): v is Record<string, string> => isJsonObject(v) && Object.values(v).every(isString);
+const isSources = (v: unknown): v is Record<string, string | null> => isJsonObject(v) && Object.values(v).every((h) => h === null || isString(h));
+const isCommandOrNone = (v: unknown): v is string | null => v === null || isString(v);
 const isExitCode = (v: unknown): v is number | null => v === null || (typeof v === 'number' && Number.isSafeInteger(v));
 const isTotals = (v: unknown): v is { passed: number; failed: number; skipped?: number } =>
   isJsonObject(v) &&
@@ -333,7 +348,7 @@ const isTotals = (v: unknown): v is { passed: number; failed: number; skipped?: 
  * `round_files`), the pinned step list (`pinned`: its flow shape is checked
  * where it is used), the repeat of a command (`reason`, `sub_step`,
  * `option`), the fresh-evidence record (`hashes`, `round_hashes`) and a
- * command's run (`command`, `exit_code`, `totals`). The types are wider than the writers' where a newer autopilot
+ * command's run (`command`, `exit_code`, `totals`, `tree`) and the test command pinned (`verify_pinned`). The types are wider than the writers' where a newer autopilot
  * may write a value this one does not know (`by`, `then`).
  */
 const CHECKED = {
@@ -350,7 +365,8 @@ const CHECKED = {
   run_repinned: { pinned: isJsonObject, skills: isJsonObject, skills_hash: isString },
   skills_pinned: { skills_hash: isString, skills: isJsonObject },
   step_started: { tree: isString, hashes: isHashes },
-  command_run: { command: isString, exit_code: isExitCode, totals: isTotals },
+  command_run: { command: isString, exit_code: isExitCode, totals: isTotals, tree: isString },
+  verify_pinned: { command: isCommandOrNone, sources: isSources, reason: isString },
   progress_commit_owed: { files: isStrings, steps: isStepNumber, tree: isString, batch_text: isString, judged: isHashes, carries: isStrings },
   progress_commit_made: { owed: isStepNumber },
   journal_merged: { seams: isStrings, fork_point: isString, kept: isString },

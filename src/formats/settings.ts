@@ -12,6 +12,8 @@
  *                             # finishes something, where git can take one (a branch with a first commit);
  *                             # `true`: the same, and a command refuses where git cannot take one;
  *                             # `evidence`: only the state and the step's done_when files
+ * verify: npm test            # the project's test command (init finds it): `autopilot exec` runs it, and a
+ *                             # report's Result counts only a run of it (docs/flow-format.md, "Outputs and their checks")
  * ```
  *
  * Pure: text → settings or the problem with them; settings → text. The YAML
@@ -21,7 +23,7 @@
  * `app/settings.ts`.
  */
 import type { Problem } from '../errors.js';
-import { DEFAULT_STALE_MS, REMOTE_NAME_MAX_LENGTH, REMOTE_TIMEOUT_MS } from '../limits.js';
+import { DEFAULT_STALE_MS, FREE_TEXT_MAX_LENGTH, REMOTE_NAME_MAX_LENGTH, REMOTE_TIMEOUT_MS } from '../limits.js';
 
 export interface Settings {
   /** How long another session's lease on this machine may be quiet before it is stale. */
@@ -47,6 +49,13 @@ export interface Settings {
    * default): never taken for its age, only by a person's `--take-over`.
    */
   remoteStaleMs?: number;
+  /**
+   * `verify`: the project's test command, one line (`init` writes the one it
+   * finds); `none` when a person said the project has none. A run pins it
+   * (docs/flow-format.md, "Outputs and their checks"): a change here waits for
+   * a person's `autopilot repin`.
+   */
+  verify?: string;
 }
 
 export type CommitMode = 'work' | 'evidence';
@@ -103,6 +112,7 @@ export function parseSettings(
   const config = (data ?? {}) as {
     lease?: { stale_after_minutes?: unknown; remote?: unknown; remote_timeout_seconds?: unknown; remote_stale_after_minutes?: unknown };
     commit?: unknown;
+    verify?: unknown;
   };
   const commit = config.commit === undefined || config.commit === null ? 'auto' : config.commit === true ? 'work' : config.commit;
   if (commit !== false && commit !== 'auto' && commit !== 'work' && commit !== 'evidence') {
@@ -127,6 +137,17 @@ export function parseSettings(
   }
   const remoteStale = staleAfter(config.lease?.remote_stale_after_minutes, file);
   if ('problem' in remoteStale) return { problem: { ...remoteStale.problem, expected: 'a positive number, e.g. `remote_stale_after_minutes: 30`' } };
+  const verify = config.verify ?? undefined;
+  if (verify !== undefined && (typeof verify !== 'string' || verify.trim() === '' || /[\r\n]/.test(verify) || verify.length > FREE_TEXT_MAX_LENGTH)) {
+    return {
+      problem: {
+        file,
+        message: '`verify` is not a command line',
+        expected: "the project's test command on one line, e.g. `verify: npm test` (or `verify: none`)",
+        received: String(verify),
+      },
+    };
+  }
   let staleMs = staleOverride;
   if (staleMs === undefined) {
     const threshold = staleAfter(config.lease?.stale_after_minutes, file);
@@ -140,6 +161,7 @@ export function parseSettings(
       ...(typeof remote === 'string' ? { remote } : {}),
       remoteTimeoutMs: typeof timeout === 'number' ? timeout * 1000 : REMOTE_TIMEOUT_MS,
       ...(remoteStale.ms === undefined ? {} : { remoteStaleMs: remoteStale.ms }),
+      ...(verify === undefined ? {} : { verify: verify.trim() }),
     },
   };
 }
@@ -153,6 +175,13 @@ export function serializeSettings(settings: Settings): string {
     `  remote_timeout_seconds: ${settings.remoteTimeoutMs / 1000}`,
     ...(settings.remoteStaleMs === undefined ? [] : [`  remote_stale_after_minutes: ${settings.remoteStaleMs / MINUTE_MS}`]),
     ...(settings.commit === 'auto' ? [] : [`commit: ${settings.commit === 'work' ? 'true' : settings.commit}`]),
+    ...(settings.verify === undefined ? [] : [verifyLine(settings.verify)]),
     '',
   ].join('\n');
+}
+
+/** The settings line that names the test command: plain where YAML reads it back as it is, else quoted. */
+export function verifyLine(command: string): string {
+  const plain = /^[A-Za-z0-9_./(][^\t]*$/.test(command) && !/: |:$| #/.test(command) && !/^[-+.]?\d|^(true|false|null|~)$/i.test(command);
+  return `verify: ${plain ? command : JSON.stringify(command)}`;
 }

@@ -22,5 +22,5 @@ export const ANSWER_KEYS: Record<AnswerName, readonly string[]> = {
   restore: ['restored', 'step', 'name', 'status'],
   closed: ['closed'],
   hook: [],
-  exec: ['command', 'exit_code', 'seq', 'step', 'result'],
+  exec: ['command', 'exit_code', 'verify', 'seq', 'step', 'result'],
 };

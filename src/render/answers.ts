@@ -230,6 +230,8 @@ export const initAnswer = z.object({
   pointer: z.object({ flow: z.string(), step: z.number().int() }).optional(),
   /** What happens to the steps in git: committed (and the line that turns it off), or why not. */
   commits: z.string().optional(),
+  /** The project's test command (`verify:` in .autopilot/config.yml), null where none is known yet, and where it was found. */
+  verify: z.object({ command: z.string().nullable(), found_in: z.string().optional() }).optional(),
 });
 
 export const breadcrumbAnswer = z.object({ markdown: z.string(), marked: z.boolean(), noted: z.string().optional() });
@@ -248,7 +250,11 @@ export const execAnswer = z.object({
   command: z.string(),
   exit_code: z.number().int().nullable(),
   totals: z.object({ passed: z.number().int(), failed: z.number().int(), skipped: z.number().int().optional() }).optional(),
+  /** The runner whose summary the totals were read from. */
+  runner: z.string().optional(),
   signal: z.string().optional(),
+  /** The run is of the project's test command, as the run pinned it: a report's Result may stand on it. */
+  verify: z.boolean(),
   seq: z.number().int(),
   step: z.number().int(),
   result: z.string(),

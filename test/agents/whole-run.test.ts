@@ -9,7 +9,10 @@
  * `done_when`, a pattern's `*` made `01`) with real sections taken from the step's skill (the
  * answer's `skill` file: one heading a sub-step, and the Markdown examples its Outputs give), calls
  * `done`, and on a decision or a boundary ends the conversation showing the question. There is no
- * list of step files here.
+ * list of step files here. The project's tests are real (`verify: node --test`, the person's choice
+ * before `init`): each Implement batch writes a module and its test, the agent runs the tests
+ * through `autopilot exec` and copies the Result lines it prints into each report that holds one,
+ * written after the run (issue 29, point 4: a result counts only as a run autopilot observed).
  *
  * At the end: every step reached (completed, or passed over by its rule), none lost (check clean,
  * every file written present and committed), none repeated, no wait (no exit 4, no `held`, no stale
@@ -33,7 +36,7 @@ import { CLAUDE, claudeHome, put, startClaude, tempDir } from '../helpers/claude
 import { CODEX, codexHome, runCodex, tempFolder } from '../helpers/codex.js';
 import { namingCriteria } from '../helpers/cli.js';
 import { ROOT } from '../helpers/engine.js';
-import { FILLED_ARGV, fillTemplate } from '../helpers/templates.js';
+import { fillTemplate } from '../helpers/templates.js';
 import { bash, startModelServer, toolUse, userText, withoutReminders, type MessagesBody, type Turn as ClaudeTurn } from '../helpers/model-server.js';
 import { startResponsesServer, type InputItem, type ResponsesBody, type Turn as CodexTurn } from '../helpers/responses-server.js';
 
@@ -69,6 +72,9 @@ function newProject(folder: string): string {
   git(repo, 'config', 'user.email', 'person@example.com');
   writeFileSync(join(repo, 'README.md'), '# Reading list\n\nA small tool to keep track of the books a team reads.\n');
   writeFileSync(join(repo, '.gitignore'), 'node_modules/\n');
+  // The project's tests: node's test runner over test/ (the person's choice; init keeps it and says so).
+  mkdirSync(join(repo, '.autopilot'), { recursive: true });
+  writeFileSync(join(repo, '.autopilot', 'config.yml'), 'verify: node --test\n');
   git(repo, 'add', '-A');
   git(repo, 'commit', '--quiet', '-m', 'First commit');
   mkdirSync(join(repo, 'node_modules', '.bin'), { recursive: true });
@@ -248,7 +254,7 @@ function workFor(answer: Answer, project: Project, counts: { named: number; deri
     name: string;
     done_when: string[];
     templates?: { file: string; template: string }[];
-    batch?: { report: string };
+    batch?: { report: string; tasks: { id: string; name: string }[] };
   };
   const skill = readFileSync(join(project.repo, json.skill), 'utf8');
   const docs = json.done_when[0]!.split('/')[0]!;
@@ -263,6 +269,15 @@ function workFor(answer: Answer, project: Project, counts: { named: number; deri
     return namingCriteria(project.repo, path, fillTemplate(readFileSync(at(named.template), 'utf8'), path));
   };
   const out: Written[] = [];
+  // A batch's tasks become code, each with its test: the project's tests grow with each batch.
+  for (const task of json.batch?.tasks ?? []) {
+    const name = `task_${task.id.replace(/\W/g, '_')}`;
+    out.push({ path: `src/${name}.js`, text: `// ${task.name}\nexports.${name} = () => '${task.id}';\n` });
+    out.push({
+      path: `test/${name}.test.js`,
+      text: `const test = require('node:test');\nconst assert = require('node:assert');\nconst { ${name} } = require('../src/${name}.js');\n\ntest('${name} gives its id', () => assert.equal(${name}(), '${task.id}'));\n`,
+    });
+  }
   for (const path of paths.filter((p) => !existsSync(join(project.repo, p)))) {
     const text = fromTemplate(path);
     out.push({ path, text: text ?? documentFor(path, skill, json.name, project) });
@@ -285,7 +300,7 @@ type Move =
   | { kind: 'next' }
   | { kind: 'done'; step: number }
   | { kind: 'write'; step: number; files: Written[] }
-  | { kind: 'run'; step: number }
+  | { kind: 'run'; step: number; later: Written[] }
   | { kind: 'say'; text: string }
   | { kind: 'stall' };
 
@@ -297,6 +312,8 @@ interface KillPoint {
 
 interface RunLog {
   answers: { conversation: number; call: string; answer: Answer }[];
+  /** Each run of the project's tests through `autopilot exec`: the step, and the Result lines it printed. */
+  runs: { step: number; result: string }[];
   written: Map<number, string[]>;
   counts: { named: number; derived: number };
 }
@@ -332,13 +349,13 @@ function agent(project: Project, log: RunLog, conversation: number, kills: KillP
         const step = json.step as number;
         lastStep = step;
         const files = workFor(answer, project, log.counts);
-        if (files.length) {
-          log.written.set(step, [...(log.written.get(step) ?? []), ...files.map((f) => f.path)]);
-          queue.push({ kind: 'write', step, files });
-        }
-        // A report with a Result: the suite runs through `autopilot exec`, which records what the report says.
-        if (files.some((f) => /^## Result\s*$/m.test(f.text))) queue.push({ kind: 'run', step });
-        queue.push({ kind: 'done', step });
+        if (files.length) log.written.set(step, [...(log.written.get(step) ?? []), ...files.map((f) => f.path)]);
+        // A report with a Result is written after the tests run through `autopilot exec`, with the lines it printed.
+        const later = files.filter((f) => /^## Result\s*$/m.test(f.text));
+        const now = files.filter((f) => !later.includes(f));
+        if (now.length) queue.push({ kind: 'write', step, files: now });
+        if (later.length) queue.push({ kind: 'run', step, later });
+        else queue.push({ kind: 'done', step });
         return;
       }
       case 'advanced':
@@ -373,7 +390,23 @@ function agent(project: Project, log: RunLog, conversation: number, kills: KillP
     return next;
   };
 
-  return { react, move, stalled, ended: () => ended };
+  /** What `autopilot exec` printed: its Result lines go into the reports held back for them, then `done`. */
+  const ran = (run: Extract<Move, { kind: 'run' }>, output: string) => {
+    const lines = /^Command: .*\nExit code: .*\nTotals: .*$/m.exec(output)?.[0];
+    if (!lines) throw new Error(`conversation ${conversation}: autopilot exec printed no Result lines:\n${output}`);
+    const [command, exit, totals] = lines.split('\n');
+    const files = run.later.map((f) => ({
+      ...f,
+      text: f.text
+        .replace(/^Command: .*$/m, command!)
+        .replace(/^Exit code: .*$/m, exit!)
+        .replace(/^Totals: .*$/m, totals!),
+    }));
+    log.runs.push({ step: run.step, result: lines });
+    queue.push({ kind: 'write', step: run.step, files }, { kind: 'done', step: run.step });
+  };
+
+  return { react, ran, move, stalled, ended: () => ended };
 }
 
 // ---------------------------------------------------------------------------
@@ -387,6 +420,9 @@ interface JournalLine {
   reason?: string;
   option?: string;
   actor?: string;
+  command?: string | null;
+  exit_code?: number | null;
+  totals?: { passed: number; failed: number };
 }
 
 function journal(repo: string): JournalLine[] {
@@ -445,6 +481,11 @@ interface Figures {
   clean: string;
   namedByWrite: number;
   derived: number;
+  /** Runs of the project's tests the agent made through `autopilot exec`, and those autopilot journaled green with at least one test. */
+  testRuns: number;
+  observedGreen: number;
+  /** The test command the run was pinned to. */
+  pinned: string | null | undefined;
   seconds: number;
 }
 
@@ -502,6 +543,9 @@ function figures(
     clean: git(repo, 'status', '--porcelain'),
     namedByWrite: log.counts.named,
     derived: log.counts.derived,
+    testRuns: log.runs.length,
+    observedGreen: lines.filter((l) => l.event === 'command_run' && l.command === 'node --test' && l.exit_code === 0 && (l.totals?.passed ?? 0) > 0).length,
+    pinned: lines.find((l) => l.event === 'verify_pinned')?.command,
     seconds: Math.round((Date.now() - started) / 1000),
   };
 }
@@ -513,6 +557,7 @@ function report(f: Figures): void {
       `  lost ${f.lost.length}${f.lost.length ? ` (${f.lost.join(', ')})` : ''}, not in HEAD ${f.uncommitted.length}, check ${f.checkOk ? 'clean' : 'NOT clean'}, repeated ${f.repeated.length}, waits ${f.waits}`,
       `  conversations ${f.conversations}, hard kills ${f.kills}, answers typed in one open terminal ${f.answersTyped}`,
       `  progress commits ${f.commits}, completed steps committed ${f.stepsCommitted}/${f.completed.length}, each holding its files ${f.stepsWithTheirFiles}/${f.completed.length}, tree ${f.clean ? `NOT clean:\n${f.clean}` : 'clean'}`,
+      `  the project's tests (${f.pinned ?? 'none pinned'}) run through autopilot exec ${f.testRuns} times, ${f.observedGreen} journaled green with at least one test`,
       `  file names from next's write ${f.namedByWrite}, derived from a pattern ${f.derived}; ${f.seconds} s`,
     ].join('\n'),
   );
@@ -540,6 +585,10 @@ function expectTargets(f: Figures): void {
   expect.soft(f.clean, 'git status --porcelain [h2]').toBe('');
   // h4: next names the file to write for a pattern.
   expect.soft(f.derived, 'file names the agent had to derive from a pattern [h4]').toBe(0);
+  // g3 (issue 29, point 4): the reports' results are runs of the project's own tests that autopilot observed.
+  expect.soft(f.pinned, 'the test command the run is pinned to [g3]').toBe('node --test');
+  expect.soft(f.testRuns, 'runs of the project’s tests (Implement, Run Tests at least) [g3]').toBeGreaterThanOrEqual(2);
+  expect.soft(f.observedGreen, 'runs autopilot journaled green with at least one test [g3]').toBeGreaterThanOrEqual(f.testRuns);
 }
 
 // ---------------------------------------------------------------------------
@@ -572,7 +621,7 @@ async function wholeRun(
 ): Promise<Figures> {
   const started = Date.now();
   const terminal = new Terminal(project.repo);
-  const log: RunLog = { answers: [], written: new Map(), counts: { named: 0, derived: 0 } };
+  const log: RunLog = { answers: [], runs: [], written: new Map(), counts: { named: 0, derived: 0 } };
   const kills = KILLS();
   const counts = { conversations: 0, kills: 0 };
   let stuck = 0;
@@ -685,13 +734,14 @@ describe.skipIf(claudeMissing)('the whole run under the real Claude Code', () =>
       const home = claudeHome();
       const servers: { close: () => Promise<void> }[] = [];
       const f = await wholeRun('Claude Code', project, async (_number, brain) => {
-        let pending: { id: string; call: string } | undefined;
+        let pending: { id: string; call: string; run?: Extract<Move, { kind: 'run' }> } | undefined;
         let n = 0;
         const server = await startModelServer(async (request): Promise<ClaudeTurn> => {
           if (pending) {
             const text = resultFor(request, pending.id);
             if (pending.call === 'run' && /^Exit code/.test(text ?? '')) throw new Error(`autopilot exec failed: ${text ?? ''}`);
-            if (pending.call !== 'write' && pending.call !== 'run') brain.react(pending.call, bashAnswer(text ?? ''));
+            if (pending.run) brain.ran(pending.run, text ?? '');
+            else if (pending.call !== 'write') brain.react(pending.call, bashAnswer(text ?? ''));
             pending = undefined;
           }
           const move = brain.move();
@@ -708,8 +758,8 @@ describe.skipIf(claudeMissing)('the whole run under the real Claude Code', () =>
               pending = { id, call: 'done' };
               return bash(`${BIN} done --step ${move.step} --json --session ${sessionIn(request)}`, id);
             case 'run':
-              pending = { id, call: 'run' };
-              return bash(`${BIN} exec --session ${sessionIn(request)} -- ${FILLED_ARGV.join(' ')}`, id);
+              pending = { id, call: 'run', run: move };
+              return bash(`${BIN} exec --session ${sessionIn(request)}`, id);
             case 'write': {
               // One Write a file, in one turn; the last one's id is the one waited on.
               const blocks = move.files.map((file, i) => toolUse('Write', { file_path: join(project.repo, file.path), content: file.text }, `${id}_${i}`));
@@ -778,7 +828,7 @@ describe.skipIf(codexMissing)('the whole run under the real Codex', () => {
       const home = codexHome({ baseUrl: server.baseUrl, trusted: [project.repo], ...WORKSPACE_WRITE });
       try {
         const f = await wholeRun('Codex', project, (_number, brain) => {
-          let pending: { id: string; call: string } | undefined;
+          let pending: { id: string; call: string; run?: Extract<Move, { kind: 'run' }> } | undefined;
           let n = 0;
           let toolsFound = false;
           let searches = 0;
@@ -798,6 +848,7 @@ describe.skipIf(codexMissing)('the whole run under the real Codex', () => {
               const output = since.find((item) => item.type === 'function_call_output' && item.call_id === pending!.id)?.output;
               if (pending.call === 'write' || pending.call === 'run') {
                 if (!/Process exited with code 0/.test(String(output))) throw new Error(`${pending.call} failed: ${String(output)}`);
+                if (pending.run) brain.ran(pending.run, String(output));
               } else brain.react(pending.call, mcpAnswer(output));
               pending = undefined;
             }
@@ -815,16 +866,8 @@ describe.skipIf(codexMissing)('the whole run under the real Codex', () => {
                 pending = { id, call: 'done' };
                 return { calls: [{ namespace: 'mcp__autopilot', name: 'done', arguments: { step: move.step }, callId: id }] };
               case 'run':
-                pending = { id, call: 'run' };
-                return {
-                  calls: [
-                    {
-                      name: 'exec_command',
-                      arguments: { cmd: `node_modules/.bin/autopilot exec -- ${FILLED_ARGV.join(' ')}`, yield_time_ms: 30_000 },
-                      callId: id,
-                    },
-                  ],
-                };
+                pending = { id, call: 'run', run: move };
+                return { calls: [{ name: 'exec_command', arguments: { cmd: 'node_modules/.bin/autopilot exec', yield_time_ms: 30_000 }, callId: id }] };
               case 'write':
                 pending = { id, call: 'write' };
                 return { calls: [{ name: 'exec_command', arguments: { cmd: writeScript(move.files), yield_time_ms: 30_000 }, callId: id }] };

@@ -16,7 +16,7 @@ import { atImplement, work, type BatchJson } from '../helpers/batches.js';
 import { autopilot, write as writeFile, writeArtifacts, type NextJson } from '../helpers/cli.js';
 import { cli } from '../helpers/faults.js';
 import { commit, git, newRepo } from '../helpers/git.js';
-import { batchReport, FILLED_ARGV, filledTemplate, stepEvidence } from '../helpers/templates.js';
+import { batchReport, filledTemplate, stepEvidence, testProject } from '../helpers/templates.js';
 
 const pointer = (dir: string) => readFileSync(join(dir, '_docs/_autopilot_state.md'), 'utf8');
 const events = (dir: string) =>
@@ -43,7 +43,8 @@ describe('Implement walks the task table, batch by batch', () => {
 
     // A report that leaves out a task of the batch is refused, naming it; nothing is written.
     writeFile(dir, 'src/task_01.js', '// task 01\n');
-    expect(autopilot(dir, 'exec', '--', ...FILLED_ARGV).code).toBe(0);
+    testProject(dir);
+    expect(autopilot(dir, 'exec').code).toBe(0);
     writeFile(dir, '_docs/03_implementation/batch_01.md', batchReport(1, ['01'], ['AC-01']));
     const before = events(dir).length;
     const refused = autopilot(dir, 'done', '--json');
@@ -83,7 +84,8 @@ describe('Implement walks the task table, batch by batch', () => {
     expect(n3.sub_step).toBe('batch 3 of 3 — 04, 05');
     work(dir, n3.batch);
     writeFile(dir, '_docs/03_implementation/implementation_report.md');
-    expect(autopilot(dir, 'exec', '--', ...FILLED_ARGV).code).toBe(0);
+    testProject(dir);
+    expect(autopilot(dir, 'exec').code).toBe(0);
     const last = autopilot(dir, 'done', '--json');
     expect(last.code, last.stdout).toBe(0);
     expect(last.json<NextJson>()).toMatchObject({ step: 7, name: 'Run Tests' });
@@ -211,7 +213,8 @@ describe('Implement walks the task table, batch by batch', () => {
           // After the last batch, the step's own report (only it: the batches have theirs).
           const files = stepEvidence(json.done_when!);
           for (const path of json.done_when!) writeFile(dir, path, files[path]);
-          expect(autopilot(dir, 'exec', '--', ...FILLED_ARGV).code).toBe(0);
+          testProject(dir);
+          expect(autopilot(dir, 'exec').code).toBe(0);
         }
       } else {
         writeArtifacts(dir, json.done_when!);

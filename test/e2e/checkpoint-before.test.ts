@@ -122,7 +122,8 @@ describe('a checkpoint before Deploy, the step the built-in flows mark', () => {
 
   it('existing-code takes 1 in each cycle’s Deploy (step 14): 2 over two cycles, their notes naming cycle 1 and cycle 2', () => {
     const dir = tempRepo();
-    write(dir, 'go.mod', 'module x\n');
+    // Code with no test command of its own (a go.mod would make `go test ./...` the run's tests): the walk's are `node --test`.
+    write(dir, 'src/main.c', 'int main(void) { return 0; }\n');
     expect(autopilot(dir, 'init', '--flow', 'existing-code').code).toBe(0);
     walkUntil(dir, 14, 1);
     expect(next(dir)).toMatchObject({ step: 14, cycle: 1, action: 'start' });

@@ -99,7 +99,13 @@ describe('the placeholders a new user tried, each refused by done', () => {
     const tests = reach(dir, 7);
     const report = tests.done_when!.find((f) => f.endsWith('test_report.md'))!;
     writeArtifacts(dir, tests.done_when!);
-    const run = autopilot(dir, 'exec', '--', 'node', '-e', "console.log('12 passed, 7 failed'); process.exit(1)");
+    // The project's tests (node --test over one passing test) gain 11 more that pass and 7 that fail.
+    const cases = [
+      ...Array.from({ length: 11 }, (_, i) => `test('passes ${i}', () => {});`),
+      ...Array.from({ length: 7 }, (_, i) => `test('fails ${i}', () => assert.fail('red'));`),
+    ];
+    write(dir, 'test/more.test.js', ["const test = require('node:test');", "const assert = require('node:assert');", ...cases, ''].join('\n'));
+    const run = autopilot(dir, 'exec');
     expect(run.code).toBe(1);
     const result = /^## Result\n\nCommand: .*\nExit code: 1\nTotals: 12 passed, 7 failed$/m.exec(run.stdout)![0];
     const text = read(dir, report).replace(/^## Result\n\nCommand: .*\nExit code: .*\nTotals: .*$/m, result);

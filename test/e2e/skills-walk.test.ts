@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { autopilot, tempRepo, write, type NextJson } from '../helpers/cli.js';
-import { FILLED_ARGV, FILLED_COMMAND, fillTemplate, filledTemplate } from '../helpers/templates.js';
+import { FILLED_COMMAND, fillTemplate, filledTemplate, testProject } from '../helpers/templates.js';
 
 /** The skills whose report holds a Result: the agent runs the suite through `autopilot exec` first. */
 const RUNS_TESTS = new Set(['implement', 'test-run', 'refactor', 'testability-revision', 'performance-test']);
@@ -33,7 +33,8 @@ function walk(dir: string, stop: (next: NextJson) => boolean, extra: Record<stri
     walked.steps.push(`${json.step} ${json.name}`);
     walked.skills.add(skill);
     if (RUNS_TESTS.has(skill)) {
-      const run = autopilot(dir, 'exec', '--', ...FILLED_ARGV);
+      testProject(dir);
+      const run = autopilot(dir, 'exec');
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toContain(`Command: ${FILLED_COMMAND}`);
     }

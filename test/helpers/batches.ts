@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { autopilot, write as writeFile, type NextJson } from './cli.js';
 import { commit, newRepo } from './git.js';
-import { batchReport, FILLED_ARGV, filledTemplate } from './templates.js';
+import { batchReport, filledTemplate, testProject } from './templates.js';
 
 export const TASKS = [
   { id: '01', name: 'Parse config', batch: 1, deps: '—', ac: 'AC-01' },
@@ -118,7 +118,8 @@ export interface BatchJson {
 export function work(dir: string, batch: BatchJson): void {
   // The code of each task, written for this batch (a batch's `done` needs code changed since it began).
   for (const t of batch.tasks) writeFile(dir, `src/task_${t.id}.js`, `// task ${t.id}: ${t.name}, for ${batch.report}\n`);
-  expect(autopilot(dir, 'exec', '--', ...FILLED_ARGV).code).toBe(0);
+  testProject(dir);
+  expect(autopilot(dir, 'exec').code).toBe(0);
   const criteria = [...new Set(batch.tasks.flatMap((t) => t.criteria))];
   writeFile(
     dir,

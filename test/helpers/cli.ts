@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { afterEach } from 'vitest';
 import { ROOT } from './engine.js';
 import { inDir } from './line.js';
-import { FILLED_ARGV, hasResult, stepEvidence } from './templates.js';
+import { hasResult, stepEvidence, testProject } from './templates.js';
 
 const BIN = join(ROOT, 'bin', 'autopilot.js');
 const made: string[] = [];
@@ -120,8 +120,9 @@ let batchWork = 0;
  * What an agent does with a step: write every file `next` asks for (globs
  * filled in) as its skill says, each from its template filled
  * (`helpers/templates.ts`), a source file beside each batch report (a
- * batch's work is code), and, when a report holds a Result, run the suite
- * through `autopilot exec` (with `args` before it, e.g. `--session`), so that
+ * batch's work is code), and, when a report holds a Result, run the
+ * project's tests (`testProject`) through `autopilot exec` (with `args`
+ * before it, e.g. `--session`), so that
  * `done` accepts the work.
  */
 export function writeArtifacts(dir: string, doneWhen: string[], ...args: string[]): void {
@@ -130,7 +131,10 @@ export function writeArtifacts(dir: string, doneWhen: string[], ...args: string[
   // A batch's work is code: a source file of its own beside its report (a batch's `done` needs code changed).
   for (const path of Object.keys(files).filter((p) => /\/batch_\d+\.md$/.test(p)))
     write(dir, `src/${path.replace(/\.md$/, '').replace(/[^\w]+/g, '_')}.js`, `// the work of ${path} (${++batchWork})\n`);
-  if (Object.values(files).some(hasResult)) autopilot(dir, ...args, 'exec', '--', ...FILLED_ARGV);
+  if (Object.values(files).some(hasResult)) {
+    testProject(dir);
+    autopilot(dir, ...args, 'exec');
+  }
 }
 
 /** Every file under `dir` with its content and modification time: to prove a command wrote nothing. */

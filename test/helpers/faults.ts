@@ -14,7 +14,7 @@ import { readJournal } from '../../src/io/journal.js';
 import { parsePointer, type ParsedPointer } from '../../src/formats/pointer/parse-pointer.js';
 import { ROOT } from './engine.js';
 import { write } from './cli.js';
-import { FILLED_ARGV, hasResult, stepEvidence } from './templates.js';
+import { hasResult, stepEvidence, testProject } from './templates.js';
 
 const made: string[] = [];
 
@@ -298,7 +298,10 @@ export async function walkTo(app: App, dir: string, target: number): Promise<voi
     const doneWhen = flow.steps[p.step - 1]!.doneWhen;
     writeStepFiles(dir, doneWhen);
     // A report with a Result is held to the run autopilot exec recorded in the attempt.
-    if (Object.values(stepEvidence(doneWhen.map((pattern) => `_docs/${pattern}`))).some(hasResult)) await cli(dir, ['exec', '--', ...FILLED_ARGV]);
+    if (Object.values(stepEvidence(doneWhen.map((pattern) => `_docs/${pattern}`))).some(hasResult)) {
+      testProject(dir);
+      await cli(dir, ['exec']);
+    }
     await app.runStep(ctxOf(dir), { event: { type: 'done' } });
   }
   throw new Error(`never reached step ${target}`);

@@ -6,20 +6,37 @@
  * sentence of its own. The walks and the skills' test write evidence with it
  * that the engine's judges accept.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 /** The repository's root, which holds skills/: two folders up in source (test/helpers/), one when bundled into dist/bench.js. */
 const ROOT = [join(import.meta.dirname, '..', '..'), join(import.meta.dirname, '..')].find((dir) => existsSync(join(dir, 'skills', 'problem', 'SKILL.md')))!;
 
 /**
- * The command a filled Result names, as `autopilot exec` prints it, and the
- * words to run it with (`autopilot exec -- ...FILLED_ARGV`): it prints the
- * totals the Result gives, and needs no quoting, so the two read alike.
+ * The project's tests in a test repository (`testProject`): `node --test`
+ * over one passing test, named as `verify:` in its settings. A filled
+ * Result names that command and the totals its run gives, and `autopilot
+ * exec` with no command (`FILLED_ARGV`, none) runs it: the engine holds a
+ * report to a run of the project's own tests.
  */
-export const FILLED_ARGV = ['echo', '12', 'passed,', '0', 'failed'];
-export const FILLED_COMMAND = FILLED_ARGV.join(' ');
-export const FILLED_TOTALS = { passed: 12, failed: 0 };
+export const FILLED_ARGV: string[] = [];
+export const FILLED_COMMAND = 'node --test';
+export const FILLED_TOTALS = { passed: 1, failed: 0 };
+
+/** Gives a test repository its tests, where it has none yet: `verify: node --test` in its settings, and one passing test. */
+export function testProject(dir: string): void {
+  const config = join(dir, '.autopilot', 'config.yml');
+  const text = existsSync(config) ? readFileSync(config, 'utf8') : '';
+  if (!/^verify\s*:/m.test(text)) {
+    mkdirSync(dirname(config), { recursive: true });
+    writeFileSync(config, `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}verify: ${FILLED_COMMAND}\n`);
+  }
+  const test = join(dir, 'test', 'project.test.js');
+  if (!existsSync(test)) {
+    mkdirSync(dirname(test), { recursive: true });
+    writeFileSync(test, "const test = require('node:test');\ntest('the project works', () => {});\n");
+  }
+}
 
 /** What a placeholder of a fixed shape is filled with, by the words it asks with. */
 const SHAPED: [RegExp, string][] = [
@@ -74,8 +91,9 @@ const patternRegExp = (pattern: string) => new RegExp(`^${pattern.replace(/[.]/g
  * `{cycle}` already filled) as its skill says: the file itself, its template
  * filled, and for a task index the task file beside it. Name the skill when
  * two declare the file (`02_document/architecture.md`: plan and document).
- * For a report with a Result (`hasResult`), run `autopilot exec --
- * ...FILLED_ARGV` in the same attempt: the engine holds it to that run.
+ * For a report with a Result (`hasResult`), run `autopilot exec` in the
+ * same attempt, in a repository `testProject` gave its tests: the engine
+ * holds it to that run.
  */
 export function filledEvidence(file: string, skill?: string): Record<string, string> {
   const skills = [
@@ -116,7 +134,7 @@ function evidenceFor(file: string, skill?: string): Record<string, string> | und
   return files;
 }
 
-/** A batch's report as the implement skill's template asks: its tasks and the criteria they cover named, the Result of the run `FILLED_ARGV` makes, its Self-check ticked. */
+/** A batch's report as the implement skill's template asks: its tasks and the criteria they cover named, the Result of the run of the project's tests, its Self-check ticked. */
 export function batchReport(batch: number, tasks: string[], criteria: string[]): string {
   const template = readFileSync(join(ROOT, 'skills', 'implement', 'templates', 'batch_report.md'), 'utf8');
   const checks = template.slice(template.search(/^## Self-check\s*$/m)).replace(/^(\s*[-*] )\[ \]/gm, '$1[x]');

@@ -4,7 +4,9 @@
  * holds what changed from then on); an attempt or a round that begins gets
  * the step's files and their hashes (`done` tells this attempt's work by
  * them); a batch that begins gets its report's hash when one is on disk
- * already; `next` sending the agent to work gets the skill's own state file.
+ * already; `next` sending the agent to work gets the skill's own state file;
+ * a run with no test command pinned takes one as a step starts, where one is
+ * known (`app/verify.ts`).
  * Nothing is written: these are details on the decided entries.
  */
 import { skillStateWanted, type SkillState } from '../../engine/step-plan.js';
@@ -18,14 +20,30 @@ import { startTree, type CommitGit } from '../progress-commit.js';
 import { skillPosition } from '../skill-position.js';
 import { reportHashOnDisk } from '../task-batches.js';
 import type { OutputsOf } from './gather.js';
+import type { Settings } from '../../formats/settings.js';
+import type { Position } from '../../formats/pointer/position.js';
+import { NAME_IT, pinEntry, pinOf, pinToTake } from '../verify.js';
+import { checksOf } from '../../evidence/index.js';
 
 export interface Attempt {
   decided: Transition;
   skill: SkillState;
+  /** A step that needs the project's tests starts, and no test command is known: the person is to be asked. */
+  notice?: string;
 }
 
-export async function gatherAttempt(loaded: Loaded, event: Event, decided: Transition, commits: CommitGit | undefined, outputsOf: OutputsOf): Promise<Attempt> {
+export async function gatherAttempt(
+  loaded: Loaded,
+  event: Event,
+  decided: Transition,
+  commits: CommitGit | undefined,
+  outputsOf: OutputsOf,
+  settings: Pick<Settings, 'verify'>,
+): Promise<Attempt> {
   const git = commits?.handle;
+  // A step starting on a run with no test command pinned: it takes one now, where one is known (the settings', or found).
+  let notice: string | undefined;
+  if (decided.entries.some(starts)) ({ transition: decided, notice } = await withVerifyPin(loaded, decided, settings, outputsOf));
   // A step starting: its commit will hold what changed in the work tree from now on.
   if (git && commits.mode === 'work' && decided.entries.some(starts)) decided = withStartTree(decided, await startTree(git));
   // An attempt beginning (or a round): the step's files as they are, so `done` can tell this attempt's work.
@@ -34,7 +52,7 @@ export async function gatherAttempt(loaded: Loaded, event: Event, decided: Trans
   decided = withReportHash(loaded, decided);
   const wanted = skillStateWanted(event, decided);
   const skill = wanted === undefined ? undefined : await skillPosition(loaded.repo, stepByNumber(loaded.flow, wanted)!, decided.position.cycle);
-  return { decided, skill };
+  return { decided, skill, notice };
 }
 
 /** The transition with, on each entry that begins an attempt or a round, the step's files and their hashes (a skill that declares outputs). */
@@ -64,6 +82,44 @@ function withReportHash(loaded: Loaded, transition: Transition): Transition {
   });
   return { ...transition, entries };
 }
+
+/**
+ * The transition with the run's test command pinned before the entry that
+ * starts a step, where none is and one is known; where none is known and the
+ * step's reports hold a test result, the notice that asks for the person.
+ */
+async function withVerifyPin(
+  loaded: Loaded,
+  transition: Transition,
+  settings: Pick<Settings, 'verify'>,
+  outputsOf: OutputsOf,
+): Promise<{ transition: Transition; notice?: string }> {
+  if (pinOf(loaded)) return { transition };
+  const at = transition.entries.findIndex(starts);
+  const start = transition.entries[at]!;
+  const take = pinToTake(loaded.repo, settings);
+  if (!take) {
+    const step = typeof start.step === 'number' ? stepByNumber(loaded.flow, start.step) : undefined;
+    const declared = step ? await outputsOf(loaded.repo, step.skill) : undefined;
+    const tested = declared?.outputs.some((o) => checksOf(o).includes('exit-code'));
+    return { transition, notice: tested ? NO_COMMAND : undefined };
+  }
+  const pin = pinEntry(loaded.repo, positionOf(start), { command: take.command, by: take.by });
+  return { transition: { ...transition, entries: [...transition.entries.slice(0, at), pin, ...transition.entries.slice(at)] } };
+}
+
+const NO_COMMAND = `this step's reports stand on a run of the project's tests, and autopilot knows no test command for this project (no \`verify:\` in .autopilot/config.yml, none found in its files): ask the person to name it, \`${NAME_IT}\``;
+
+/** The position an entry was written at. */
+const positionOf = (e: JournalEntry): Position => ({
+  flow: e.flow,
+  cycle: e.cycle,
+  step: e.step,
+  name: e.name,
+  status: e.status as Position['status'],
+  subStep: '',
+  retryCount: e.retry_count,
+});
 
 /** The transition with the work tree's snapshot on the entry that starts the step. */
 function withStartTree(transition: Transition, tree: string): Transition {

@@ -22,8 +22,11 @@ import { flowChangeNotice } from '../flows.js';
 import { gatherBatches } from '../task-batches.js';
 import { indexEditNotice, reportOf } from '../../engine/task-batches.js';
 import type { Loaded } from '../load-state.js';
-import { outputsForStep, type DeclaredOutputs } from '../skill-outputs.js';
 import { runSkillOutputs, skillChangeNotice, type SkillPinState } from '../skill-pins.js';
+import { outputsForStep, type DeclaredOutputs } from '../skill-outputs.js';
+import { checksOf, type CommandRun } from '../../evidence/index.js';
+import { commandKey } from '../../evidence/exit-code.js';
+import { changedOutsideDocs, verifyFacts, verifyNow } from '../verify.js';
 
 /** A skill's declared outputs, read once a command (a step's skill is asked about by several stages). */
 export type OutputsOf = (repo: Repo, skill: string) => Promise<DeclaredOutputs | undefined>;
@@ -44,6 +47,8 @@ export interface Asker {
   peeked?: StepInput['peeked'];
   ctx: Context;
   staleMs: number;
+  /** The settings' `verify:`, for `done`'s test results. */
+  verify?: string;
   lease?: StepInput['lease'];
   person: boolean;
 }
@@ -59,7 +64,43 @@ export async function gatherStep(loaded: Loaded, event: Event, asker: Asker, out
     input.state.evidence = batches.evidence;
     if (batches.notice) input.state.flowChange = [input.state.flowChange, batches.notice].filter(Boolean).join('; ');
   }
+  // `done` on a step whose reports hold a test result: the project's test command, and what changed after its last run.
+  if (event.type === 'done') input.state.evidence = await withVerify(loaded, input.state.evidence, asker.verify);
   return input;
+}
+
+/**
+ * The evidence with the project's test command (pinned, or to be) beside
+ * each test result the judges will read — the aimed step's outputs and the
+ * current batch's report — and, for the last run of that command in the
+ * attempt, the files outside the docs folder changed since it began.
+ * Unchanged where no output checks a test result.
+ */
+async function withVerify(loaded: Loaded, evidence: Evidence, verify: string | undefined): Promise<Evidence> {
+  const checked = evidence.steps.some(
+    (s) =>
+      s.outputs?.outputs.some((o) => checksOf(o.output).includes('exit-code')) ||
+      (s.batches?.report && checksOf(s.batches.report.output).includes('exit-code')),
+  );
+  if (!checked) return evidence;
+  const facts = verifyFacts(verifyNow(loaded, { verify }));
+  const withChanges = async (runs: CommandRun[]): Promise<CommandRun[]> => {
+    const last = facts.command ? runs.filter((r) => commandKey(r.command) === commandKey(facts.command!)).at(-1) : undefined;
+    if (!last?.tree) return runs;
+    const changedAfter = await changedOutsideDocs(loaded.repo, last.tree);
+    return runs.map((r) => (r === last && changedAfter ? { ...r, changedAfter } : r));
+  };
+  const steps = [];
+  for (const s of evidence.steps) {
+    const outputs = s.outputs && {
+      ...s.outputs,
+      verify: facts,
+      ...(s.outputs.attempt ? { attempt: { ...s.outputs.attempt, runs: await withChanges(s.outputs.attempt.runs) } } : {}),
+    };
+    const report = s.batches?.report && { ...s.batches.report, verify: facts, runs: await withChanges(s.batches.report.runs) };
+    steps.push({ ...s, ...(outputs ? { outputs } : {}), ...(s.batches && report ? { batches: { ...s.batches, report } } : {}) });
+  }
+  return { ...evidence, steps };
 }
 
 /** The evidence with the current step's batches, when it walks a task index; and a sentence when the index changed under a pinned plan. */

@@ -15,6 +15,7 @@ import { COMMANDS, type AnyCommand } from '../../../src/commands/index.js';
 import { errorJson, InputError } from '../../../src/errors.js';
 import { ANSWERS, errorAnswer } from '../../../src/render/answers.js';
 import { tempRepo } from '../../helpers/cli.js';
+import { verifyLine } from '../../../src/formats/settings.js';
 
 function write(dir: string, rel: string, text: string): void {
   mkdirSync(dirname(join(dir, rel)), { recursive: true });
@@ -260,31 +261,34 @@ outputs:
 ---
 # Problem
 `;
-  const report = (exit: number, totals: string) =>
-    `# Report\n\n## Result\n\nCommand: node -e "console.log('Tests  2 passed | 1 failed (3)'); process.exit(1)"\nExit code: ${exit}\nTotals: ${totals}\n`;
-  const failing = ['node', '-e', "console.log('Tests  2 passed | 1 failed (3)'); process.exit(1)"];
+  /** The project's tests, as the settings name them: a run that prints vitest's summary of 2 passed, 1 failed, and fails. */
+  const FAILING = `node -e "console.log('Tests  2 passed | 1 failed (3)'); process.exit(1)"`;
+  const GREEN = `node -e "console.log('Tests  5 passed (5)')"`;
+  const report = (exit: number, totals: string) => `# Report\n\n## Result\n\nCommand: ${FAILING}\nExit code: ${exit}\nTotals: ${totals}\n`;
+  const tests = (dir: string, command: string) => write(dir, '.autopilot/config.yml', `${verifyLine(command)}\n`);
 
   it('journals the run; refuses a typed zero, then the failed run; a person accepts it, journaled', async () => {
     const dir = tempRepo();
     write(dir, '.autopilot/skills/problem/SKILL.md', SKILL);
+    tests(dir, FAILING);
     await run(dir, 'init', { flow: 'greenfield' });
     await run(dir, 'next');
     write(dir, '_docs/00_problem/acceptance_criteria.md', CRITERIA);
     write(dir, '_docs/00_problem/problem.md', report(0, '2 passed, 0 failed'));
     expect((await run(dir, 'done')).json.findings).toEqual([
-      expect.objectContaining({ check: 'exit-code', message: expect.stringMatching(/no command was run through autopilot/) }),
+      expect.objectContaining({ check: 'exit-code', message: expect.stringMatching(/autopilot saw no run of the project's tests/) }),
     ]);
 
-    const ran = await run(dir, 'exec', { command: failing });
+    const ran = await run(dir, 'exec', { command: [] });
     expect(ran.exit).toBe(1);
-    expect(ran.json).toMatchObject({ exit_code: 1, totals: { passed: 2, failed: 1 }, step: 1 });
-    expect(ran.json.result).toMatch(/^## Result\n\nCommand: node -e 'console\.log/);
+    expect(ran.json).toMatchObject({ exit_code: 1, totals: { passed: 2, failed: 1 }, runner: 'vitest', verify: true, step: 1 });
+    expect(ran.json.result).toMatch(/^## Result\n\nCommand: node -e "console\.log/);
     expect(read(dir, '_docs/_autopilot/journal.jsonl')).toMatch(/"event":"command_run"[^\n]*"exit_code":1,"totals":\{"passed":2,"failed":1\}/);
 
     const typed = await run(dir, 'done');
     expect((typed.json.findings as { message: string }[]).map((f) => f.message)).toEqual([
-      expect.stringMatching(/the report says exit code 0; the run autopilot recorded \(journal event \d+\) exited 1/),
-      expect.stringMatching(/the report says 2 passed, 0 failed; the run autopilot recorded \(journal event \d+\) says 2 passed, 1 failed/),
+      expect.stringMatching(/the report says exit code 0; the run autopilot saw \(journal event \d+\) exited 1/),
+      expect.stringMatching(/the report says 2 passed, 0 failed; the run autopilot saw \(journal event \d+\) says 2 passed, 1 failed/),
       expect.stringMatching(/the tests did not pass/),
     ]);
 
@@ -297,22 +301,23 @@ outputs:
     expect(read(dir, '_docs/_autopilot/journal.jsonl')).toMatch(/"event":"step_completed"[^\n]*"accepted_failures":true,"reason":"the flaky test is #42"/);
   });
 
-  it('passes a report that copies a green run', async () => {
+  it('passes a report that copies a green run of the project’s tests', async () => {
     const dir = tempRepo();
     write(dir, '.autopilot/skills/problem/SKILL.md', SKILL);
+    tests(dir, GREEN);
     await run(dir, 'init', { flow: 'greenfield' });
     await run(dir, 'next');
-    const green = await run(dir, 'exec', { command: [`node -e "console.log('5 passed, 0 failed')"`] });
-    expect(green.json).toMatchObject({ exit_code: 0, totals: { passed: 5, failed: 0 } });
+    const green = await run(dir, 'exec', { command: [] });
+    expect(green.json).toMatchObject({ exit_code: 0, totals: { passed: 5, failed: 0 }, verify: true });
     write(dir, '_docs/00_problem/acceptance_criteria.md', CRITERIA);
     write(dir, '_docs/00_problem/problem.md', `# Report\n\n${green.json.result as string}\n`);
     expect((await run(dir, 'done')).json).toMatchObject({ outcome: 'advanced', step: 2 });
   });
 
-  it('refuses before it runs anything: no command, or a repository whose record it could not write', async () => {
+  it('refuses before it runs anything: no test command known, or a repository whose record it could not write', async () => {
     const dir = tempRepo();
     await run(dir, 'init', { flow: 'greenfield' });
-    await expect(run(dir, 'exec', { command: [] })).rejects.toThrow(/exec needs the command to run/);
+    await expect(run(dir, 'exec', { command: [] })).rejects.toThrow(/this project has no test command autopilot knows/);
     write(dir, '.autopilot/config.yml', 'lease:\n  stale_after_minutes: soon\n');
     const marker = join(dir, 'ran.txt');
     await expect(run(dir, 'exec', { command: ['node', '-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x')`] })).rejects.toThrow(

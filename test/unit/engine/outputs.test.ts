@@ -27,6 +27,8 @@ function outputs(text: string, o: Partial<OutputsEvidence> = {}): OutputsEvidenc
     ],
     hashes: { '00_problem/problem.md': 'new' },
     attempt: { baseline: {}, number: 1, runs: [{ command: 'npm test', exitCode: 0, totals: { passed: 3, failed: 0 }, seq: 4 }] },
+    // The project's tests, pinned with the run and unchanged.
+    verify: { command: 'npm test', changed: [] },
     ...o,
   };
 }

@@ -112,6 +112,7 @@ const withReport = (batch: number, text: string | undefined, f = facts()): Batch
     output: { file: `03_implementation/batch_0${batch}.md`, sections: ['Tasks', 'Result'], checks: ['exit-code'] },
     skill: 'implement',
     runs: [{ command: 'npm test', exitCode: 0, totals: { passed: 3, failed: 0 }, seq: 9 }],
+    verify: { command: 'npm test', changed: [] },
   },
 });
 const run = (position: Position, f: BatchFacts | undefined, event: Event, spec: { done?: number[] } = {}) => {

@@ -16,7 +16,6 @@ import { placeholders } from '../../../src/evidence/placeholders.js';
 import { sections, SECTION_MIN_WORDS } from '../../../src/evidence/sections.js';
 import { selfCheck } from '../../../src/evidence/self-check.js';
 import { taskIndex } from '../../../src/evidence/task-index.js';
-import { totalsOf } from '../../../src/evidence/totals.js';
 import type { CommandRun, JudgeInput, OutputDeclaration } from '../../../src/evidence/types.js';
 
 const output = (o: Partial<OutputDeclaration> = {}): OutputDeclaration => ({ file: 'x.md', sections: [], checks: [], ...o });
@@ -201,36 +200,77 @@ describe('exit-code', () => {
   const report = (exit: string, totals = '12 passed, 0 failed', command = 'npm test') =>
     `# Test report\n\n## Result\n\nCommand: \`${command}\`\nExit code: ${exit}\nTotals: ${totals}\n`;
   const run = (o: Partial<CommandRun> = {}): CommandRun => ({ command: 'npm test', exitCode: 0, totals: { passed: 12, failed: 0 }, seq: 9, ...o });
+  const NPM_TEST = { command: 'npm test', changed: [] };
+  /** A report judged with the project's tests `npm test`, pinned and unchanged, unless said otherwise. */
+  const judge = (text: string, o: Partial<JudgeInput> = {}) => exitCode(input(text, { verify: NPM_TEST, ...o }));
 
-  it('passes a report that is the journaled green run', () => {
-    expect(exitCode(input(report('0'), { runs: [run()] }))).toEqual([]);
+  it('passes a report that is the journaled green run of the project’s tests', () => {
+    expect(judge(report('0'), { runs: [run()] })).toEqual([]);
     expect(reportedResult(report('0'))).toMatchObject({ command: { value: 'npm test', line: 5 }, exitCode: { value: 0, line: 6 } });
   });
 
-  it('refuses a report with no Result, no run recorded in the attempt, or a command that was not run', () => {
-    expect(exitCode(input('# r\n', { runs: [run()] }))[0]!.message).toBe('the report has no `## Result` section');
-    expect(exitCode(input(report('0'), { runs: [] }))[0]!.message).toMatch(/no command was run through autopilot/);
-    expect(exitCode(input(report('0', undefined, 'true'), { runs: [run()] }))[0]!.message).toMatch(/`true` was not run through autopilot/);
+  it('refuses a report with no Result, no run of the project’s tests in the attempt, or a run of another command', () => {
+    expect(judge('# r\n', { runs: [run()] })[0]!.message).toBe('the report has no `## Result` section');
+    expect(judge(report('0'), { runs: [] })[0]!.message).toBe(
+      "autopilot saw no run of the project's tests (`npm test`) in this attempt of the step, so the result is only what the report says",
+    );
+    expect(judge(report('0', undefined, 'true'), { runs: [run({ command: 'true', totals: undefined })] })[0]!.message).toMatch(
+      /saw no run of the project's tests \(`npm test`\) in this attempt of the step \(it ran `true`, which is not\)/,
+    );
+  });
+
+  it('names both commands where the report’s is not the project’s tests, though those ran', () => {
+    expect(judge(report('0', undefined, 'npx vitest run'), { runs: [run()] }).map((f) => f.message)).toEqual([
+      "the report says the command was `npx vitest run`; the project's tests are `npm test`, and that is the run autopilot saw (journal event 9)",
+    ]);
   });
 
   it('cannot be typed a zero: the journaled run decides the exit code and the totals', () => {
-    const found = exitCode(input(report('0'), { runs: [run({ exitCode: 1, totals: { passed: 12, failed: 7 } })] }));
+    const found = judge(report('0'), { runs: [run({ exitCode: 1, totals: { passed: 12, failed: 7 } })] });
     expect(found.map((f) => [f.line, f.acceptable ?? false])).toEqual([
       [6, false],
       [7, false],
       [6, true],
     ]);
-    expect(found[0]!.message).toBe('the report says exit code 0; the run autopilot recorded (journal event 9) exited 1');
+    expect(found[0]!.message).toBe('the report says exit code 0; the run autopilot saw (journal event 9) exited 1');
   });
 
   it('refuses a failed run the report admits, unless a person accepted it; the last run of the command counts', () => {
     const failed = run({ exitCode: 1, totals: { passed: 12, failed: 7 } });
     const honest = report('1', '12 passed, 7 failed');
-    expect(exitCode(input(honest, { runs: [failed] }))).toEqual([
-      expect.objectContaining({ acceptable: true, message: expect.stringMatching(/did not pass/) }),
+    expect(judge(honest, { runs: [failed] })).toEqual([expect.objectContaining({ acceptable: true, message: expect.stringMatching(/did not pass/) })]);
+    expect(judge(honest, { runs: [failed], acceptFailures: true })).toEqual([]);
+    expect(judge(report('0'), { runs: [failed, run({ seq: 12 })] })).toEqual([]);
+  });
+
+  it('a run of no test, and one whose totals autopilot could not read: refused, a person may accept each (2 acceptable)', () => {
+    const none = judge(report('0', '0 passed, 0 failed'), { runs: [run({ totals: { passed: 0, failed: 0 } })] });
+    expect(none).toEqual([expect.objectContaining({ acceptable: true, message: '`npm test` ran no test (journal event 9: 0 passed, 0 failed)' })]);
+    const unread = judge(report('0'), { runs: [run({ totals: undefined })] });
+    expect(unread).toEqual([
+      expect.objectContaining({ acceptable: true, message: expect.stringContaining('autopilot read no totals in the output of `npm test`') }),
     ]);
-    expect(exitCode(input(honest, { runs: [failed], acceptFailures: true }))).toEqual([]);
-    expect(exitCode(input(report('0'), { runs: [failed, run({ seq: 12 })] }))).toEqual([]);
+    expect(judge(report('0'), { runs: [run({ totals: undefined })], acceptFailures: true })).toEqual([]);
+  });
+
+  it('refuses a run after which code changed, naming the files (at most 5, then a count)', () => {
+    const changedAfter = ['src/a.js', 'src/b.js', 'src/c.js', 'src/d.js', 'src/e.js', 'src/f.js', 'src/g.js'];
+    const [found] = judge(report('0'), { runs: [run({ changedAfter })] });
+    expect(found!.message).toBe(
+      '`src/a.js`, `src/b.js`, `src/c.js`, `src/d.js`, `src/e.js` and 2 more changed after the run autopilot saw (journal event 9) began: its result is not of the code as it stands',
+    );
+    expect(found!.acceptable).toBeUndefined();
+    expect(judge(report('0'), { runs: [run({ changedAfter: [] })] })).toEqual([]);
+  });
+
+  it('with no test command known, asks for the person; with what it runs changed since pinned, asks for their repin; with none said by a person, takes the report’s words', () => {
+    expect(judge(report('0'), { runs: [run()], verify: { command: undefined, changed: [] } })[0]!.message).toMatch(
+      /^autopilot knows no test command for this project/,
+    );
+    expect(judge(report('0'), { runs: [run()], verify: { command: 'npm test', changed: ['package.json scripts.test changed'] } })[0]!.message).toBe(
+      "what `npm test` runs changed since the run pinned it (package.json scripts.test changed), so a run of it is not the project's tests as pinned",
+    );
+    expect(judge(report('0'), { runs: [], verify: { command: null, reason: 'docs only', changed: [] } })).toEqual([]);
   });
 });
 
@@ -290,32 +330,6 @@ describe('fresh', () => {
       }),
       { numRuns: 200 },
     );
-  });
-});
-
-describe('totals read from a run’s closing lines', () => {
-  it.each([
-    ['vitest', ' Test Files  1 failed | 3 passed (4)\n      Tests  7 failed | 12 passed (19)\n   Duration  1.2s', { passed: 12, failed: 7 }],
-    [
-      'vitest with colour',
-      '\u001b[2m      Tests \u001b[22m \u001b[1m\u001b[32m54 passed\u001b[39m\u001b[22m\u001b[90m (54)\u001b[39m',
-      { passed: 54, failed: 0 },
-    ],
-    [
-      'jest',
-      'Test Suites: 1 failed, 1 total\nTests:       7 failed, 2 skipped, 12 passed, 21 total\nSnapshots:   0 total',
-      { passed: 12, failed: 7, skipped: 2 },
-    ],
-    ['pytest', '==== 12 passed, 7 failed, 1 skipped in 0.52s ====', { passed: 12, failed: 7, skipped: 1 }],
-    ['pytest errors', '==== 3 passed, 1 error in 0.1s ====', { passed: 3, failed: 1 }],
-    ['plain', 'done: 5 passed, 0 failed', { passed: 5, failed: 0 }],
-    ['go test', 'ok  \texample.com/a\t0.01s\nFAIL\texample.com/b\t0.02s\nok  \texample.com/c\t(cached)\nFAIL', { passed: 2, failed: 1 }],
-  ])('%s', (_name, output, totals) => {
-    expect(totalsOf(output)).toEqual(totals);
-  });
-
-  it('none from an output that names none', () => {
-    expect(totalsOf('built in 2s\n')).toBeUndefined();
   });
 });
 

@@ -2,6 +2,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  carryIndex,
+  indexFromCarried,
   emptyJournalIndex,
   evidenceFromIndex,
   indexEvent,
@@ -89,5 +91,13 @@ describe('indexEvent and evidenceFromIndex', () => {
     const pinned = { id: 'f' } as never;
     indexEvent(index, stamped(entry('run_started', at(1), { source: 'init', flow_hash: 'h', flow_file: 'builtin:f', pinned })));
     expect(index.pins).toEqual({ f: { id: 'f' } });
+  });
+
+  it('keeps the test command a run is pinned to, the latest pin winning, and carries it on a journal line', () => {
+    const index = emptyJournalIndex();
+    indexEvent(index, stamped(entry('verify_pinned', at(1), { command: 'npm test', sources: { 'package.json scripts.test': 'aa' }, by: 'found' })));
+    indexEvent(index, stamped(entry('verify_pinned', at(2), { command: null, reason: 'a docs site', sources: {}, by: 'person' })));
+    expect(index.verify).toMatchObject({ command: null, reason: 'a docs site', sources: {} });
+    expect(indexFromCarried(JSON.parse(JSON.stringify(carryIndex(index))))?.verify).toEqual(index.verify);
   });
 });

@@ -15,6 +15,21 @@ describe('parseSettings', () => {
     });
   });
 
+  it("reads the project's test command (`verify`): a command line, trimmed; anything else a problem naming the file", () => {
+    const verify = (text: string) => {
+      const read = parse(text);
+      return 'settings' in read ? read.settings.verify : read.problem.message;
+    };
+    expect([verify('verify: npm test\n'), verify('verify: "go test ./..."\n'), verify('verify: none\n'), verify('')]).toEqual([
+      'npm test',
+      'go test ./...',
+      'none',
+      undefined,
+    ]);
+    for (const text of ['verify: 12\n', 'verify: true\n', 'verify: ""\n', 'verify: [npm, test]\n', 'verify: "a\\nb"\n'])
+      expect(verify(text), text).toBe('`verify` is not a command line');
+  });
+
   it('turns unattended takeover of the remote lease on only when asked (`remote_stale_after_minutes`)', () => {
     expect(parse('lease:\n  remote: origin\n')).toEqual({ settings: { staleMs: DEFAULT_STALE_MS, commit: 'auto', remote: 'origin', remoteTimeoutMs: 5000 } });
     expect(parse('lease:\n  remote: origin\n  remote_stale_after_minutes: 30\n')).toEqual({

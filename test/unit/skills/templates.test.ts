@@ -55,6 +55,7 @@ function judge(skill: string, output: OutputDeclaration, file: string, text: str
     acceptance,
     siblings,
     runs: RUNS,
+    verify: { command: FILLED_COMMAND, changed: [] },
     ...(output.template ? { template: readFileSync(join(ROOT, 'skills', skill, output.template), 'utf8') } : {}),
   };
   return judgeFile(input);
