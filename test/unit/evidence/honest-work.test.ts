@@ -39,6 +39,8 @@ function judge(skill: string, output: OutputDeclaration, file: string, text: str
     taskFiles: task ? { '01_first_task.md': { kind: 'file', text: task } } : {},
     taskTemplate: TASK_TEMPLATE,
     runs: RUNS,
+    // The project's tests, as the whole run pins them: the run above is theirs.
+    verify: { command: FILLED_COMMAND, changed: [] },
   };
   return judgeFile(input);
 }
