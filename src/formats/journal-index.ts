@@ -1,8 +1,9 @@
 /**
  * The journal index: what reconciliation needs from the whole history, kept
  * small — the waivers (steps skipped on purpose or forced done: evidence no
- * folder shows), the open rounds of repeated steps, and the step list each
- * run is pinned to. Only ever derived from the journal's events.
+ * folder shows), the open rounds of repeated steps, the step list each run
+ * is pinned to, and the acceptance criteria each flow's run pinned last (its
+ * cycle's). Only ever derived from the journal's events.
  *
  * The journal carries it: now and then the line that closes a batch holds
  * the index as of that line (`journal_index`, `carryIndex`; `app/carry-index.ts`
@@ -19,10 +20,17 @@
  */
 import type { Problem } from '../errors.js';
 import { JOURNAL_INDEX_KEPT_CYCLES } from '../limits.js';
-import type { StampedEntry } from './journal-line.js';
+import type { PinnedCriterion, StampedEntry } from './journal-line.js';
+
+/** The acceptance criteria as a run pinned them (`criteria_pinned`): in which cycle, the file, each criterion. */
+export interface CriteriaPin {
+  cycle: number;
+  file: string;
+  criteria: PinnedCriterion[];
+}
 
 /** Bump when what the index keeps, or how, changes: an index of another format is derived again. */
-export const JOURNAL_INDEX_FORMAT = 3;
+export const JOURNAL_INDEX_FORMAT = 4;
 
 export type Waiver = 'skipped' | 'forced';
 
@@ -45,6 +53,8 @@ export interface JournalIndex {
   format: number;
   /** The step list each flow's run is pinned to (the latest `run_started` or `run_repinned` that carries one), by flow id. */
   pins?: Record<string, unknown>;
+  /** The acceptance criteria each flow's run pinned last (`criteria_pinned`), by flow id. */
+  criteria?: Record<string, CriteriaPin>;
   /** How many bytes of the journal the index covers, and the sha1 of the 256 before that point. */
   size: number;
   tail: string;
@@ -75,10 +85,16 @@ export function serializeJournalIndex(index: JournalIndex): string {
 export interface CarriedIndex {
   format: number;
   pins?: Record<string, unknown>;
+  criteria?: Record<string, CriteriaPin>;
   steps: Record<string, Facts>;
 }
 
-export const carryIndex = (index: JournalIndex): CarriedIndex => ({ format: index.format, ...(index.pins ? { pins: index.pins } : {}), steps: index.steps });
+export const carryIndex = (index: JournalIndex): CarriedIndex => ({
+  format: index.format,
+  ...(index.pins ? { pins: index.pins } : {}),
+  ...(index.criteria ? { criteria: index.criteria } : {}),
+  steps: index.steps,
+});
 
 const WAIVERS: ReadonlySet<unknown> = new Set<Waiver>(['skipped', 'forced']);
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -89,8 +105,20 @@ const isFacts = (v: unknown) => isOneFact(v) && isRecord((v as { c?: unknown }).
 /** Whether a journal line's `journal_index` is one this autopilot reads. */
 export function isCarriedIndex(value: unknown): value is CarriedIndex {
   if (!isRecord(value) || value.format !== JOURNAL_INDEX_FORMAT || !isRecord(value.steps)) return false;
-  return (value.pins === undefined || isRecord(value.pins)) && Object.values(value.steps).every(isFacts);
+  const criteria = value.criteria;
+  return (
+    (value.pins === undefined || isRecord(value.pins)) &&
+    (criteria === undefined || (isRecord(criteria) && Object.values(criteria).every(isPin))) &&
+    Object.values(value.steps).every(isFacts)
+  );
 }
+
+const isPin = (v: unknown): v is CriteriaPin =>
+  isRecord(v) &&
+  Number.isSafeInteger(v.cycle) &&
+  typeof v.file === 'string' &&
+  Array.isArray(v.criteria) &&
+  v.criteria.every((c) => isRecord(c) && typeof c.id === 'string' && typeof c.hash === 'string' && typeof c.text === 'string');
 
 /**
  * The index a journal line carries, or undefined when it carries none this
@@ -100,12 +128,21 @@ export function isCarriedIndex(value: unknown): value is CarriedIndex {
 export function indexFromCarried(value: unknown): JournalIndex | undefined {
   if (!isCarriedIndex(value)) return undefined;
   const copy = structuredClone(value) as unknown as CarriedIndex;
-  return { format: JOURNAL_INDEX_FORMAT, ...(copy.pins ? { pins: copy.pins } : {}), size: 0, tail: '', steps: copy.steps };
+  return {
+    format: JOURNAL_INDEX_FORMAT,
+    ...(copy.pins ? { pins: copy.pins } : {}),
+    ...(copy.criteria ? { criteria: copy.criteria } : {}),
+    size: 0,
+    tail: '',
+    steps: copy.steps,
+  };
 }
 
 /** Folds one event on record into the index (only skips, completions, answers and pinned runs change it). */
 export function indexEvent(index: JournalIndex, e: StampedEntry): void {
   if ((e.event === 'run_started' || e.event === 'run_repinned') && e.pinned !== undefined) (index.pins ??= {})[e.flow] = e.pinned;
+  if (e.event === 'criteria_pinned' && e.file !== undefined && e.criteria !== undefined)
+    (index.criteria ??= {})[e.flow] = { cycle: e.cycle, file: e.file, criteria: e.criteria };
   if (typeof e.step !== 'number') return;
   const key = `${e.flow}|${e.step}`;
   const change = (apply: (f: { w?: Waiver; r?: string[] }) => void) => {

@@ -142,6 +142,30 @@ export interface EventDetails {
    * `sides` each side's sequence numbers, `settled` how (`agreed`: the sides
    * agree and were merged; `kept`: a person kept one side, `kept`).
    */
+  /**
+   * A hand edit of the pointer that passes a gate a person owns, held by the
+   * first command that writes (docs/state-and-journal.md, "Hand edits"): the
+   * run stays where the journal says. `held`: the edit, until a person adopts
+   * it or drops it.
+   */
+  edit_held: { held: HeldEdit };
+  /**
+   * A person adopted what was held (`autopilot adopt`): a hand edit of the
+   * pointer (`held`, the position the run goes on from), or an edit of the
+   * pinned acceptance criteria (`file`, `changes`: each criterion dropped or
+   * rewritten; the criteria pinned anew follow as `criteria_pinned`).
+   */
+  edit_adopted: { what: 'pointer' | 'criteria'; held?: HeldEdit; file?: string; changes?: string[] };
+  /** A held hand edit dropped: the pointer's `## Held Edit` section was deleted (anyone may: the run stays where it is). */
+  edit_dismissed: { held: HeldEdit };
+  /**
+   * The acceptance criteria as the step that writes them completed (Problem;
+   * New Task in each existing-code cycle), or as a person adopted an edit of
+   * them (`by: person`): each criterion's id, a hash of its text, and the text
+   * (cut at `CRITERION_TEXT_MAX_LENGTH`). A later edit that drops or rewrites
+   * one is held until a person adopts it.
+   */
+  criteria_pinned: { file: string; criteria: PinnedCriterion[]; by?: 'person' };
   journal_merged: {
     fork_point: string;
     seams: string[];
@@ -150,6 +174,25 @@ export interface EventDetails {
     kept?: 'A' | 'B';
     message: string;
   };
+}
+
+/** One acceptance criterion as pinned: its id, the sha1 (8 hex digits) of its text with whitespace folded, and that text, cut short. */
+export interface PinnedCriterion {
+  id: string;
+  hash: string;
+  text: string;
+}
+
+/**
+ * A hand edit of the pointer held for a person (docs/state-and-journal.md,
+ * "Hand edits"): `pointer` the position as edited, `edited` each field it
+ * changed (from the journal's position), `gates` why it is held, one
+ * sentence a gate. Carried by every pointer record while it is held.
+ */
+export interface HeldEdit {
+  pointer: PointerRecord;
+  edited: Record<string, { was: unknown; now: unknown }>;
+  gates: string[];
 }
 
 /** The first and last sequence number of a run of events (a side of a fork). */
@@ -212,9 +255,11 @@ export interface PointerRecord {
   cycle: number;
   /** The sha1 of the flow the run is pinned to: a changed flow file is noticed without reading history. */
   flow_hash?: string;
+  /** A hand edit held for a person, while it is (read through `heldOf`: a value of another shape counts as none). */
+  held?: HeldEdit;
 }
 
-export function toPointerRecord(p: Position, flowHash?: string): PointerRecord {
+export function toPointerRecord(p: Position, flowHash?: string, held?: HeldEdit): PointerRecord {
   return {
     flow: p.flow,
     step: p.step,
@@ -224,7 +269,17 @@ export function toPointerRecord(p: Position, flowHash?: string): PointerRecord {
     retry_count: p.retryCount,
     cycle: p.cycle,
     ...(flowHash ? { flow_hash: flowHash } : {}),
+    ...(held ? { held } : {}),
   };
+}
+
+/** The hand edit a pointer record says is held, when it has the shape autopilot writes; undefined otherwise. */
+export function heldOf(record: PointerRecord | undefined): HeldEdit | undefined {
+  const held: unknown = record?.held;
+  if (!isJsonObject(held)) return undefined;
+  const h = held as Record<string, unknown>;
+  if (!isPointerRecord(h.pointer) || !isJsonObject(h.edited) || !isStrings(h.gates)) return undefined;
+  return held as HeldEdit;
 }
 
 export function fromPointerRecord(r: PointerRecord): Position {
@@ -282,6 +337,15 @@ const isChainHash = (v: unknown): v is string => typeof v === 'string' && CHAIN_
 const isBatches = (v: unknown): v is string[][] => Array.isArray(v) && v.every(isStrings);
 const isHashes = (v: unknown): v is Record<string, string> => isJsonObject(v) && Object.values(v).every(isString);
 const isExitCode = (v: unknown): v is number | null => v === null || (typeof v === 'number' && Number.isSafeInteger(v));
+const isCriteria = (v: unknown): v is PinnedCriterion[] =>
+  Array.isArray(v) &&
+  v.every(
+    (c) =>
+      isJsonObject(c) &&
+      isString((c as Record<string, unknown>).id) &&
+      isString((c as Record<string, unknown>).hash) &&
+      isString((c as Record<string, unknown>).text),
+  );
 const isTotals = (v: unknown): v is { passed: number; failed: number; skipped?: number } =>
   isJsonObject(v) &&
   isCount((v as Record<string, unknown>).passed, 0) &&
@@ -294,8 +358,10 @@ const isTotals = (v: unknown): v is { passed: number; failed: number; skipped?: 
  * the waivers and rounds of the journal index (`by`, `forced`, `then`,
  * `round_files`), the pinned step list (`pinned`: its flow shape is checked
  * where it is used), the repeat of a command (`reason`, `sub_step`,
- * `option`), the fresh-evidence record (`hashes`, `round_hashes`) and a
- * command's run (`command`, `exit_code`, `totals`). The types are wider than the writers' where a newer autopilot
+ * `option`), the fresh-evidence record (`hashes`, `round_hashes`), a
+ * command's run (`command`, `exit_code`, `totals`) and the pinned acceptance
+ * criteria (`file`, `criteria`). A held hand edit on a pointer record is
+ * read through `heldOf`, which passes over a shape it does not know. The types are wider than the writers' where a newer autopilot
  * may write a value this one does not know (`by`, `then`).
  */
 const CHECKED = {
@@ -315,6 +381,7 @@ const CHECKED = {
   progress_commit_owed: { files: isStrings, steps: isStepNumber, tree: isString, batch_text: isString },
   progress_commit_made: { owed: isStepNumber },
   journal_merged: { seams: isStrings, fork_point: isString, kept: isString },
+  criteria_pinned: { file: isString, criteria: isCriteria },
   journal_repaired: { seams: isStrings },
 } satisfies { [E in JournalEvent]?: { [K in DetailKey<E>]?: (v: unknown) => boolean } };
 
