@@ -5,13 +5,13 @@
  *   from the pointer as edited, journaled `edit_adopted` (and, when it
  *   changed the flow, `run_started` pinning that flow); the folder judges it
  *   at the next command, as it judges any pointer (rule 1);
- * - an edit of the pinned acceptance criteria: `edit_adopted`, then
- *   `criteria_pinned` with the criteria as the file holds them now.
+ * - an edit of the pinned acceptance criteria: `edit_adopted` with the
+ *   criteria as the file holds them now, pinned anew.
  * It acts on the run, not as a driver (rule 6): no lease is judged, taken or
  * released, and its entries say `actor: person`. With nothing held it says so
  * (exit 2) and writes nothing.
  */
-import { changeList, pinEntry } from '../engine/criteria.js';
+import { changeList } from '../engine/criteria.js';
 import { flowFileRef, pinnedCopy } from '../engine/pin.js';
 import { InputError } from '../errors.js';
 import { entry, fromPointerRecord, type JournalEntry } from '../formats/journal-line.js';
@@ -49,7 +49,7 @@ export async function runAdopt(ctx: Context): Promise<AdoptResult> {
     if (loaded.criteria) {
       const { file, now } = loaded.criteria;
       const changes = changeList(loaded.criteria);
-      entries.push(entry('edit_adopted', position, { what: 'criteria', file, changes }), pinEntry(position, file, now, true));
+      entries.push(entry('edit_adopted', position, { what: 'criteria', changes, criteria: { file, items: now } }));
       adopted.push({ what: 'criteria', changes });
     }
     const pointer = pointerAt({ ...loaded, flow }, position);

@@ -12,7 +12,7 @@
 import { acceptanceFiles } from '../evidence/ac-coverage.js';
 import { loopStart, stepByNumber, withCycle, type Flow } from '../flow/model.js';
 import type { CriteriaPin } from '../formats/journal-index.js';
-import { entry, type JournalEntry, type PinnedCriterion } from '../formats/journal-line.js';
+import type { JournalEntry, PinnedCriterion } from '../formats/journal-line.js';
 import type { Position } from '../formats/pointer/position.js';
 import type { Drift } from './reconcile.js';
 import type { Problem } from '../errors.js';
@@ -87,11 +87,6 @@ export function criteriaRefusal(flow: Flow, held: CriteriaHeld, at: Position): P
     expected: "the criteria as pinned, or a person's `autopilot adopt` of the change",
     received: changeList(held).join(', '),
   };
-}
-
-/** The entry that pins the criteria as they read now. */
-export function pinEntry(at: Position, file: string, criteria: PinnedCriterion[], byPerson = false): JournalEntry {
-  return entry('criteria_pinned', at, { file, criteria, ...(byPerson ? { by: 'person' as const } : {}) });
 }
 
 /** The events that record a step's result or an answer (and owe a progress commit): what a held criteria edit stops. */

@@ -29,7 +29,7 @@ import { commandKey, judgeRepeat, repeatsLastCommand, type Target } from './repe
 import { apply, type Event, type Transition } from './transitions.js';
 import { describeRecord, forkDecision, mergedEntry, settledPosition, type ForkVerdict, type JournalFork, type SideName } from './fork.js';
 import type { Opening } from './attempt-start.js';
-import { criteriaRefusal, criteriaStep, pinEntry, recordsResult, type CriteriaHeld } from './criteria.js';
+import { criteriaRefusal, criteriaStep, recordsResult, type CriteriaHeld } from './criteria.js';
 import type { PinnedCriterion } from '../formats/journal-line.js';
 
 /** A skill's own progress file, read by the shell: where it says the work is, or why it cannot be read. */
@@ -250,23 +250,12 @@ export function unpinned(state: Pick<StepState, 'pointer' | 'lastRecord'>): bool
   return state.pointer !== null && state.lastRecord === undefined;
 }
 
-/** The entries with the acceptance criteria pinned right after the step that writes them completes (Problem; New Task each cycle). */
+/** The entries with the acceptance criteria pinned on the completion of the step that writes them (Problem; New Task each cycle). */
 function withCriteriaPins(flow: Flow, entries: JournalEntry[], now: StepInput['criteriaNow']): JournalEntry[] {
   if (!now || now.criteria.length === 0) return entries;
   const pins = (e: JournalEntry) => e.event === 'step_completed' && e.cycle === now.cycle && e.step === criteriaStep(flow, now.cycle);
-  return entries.flatMap((e) => (pins(e) ? [e, pinEntry(positionOf(e), now.file, now.criteria)] : [e]));
+  return entries.map((e) => (pins(e) ? ({ ...e, criteria: { file: now.file, items: now.criteria } } as JournalEntry) : e));
 }
-
-/** The position an entry records. */
-const positionOf = (e: JournalEntry): Position => ({
-  flow: e.flow,
-  step: e.step,
-  name: e.name,
-  status: e.status as Position['status'],
-  subStep: '0',
-  retryCount: e.retry_count,
-  cycle: e.cycle,
-});
 
 /** Drift that is said, and journaled otherwise than as `position_repaired` (or not at all). */
 const NOT_REPAIRS: ReadonlySet<Drift['kind']> = new Set<Drift['kind']>(['hand-edit', 'journal-fork', 'inferred-skip', 'held-edit', 'held-criteria']);

@@ -3,8 +3,9 @@
  * list items (`- AC-01: …`, read where `acceptance-ids` reads them: under an
  * `Acceptance criteria` heading when the file has one, comments left out),
  * each as its id, a hash of its text and the text itself, cut short. Pure:
- * text → criteria; what a journal line carries (`criteria_pinned`) is
- * checked in `journal-line.ts`.
+ * text → criteria; what a journal line carries (`criteria` on the step's
+ * `step_completed`, or on a person's `edit_adopted`) is checked in
+ * `journal-line.ts`.
  *
  * The hash is of the item's whole text (its continuation lines too) with
  * whitespace folded, so re-wrapping a criterion is no edit, and changing a

@@ -22,7 +22,7 @@ import type { Problem } from '../errors.js';
 import { JOURNAL_INDEX_KEPT_CYCLES } from '../limits.js';
 import type { PinnedCriterion, StampedEntry } from './journal-line.js';
 
-/** The acceptance criteria as a run pinned them (`criteria_pinned`): in which cycle, the file, each criterion. */
+/** The acceptance criteria as a run pinned them (`criteria` on `step_completed`, or on a person's `edit_adopted`): in which cycle, the file, each. */
 export interface CriteriaPin {
   cycle: number;
   file: string;
@@ -53,7 +53,7 @@ export interface JournalIndex {
   format: number;
   /** The step list each flow's run is pinned to (the latest `run_started` or `run_repinned` that carries one), by flow id. */
   pins?: Record<string, unknown>;
-  /** The acceptance criteria each flow's run pinned last (`criteria_pinned`), by flow id. */
+  /** The acceptance criteria each flow's run pinned last, by flow id. */
   criteria?: Record<string, CriteriaPin>;
   /** How many bytes of the journal the index covers, and the sha1 of the 256 before that point. */
   size: number;
@@ -141,8 +141,8 @@ export function indexFromCarried(value: unknown): JournalIndex | undefined {
 /** Folds one event on record into the index (only skips, completions, answers and pinned runs change it). */
 export function indexEvent(index: JournalIndex, e: StampedEntry): void {
   if ((e.event === 'run_started' || e.event === 'run_repinned') && e.pinned !== undefined) (index.pins ??= {})[e.flow] = e.pinned;
-  if (e.event === 'criteria_pinned' && e.file !== undefined && e.criteria !== undefined)
-    (index.criteria ??= {})[e.flow] = { cycle: e.cycle, file: e.file, criteria: e.criteria };
+  if ((e.event === 'step_completed' || e.event === 'edit_adopted') && e.criteria !== undefined)
+    (index.criteria ??= {})[e.flow] = { cycle: e.cycle, file: e.criteria.file, criteria: e.criteria.items };
   if (typeof e.step !== 'number') return;
   const key = `${e.flow}|${e.step}`;
   const change = (apply: (f: { w?: Waiver; r?: string[] }) => void) => {

@@ -73,8 +73,10 @@ export interface EventDetails {
   /**
    * `by: folder`: found done on disk; `forced`: a person forced it done, with a reason;
    * `accepted_failures`: a person accepted its failed test run (`done --accept-failures`), with a reason.
+   * `criteria`: the step writes the acceptance criteria (Problem; New Task in each existing-code cycle):
+   * pinned as the file held them (a later edit that drops or rewrites one is held until a person adopts it).
    */
-  step_completed: { by?: 'folder'; forced?: true; accepted_failures?: true; reason?: string };
+  step_completed: { by?: 'folder'; forced?: true; accepted_failures?: true; reason?: string; criteria?: PinnedCriteria };
   /** `inferred`: an optional step the run passed without a record, journaled by the first command that saw it. */
   step_skipped: { by: 'agent' | 'condition' | 'inferred'; reason: string };
   /** `hashes`: the step's evidence files as the failed attempt left them, the next attempt's start (see `step_started`). */
@@ -152,20 +154,12 @@ export interface EventDetails {
   /**
    * A person adopted what was held (`autopilot adopt`): a hand edit of the
    * pointer (`held`, the position the run goes on from), or an edit of the
-   * pinned acceptance criteria (`file`, `changes`: each criterion dropped or
-   * rewritten; the criteria pinned anew follow as `criteria_pinned`).
+   * pinned acceptance criteria (`changes`: each criterion dropped or
+   * rewritten; `criteria`: the criteria pinned anew, as the file holds them).
    */
-  edit_adopted: { what: 'pointer' | 'criteria'; held?: HeldEdit; file?: string; changes?: string[] };
+  edit_adopted: { what: 'pointer' | 'criteria'; held?: HeldEdit; changes?: string[]; criteria?: PinnedCriteria };
   /** A held hand edit dropped: the pointer's `## Held Edit` section was deleted (anyone may: the run stays where it is). */
   edit_dismissed: { held: HeldEdit };
-  /**
-   * The acceptance criteria as the step that writes them completed (Problem;
-   * New Task in each existing-code cycle), or as a person adopted an edit of
-   * them (`by: person`): each criterion's id, a hash of its text, and the text
-   * (cut at `CRITERION_TEXT_MAX_LENGTH`). A later edit that drops or rewrites
-   * one is held until a person adopts it.
-   */
-  criteria_pinned: { file: string; criteria: PinnedCriterion[]; by?: 'person' };
   journal_merged: {
     fork_point: string;
     seams: string[];
@@ -181,6 +175,12 @@ export interface PinnedCriterion {
   id: string;
   hash: string;
   text: string;
+}
+
+/** The acceptance criteria as pinned: the file (from the repository root) and each criterion (`CRITERIA_PINNED_MAX` at most). */
+export interface PinnedCriteria {
+  file: string;
+  items: PinnedCriterion[];
 }
 
 /**
@@ -337,15 +337,16 @@ const isChainHash = (v: unknown): v is string => typeof v === 'string' && CHAIN_
 const isBatches = (v: unknown): v is string[][] => Array.isArray(v) && v.every(isStrings);
 const isHashes = (v: unknown): v is Record<string, string> => isJsonObject(v) && Object.values(v).every(isString);
 const isExitCode = (v: unknown): v is number | null => v === null || (typeof v === 'number' && Number.isSafeInteger(v));
-const isCriteria = (v: unknown): v is PinnedCriterion[] =>
-  Array.isArray(v) &&
-  v.every(
-    (c) =>
-      isJsonObject(c) &&
-      isString((c as Record<string, unknown>).id) &&
-      isString((c as Record<string, unknown>).hash) &&
-      isString((c as Record<string, unknown>).text),
-  );
+const isCriterion = (c: unknown): c is PinnedCriterion =>
+  isJsonObject(c) &&
+  isString((c as Record<string, unknown>).id) &&
+  isString((c as Record<string, unknown>).hash) &&
+  isString((c as Record<string, unknown>).text);
+const isPinnedCriteria = (v: unknown): v is PinnedCriteria =>
+  isJsonObject(v) &&
+  isString((v as Record<string, unknown>).file) &&
+  Array.isArray((v as Record<string, unknown>).items) &&
+  ((v as Record<string, unknown>).items as unknown[]).every(isCriterion);
 const isTotals = (v: unknown): v is { passed: number; failed: number; skipped?: number } =>
   isJsonObject(v) &&
   isCount((v as Record<string, unknown>).passed, 0) &&
@@ -360,7 +361,7 @@ const isTotals = (v: unknown): v is { passed: number; failed: number; skipped?: 
  * where it is used), the repeat of a command (`reason`, `sub_step`,
  * `option`), the fresh-evidence record (`hashes`, `round_hashes`), a
  * command's run (`command`, `exit_code`, `totals`) and the pinned acceptance
- * criteria (`file`, `criteria`). A held hand edit on a pointer record is
+ * criteria (`criteria`). A held hand edit on a pointer record is
  * read through `heldOf`, which passes over a shape it does not know. The types are wider than the writers' where a newer autopilot
  * may write a value this one does not know (`by`, `then`).
  */
@@ -368,7 +369,8 @@ const CHECKED = {
   boundary_reached: { after: isStepNumber },
   decision_answered: { then: isString, round_files: isStrings, option: isString, round_hashes: isHashes },
   boundary_answered: { option: isString },
-  step_completed: { forced: isBoolean },
+  step_completed: { forced: isBoolean, criteria: isPinnedCriteria },
+  edit_adopted: { criteria: isPinnedCriteria },
   step_skipped: { by: isString, reason: isString },
   step_failed: { reason: isString, hashes: isHashes },
   substep: { sub_step: isString },
@@ -381,7 +383,6 @@ const CHECKED = {
   progress_commit_owed: { files: isStrings, steps: isStepNumber, tree: isString, batch_text: isString },
   progress_commit_made: { owed: isStepNumber },
   journal_merged: { seams: isStrings, fork_point: isString, kept: isString },
-  criteria_pinned: { file: isString, criteria: isCriteria },
   journal_repaired: { seams: isStrings },
 } satisfies { [E in JournalEvent]?: { [K in DetailKey<E>]?: (v: unknown) => boolean } };
 

@@ -259,16 +259,11 @@ describe('small things found on the way', () => {
     expect(autopilot(dir, 'status').stdout).toContain('Progress  ✓1 ▶2');
   });
 
-  it('a pointer deleted with the work already on disk records the completions the folder shows (and the criteria Problem pins), not just `run_started`', () => {
+  it('a pointer deleted with the work already on disk records the completions the folder shows, not just `run_started`', () => {
     const dir = tempRepo();
     write(dir, '_docs/00_problem/problem.md');
     write(dir, '_docs/00_problem/acceptance_criteria.md');
     expect(autopilot(dir, 'next', '--json').json<NextJson>()).toMatchObject({ step: 2 });
-    expect(journal(dir).map((e) => `${String(e.event)}:${String(e.step)}`)).toEqual([
-      'run_started:2',
-      'step_completed:1',
-      'criteria_pinned:1',
-      'step_started:2',
-    ]);
+    expect(journal(dir).map((e) => `${String(e.event)}:${String(e.step)}`)).toEqual(['run_started:2', 'step_completed:1', 'step_started:2']);
   });
 });
