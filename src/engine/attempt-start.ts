@@ -20,8 +20,8 @@ import type { Problem } from '../errors.js';
  * (a failure, an answer, a hand edit or the folder put the run there). A
  * person's `restore` to the step reads as the start of the attempt its
  * checkpoint was taken in. Read by
- * `io/journal-head.ts` (`attemptOpening`); undefined when the journal does not
- * reach back that far, which counts as begun (as before this rule).
+ * `io/journal-head.ts` (`attemptOpening`); undefined when the journal is too
+ * long to read back that far, which counts as begun (as before this rule).
  */
 export type Opening = 'step_started' | 'batch_started' | 'batch_completed' | 'none';
 

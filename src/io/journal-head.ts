@@ -324,7 +324,7 @@ const movedByPerson = (e: StampedEntry) => e.event === 'edit_adopted' && e.what 
 
 export function attemptOpening(file: string, at: { flow: string; cycle: number; step: number }): Opening | undefined {
   let found: Opening | undefined;
-  readBackwards(
+  const read = readBackwards(
     file,
     (e) => {
       const about = e.flow === at.flow && e.cycle === at.cycle && e.step === at.step;
@@ -338,7 +338,8 @@ export function attemptOpening(file: string, at: { flow: string; cycle: number; 
     },
     JOURNAL_STEP_WINDOW_BYTES,
   );
-  return found;
+  // The whole journal read and no start of this step in it: none on record. Not read that far back: unknown.
+  return found ?? (read.start ? 'none' : undefined);
 }
 
 /** What the journal says of the attempt of a step now under way: the event that began it, and the commands run in it since (oldest first). */
