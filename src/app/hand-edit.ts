@@ -76,8 +76,8 @@ export function judgeEdit(input: EditInput): EditVerdict {
     journal: j,
     edited: p,
     stepJournaled,
-    ...(boundary ? { boundary } : {}),
-    ...(walked ? { reach: { position: walked.position, stop: walked.walk.stop } } : {}),
+    boundary,
+    reach: walked ? { position: walked.position, stop: walked.walk.stop } : undefined,
   });
   const toJudge = walked?.walk.found ?? [];
   if (gates.length === 0) return { start: { ...p, subStep: keptSubStep(j, p) }, toJudge };

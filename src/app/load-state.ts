@@ -337,8 +337,8 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride,
     ...(flowChange ? { flowChange } : {}),
     ...(override?.broken !== undefined ? { brokenPointer: override.broken } : {}),
     ...(fork ? { fork } : {}),
-    ...(held ? { held } : {}),
-    ...(edit && edit.toJudge.length > 0 ? { gateWalk: edit.toJudge } : {}),
+    held,
+    gateWalk: edit && edit.toJudge.length > 0 ? edit.toJudge : undefined,
   };
 }
 

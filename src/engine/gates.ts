@@ -182,7 +182,7 @@ const fieldsText = (edited: HeldEdit['edited']) =>
  */
 export function heldEditText(held: HeldEdit, at: Position, journaled: boolean): string {
   const out = journaled ? "deleting the pointer's `## Held Edit` section drops it" : 'putting the pointer back drops it';
-  return `the pointer was edited by hand (${fieldsText(held.edited)}) past a gate a person owns: ${held.gates.join('; ')}. Held: the run stays where the journal says (${placeText(at)}); a person adopts the edit with \`autopilot adopt\`, ${out}`;
+  return `the pointer was edited by hand (${fieldsText(held.edited)}) past a gate a person owns: ${held.gates.join('; ')}. Held: the run stays where the journal says (${placeText(at)}). A person adopts the edit with \`autopilot adopt\`; ${out}`;
 }
 
 /** What is said once a person deleted the section: the edit is dropped, recorded by the next command that writes. */

@@ -215,7 +215,7 @@ const applyContext = (input: StepInput) => ({
   session: input.session,
   ...(input.unnamed ? { unnamed: true } : {}),
   ...(input.state.boundary ? { boundary: input.state.boundary } : {}),
-  ...(input.opened ? { opened: input.opened } : {}),
+  opened: input.opened,
 });
 
 /** The step whose skill state the shell should read before `planStep`: `next` sending the agent to work. */
