@@ -245,6 +245,11 @@ function resumeWhereSkillSays(transition: Transition, skill: SkillState, notices
   return { ...transition, position: resumed, entries: [...transition.entries, note] };
 }
 
+/** The pointer names another flow than the journal's last record (a person's edit on a run with no journaled step): pinned on the first write. */
+export function flowEdited(state: Pick<StepState, 'flow' | 'lastRecord'>): boolean {
+  return state.lastRecord !== undefined && state.lastRecord.pointer.flow !== state.flow.id;
+}
+
 /** A pointer stands but the journal holds no record of the run: nothing pins its step list yet. */
 export function unpinned(state: Pick<StepState, 'pointer' | 'lastRecord'>): boolean {
   return state.pointer !== null && state.lastRecord === undefined;
@@ -267,8 +272,7 @@ export function reconciliationEntries(state: Pick<StepState, 'flow' | 'pointer' 
   const begun = !pointer && !record.start;
   // A run the journal has no record of (begun from a hand-written pointer, or its journal lost) is pinned now: its steps stay its own.
   // So is a flow a person wrote into the pointer of a run with no journaled step (issue 30, point 5; on a run with one, the edit is held).
-  const flowEdited = state.lastRecord !== undefined && state.lastRecord.pointer.flow !== flow.id;
-  if (begun || unpinned(state) || flowEdited) {
+  if (begun || unpinned(state) || flowEdited(state)) {
     entries.push(
       entry('run_started', reconciled.position, { source: reconciled.source, flow_hash: flow.hash, flow_file: flowFileRef(flow), pinned: pinnedCopy(flow) }),
     );
@@ -370,6 +374,10 @@ export function planStep(input: StepInput, decided: Transition, skill?: SkillSta
   if (unpinned(state))
     notices.push(
       `the journal has no record of this run: it is pinned now to ${flowFileRef(flow)} as it is (${flow.steps.length} steps); an edit of that file no longer changes the run's steps`,
+    );
+  else if (flowEdited(state))
+    notices.push(
+      `the pointer names the flow ${flow.id}, the journal ${state.lastRecord!.pointer.flow}: the run, which has journaled no step, is pinned now to ${flowFileRef(flow)} as it is (${flow.steps.length} steps)`,
     );
   const entries = withCriteriaPins(
     flow,
