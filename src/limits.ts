@@ -359,3 +359,14 @@ export const CLOCK_TOLERANCE_MS = 60_000;
 export const SIGHTINGS_MAX_BYTES = 16 * 1024;
 export const SIGHTINGS_MAX_MACHINES = 8;
 export const SIGHTINGS_MAX_PLACES = 8;
+
+/**
+ * Acceptance criteria pinned with a run (issue 29 point 8), on the one journal
+ * line of the step that writes them: a file with more keeps its first ones
+ * pinned. Far above a real project's list, and with the text cut below, far
+ * below `JOURNAL_LINE_MAX_BYTES`.
+ */
+export const CRITERIA_PINNED_MAX = 100;
+
+/** A pinned criterion's text as the journal keeps it beside its hash (what a person is shown to put back): longer is cut, with `…`. */
+export const CRITERION_TEXT_MAX_LENGTH = 160;

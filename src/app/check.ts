@@ -14,7 +14,9 @@ import { join } from 'node:path';
 import { readSkillOutputs } from './skill-outputs.js';
 import { positionHash } from '../formats/pointer/serialize-pointer.js';
 import type { Context } from './context.js';
-import { flowOfPointer, loadState, readPointer } from './load-state.js';
+import { flowOfPointer, loadState, readPointer, type Loaded } from './load-state.js';
+import { readState } from './read-state.js';
+import type { Flow } from '../flow/model.js';
 import { flowChangeNotice } from './flows.js';
 import { skillChangeNotice } from './skill-pins.js';
 import { guardProblems } from './status.js';
@@ -100,7 +102,11 @@ export async function runCheck(ctx: Pick<Context, 'repo'>): Promise<CheckResult>
       // Rule 7: a pointer behind the journal, or edited by hand, is worth a word even when it reads (a fork is named below, and decides).
       const head = readJournalHead(repo.journalFile);
       const journalFile = displayPath(repo.journalFile, repo.root);
+      // What is held for a person fails `check` until it is adopted or put back (rule 7); a held hand edit is said as held, not as respected.
+      const held = await heldProblems(repo, flows, pointerFile);
+      problems.push(...held.problems);
       for (const d of head.fork ? [] : checkRecord(parsed, head.record, positionHash, journalFile).drift) {
+        if (d.kind === 'hand-edit' && held.freshEdit) continue;
         // The journal lost what the pointer names: the problem is the journal's, and the pointer stands.
         const lost = d.kind === 'journal-gone' || d.kind === 'journal-behind';
         problems.push(
@@ -154,6 +160,29 @@ export async function runCheck(ctx: Pick<Context, 'repo'>): Promise<CheckResult>
   problems.push(...(await outdatedClientFiles(repo)));
   const gitOff = gitFallbackOff(repo);
   return { problems, flows: flows.map((f) => f.id), skills: skills.size, pointer, journalEvents: journal.entries.length, ...(gitOff ? { gitOff } : {}) };
+}
+
+/**
+ * A hand edit of the pointer held for a person, and an edit of the pinned
+ * acceptance criteria held the same way, as problems; `freshEdit`: the
+ * pointer's own edit is the held one (not yet journaled).
+ */
+async function heldProblems(repo: Repo, flows: Flow[], pointerFile: string): Promise<{ problems: Problem[]; freshEdit: boolean }> {
+  let loaded: Loaded;
+  try {
+    loaded = await readState(repo, flows);
+  } catch {
+    // Said by the checks around this one, or by the commands themselves.
+    return { problems: [], freshEdit: false };
+  }
+  const problems: Problem[] = loaded.reconciled.drift
+    .filter((d) => (d.kind === 'held-edit' && !loaded.held?.dismissed) || d.kind === 'held-criteria')
+    .map((d) => ({
+      file: d.kind === 'held-criteria' ? (loaded.criteria?.file ?? pointerFile) : pointerFile,
+      message: d.message,
+      expected: "what the run last recorded, or a person's `autopilot adopt`",
+    }));
+  return { problems, freshEdit: loaded.held?.fresh === true };
 }
 
 /**

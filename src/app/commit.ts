@@ -21,7 +21,7 @@ import { serializeJournalIndex } from '../formats/journal-index.js';
 import { serializeLease, type Lease } from '../formats/lease.js';
 import { archiveDir, archivedFile, checkpointFile, checkpointIds, checkpointsDir } from '../io/checkpoint-files.js';
 import { DISK_FULL, diskFull, InputError } from '../errors.js';
-import { chainHash, serializeEntries, toPointerRecord, type JournalEntry, type StampedEntry } from '../formats/journal-line.js';
+import { chainHash, serializeEntries, toPointerRecord, type HeldEdit, type JournalEntry, type StampedEntry } from '../formats/journal-line.js';
 import { removeLeftovers, sweepLeftovers, writeFileAtomically } from '../io/atomic-write.js';
 import { crashPoint, diskFullWanted } from '../io/crash-point.js';
 import type { LoadedIndex } from '../io/journal-index.js';
@@ -101,6 +101,7 @@ export function stampEntries(
   flowHash?: string,
   chain: ChainEnd = {},
   skillsHash?: string,
+  held?: HeldEdit,
 ): StampedEntry[] {
   const at = isoTime(writer.now());
   const settles = entries.some((e) => e.event === 'journal_merged');
@@ -115,7 +116,7 @@ export function stampEntries(
       ...(key ? { key } : {}),
       ...(chain.unsettled !== undefined && !settles ? { unsettled: chain.unsettled } : {}),
       ...e,
-      ...(pointer && i === entries.length - 1 ? { pointer: toPointerRecord(pointer, flowHash, skillsHash) } : {}),
+      ...(pointer && i === entries.length - 1 ? { pointer: toPointerRecord(pointer, flowHash, skillsHash, held) } : {}),
     } as StampedEntry;
     prev = chainHash(serializeEntries([stamped]).slice(0, -1));
     return stamped;
@@ -132,6 +133,7 @@ export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writ
   // The chain is read from the file itself, under the lock: its last line, and a merge not yet settled.
   const end = plan.entries.length > 0 ? readJournalHead(repo.journalFile) : undefined;
   const chain: ChainEnd = { ...(end?.last !== undefined ? { prev: end.last } : {}), ...(end?.fork ? { unsettled: end.fork.seam } : {}) };
+  const held = plan.pointer?.extras.held ?? undefined;
   const stamped = stampEntries(
     plan.entries,
     Math.max(lastSeq, end?.lastSeq ?? 0),
@@ -141,6 +143,7 @@ export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writ
     plan.flowHash,
     chain,
     plan.skillsHash,
+    held,
   );
   carryJournalIndex(repo, end, stamped);
   // Every file the plan writes can be written, before anything is: a read-only folder is exit 2 naming it, with nothing written.

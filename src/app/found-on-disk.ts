@@ -59,13 +59,15 @@ export function stepOutputs(repo: Repo, flow: Flow, step: Step, evidence: Eviden
  * to it, as `done` would hold it: a failed step's files unchanged are not
  * walked over.
  */
-export async function judgeFound(loaded: Loaded): Promise<JudgedSteps | undefined> {
-  const found = loaded.reconciled.walk?.found ?? [];
+export async function judgeFound(loaded: Loaded, known: JudgedSteps = new Map()): Promise<JudgedSteps | undefined> {
+  // The walk that placed the run, and the walk a hand edit is judged by (from the journal's position): each step not judged yet.
+  const found = [...(loaded.reconciled.walk?.found ?? []), ...(loaded.gateWalk ?? [])].filter((f) => !known.has(foundKey(f.cycle, f.step)));
   if (found.length === 0) return undefined;
   const { repo, flow, evidence } = loaded;
   const record = loaded.head.record?.pointer;
-  const judged = new Map<string, Finding[]>();
+  const judged = new Map<string, Finding[]>(known);
   for (const { step: number, cycle } of found) {
+    if (judged.has(foundKey(cycle, number))) continue;
     const step = stepByNumber(flow, number)!;
     const declared = outputsForStep(await runSkillOutputs(repo, loaded.skills, step.skill), step);
     // A step of a cycle the evidence read does not describe (a walk into the next cycle) is judged by its own cycle's files.

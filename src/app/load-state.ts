@@ -7,7 +7,9 @@ import type { Evidence } from '../engine/evidence.js';
 import { fromPointerRecord, toPointerRecord } from '../formats/journal-line.js';
 import { describeRecord, judgeFork, type ForkVerdict, type JournalFork } from '../engine/fork.js';
 import { checkRecord, type RecordVerdict } from '../engine/record.js';
-import { locate, resolveByName, type Drift, type Reconciled } from '../engine/reconcile.js';
+import { locate, resolveByName, type Drift, type Reconciled, type Walk } from '../engine/reconcile.js';
+import { carriedHeld, heldStateDrift, judgeEdit, type HeldState } from './hand-edit.js';
+import type { CriteriaHeld } from '../engine/criteria.js';
 import { InputError, type Problem } from '../errors.js';
 import { invalidFlows, invalidFlowsError } from './invalid-flows.js';
 import { loopStart, stepByNumber, type Flow } from '../flow/model.js';
@@ -52,6 +54,12 @@ export interface Loaded {
   brokenPointer?: string;
   /** A merge the journal holds and nothing has settled yet, judged: it decides the position (`journal-fork` drift). */
   fork?: ForkSeen;
+  /** A hand edit of the pointer held for a person (rule 7, `app/hand-edit.ts`): fresh, carried by the journal, or just dropped. */
+  held?: HeldState;
+  /** Steps a walk from the journal's position over work found on disk would complete, judged before a hand edit's verdict is final. */
+  gateWalk?: Walk['found'];
+  /** An edit of the pinned acceptance criteria, held for a person (`app/criteria.ts`; set by `readState`). */
+  criteria?: CriteriaHeld;
 }
 
 export interface ForkSeen {
@@ -228,7 +236,7 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride,
     checkStep(repo, flow, pointer);
     pointer = withCycleFromHistory(pointer, flow, head, repo);
   }
-  const record = fork ? forkRecordVerdict(fork, head, filePointer) : checkRecord(pointer, head.record, positionHash, displayPath(repo.journalFile, repo.root));
+  let record = fork ? forkRecordVerdict(fork, head, filePointer) : checkRecord(pointer, head.record, positionHash, displayPath(repo.journalFile, repo.root));
   if (!pointer) flow = record.start ? pinnedOrCurrent(record.start.flow) : detectFlow(repo, flows);
   // The pointer file's own text (a person's sections) is kept when the fork's position is written over it.
   if (fork && filePointer && record.start) pointer = { ...filePointer, position: record.start, lastAction: undefined };
@@ -245,7 +253,6 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride,
   // A start the journal supplied must still name a step of the flow (the flow file may have changed since).
   let start = record.start;
   if (start && start.step !== 'done' && !stepByNumber(flow, start.step)) start = null;
-  const chosen = flow;
   // A pointer the journal does not back (hand-written, in the seed's format, edited, or its journal lost) is the run's only record.
   const claimed =
     pointer !== null && (!head.record || record.drift.some((d) => d.kind === 'hand-edit' || d.kind === 'journal-behind' || d.kind === 'journal-gone'));
@@ -253,20 +260,42 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride,
   const byName = claimed && start && !(record.edited?.step && !record.edited.name) ? resolveByName(flow, start) : undefined;
   if (byName) start = byName.position;
 
-  const journalEvidence = (cycle: number, perCycle: (step: number) => boolean) => evidenceFromIndex(journalIndex().index, chosen.id, cycle, perCycle);
+  // The steps' evidence in a cycle of a flow, each step found on disk and judged so far with its findings.
+  const evidenceOf = (of: Flow, cycle: number, upTo: number) => {
+    const journalEvidence = (c: number, perCycle: (step: number) => boolean) => evidenceFromIndex(journalIndex().index, of.id, c, perCycle);
+    const evidence = gatherEvidence(repo, of, cycle, upTo, journalEvidence);
+    for (const ev of evidence.steps) {
+      const findings = judged?.get(foundKey(cycle, ev.step));
+      if (findings) ev.judged = findings;
+    }
+    return evidence;
+  };
+  // Rule 7: a hand edit past a gate a person owns is held, and the run starts where the journal says (`app/hand-edit.ts`).
+  const journalPosition = record.journal;
+  const runFlow =
+    journalPosition && start ? (journalPosition.flow === flow.id ? { flow } : pinnedFlow(flows, journalPosition.flow, head, journalIndex)) : undefined;
+  const edit =
+    runFlow && start
+      ? judgeEdit({ repo, flow: runFlow.flow, journal: journalPosition!, edited: start, evidenceOf: (c, upTo) => evidenceOf(runFlow.flow, c, upTo) })
+      : undefined;
+  if (edit?.held && runFlow) {
+    if (runFlow.flow !== flow) flowChange = runFlow.change;
+    flow = runFlow.flow;
+    record = { ...record, drift: record.drift.filter((d) => d.kind !== 'hand-edit') };
+  }
+  if (edit) start = edit.start;
+  const held: HeldState | undefined = edit?.held ? { edit: edit.held, fresh: true } : fork ? undefined : carriedHeld(head, pointer);
+  const chosen = flow;
+
   const upTo = typeof start?.step === 'number' ? start.step : Infinity;
   const gather = (cycle: number) => {
-    const evidence = gatherEvidence(repo, chosen, cycle, upTo, journalEvidence);
+    const evidence = evidenceOf(chosen, cycle, upTo);
     // An empty folder cannot contradict git: what git says was done before the position counts as done.
     if (override?.folderEmpty && typeof start?.step === 'number')
       for (const ev of evidence.steps) {
         const finished = ev.step === start.step && (start.status === 'completed' || start.status === 'skipped');
         if (ev.step < start.step || finished) ev.waiver ??= 'forced';
       }
-    for (const ev of evidence.steps) {
-      const findings = judged?.get(foundKey(cycle, ev.step));
-      if (findings) ev.judged = findings;
-    }
     return evidence;
   };
   let boundaryEvent: { at?: StampedEntry } | undefined;
@@ -284,7 +313,14 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride,
     ? { position: waiting, source: 'state', drift: [...overridden, ...readAs, ...recordDrift] }
     : {
         ...located,
-        drift: [...overridden, ...readAs, ...recordDrift, ...(byName ? [byName.drift] : []), ...located.drift],
+        drift: [
+          ...overridden,
+          ...readAs,
+          ...recordDrift,
+          ...(byName && !edit?.held ? [byName.drift] : []),
+          ...located.drift,
+          ...heldStateDrift(held, located.position),
+        ],
         ...(override?.pointer && located.source === 'state' ? { source: 'git' as const } : {}),
       };
   const boundary = mayWaitAtBoundary(flow, reconciled.position) ? pendingBoundary(flow, reconciled.position, latestBoundary()) : undefined;
@@ -306,6 +342,8 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride,
     skills,
     ...(override?.broken !== undefined ? { brokenPointer: override.broken } : {}),
     ...(fork ? { fork } : {}),
+    held,
+    gateWalk: edit && edit.toJudge.length > 0 ? edit.toJudge : undefined,
   };
 }
 

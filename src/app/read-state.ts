@@ -24,8 +24,10 @@ import { parsePointer } from '../formats/pointer/parse-pointer.js';
 import type { Position } from '../formats/pointer/position.js';
 import { isTouched } from '../engine/evidence.js';
 import { conflictSides, gitFallbackOff, positionFromGit } from './git-source.js';
-import { loadState, readPointerText, type Loaded, type PointerOverride } from './load-state.js';
+import { loadState, readPointerText, type JudgedSteps, type Loaded, type PointerOverride } from './load-state.js';
 import { judgeFound } from './found-on-disk.js';
+import { heldCriteria } from './criteria.js';
+import { criteriaDrift } from '../engine/criteria.js';
 import { readJournalHead, type JournalHead } from '../io/journal-head.js';
 import { describeTarget } from '../engine/follow-through.js';
 import { fromPointerRecord } from '../formats/journal-line.js';
@@ -110,10 +112,29 @@ export async function readState(repo: Repo, flows: Flow[], known?: JournalHead):
  * Only then are outputs read and judged: a command with no such walk pays nothing.
  */
 async function load(repo: Repo, flows: Flow[], override?: PointerOverride, known?: JournalHead): Promise<Loaded> {
-  const loaded = loadState(repo, flows, override, known);
-  const judged = await judgeFound(loaded);
-  return judged ? loadState(repo, flows, override, known, judged) : loaded;
+  let loaded = loadState(repo, flows, override, known);
+  // Judged, a walk may stop sooner, and a held hand edit start elsewhere: until no walk finds a step not judged yet.
+  let judged: JudgedSteps | undefined;
+  for (let pass = 0; pass < JUDGE_PASSES; pass++) {
+    const more = await judgeFound(loaded, judged);
+    if (!more) break;
+    judged = more;
+    loaded = loadState(repo, flows, override, known, judged);
+  }
+  return withCriteria(loaded);
 }
+
+/** The state with an edit of the pinned acceptance criteria, when one is held (issue 29 point 8): said as drift by every command. */
+function withCriteria(loaded: Loaded): Loaded {
+  const position = loaded.reconciled.position;
+  const criteria = heldCriteria(loaded, position);
+  if (!criteria) return loaded;
+  const drift = [...loaded.reconciled.drift, criteriaDrift(loaded.flow, criteria, position)];
+  return { ...loaded, criteria, reconciled: { ...loaded.reconciled, drift } };
+}
+
+/** Each pass judges only steps no pass before judged, so a few settle it: a walk from the pointer, then one from the journal's position. */
+const JUDGE_PASSES = 4;
 
 /** What the parser said, with its line: `line 3: \`step\` is not a step number`. */
 function whyUnreadable(error: InputError): string {

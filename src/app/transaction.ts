@@ -200,6 +200,7 @@ export async function transact<P = undefined, T = void>(
         plan.entries = [...broken, ...plan.entries];
         plan.pointer ??= pointerAt(at, at.reconciled.position);
       }
+      journalHeld(at, plan);
       if (plan.entries.length > 0) plan.flowHash ??= at.flow.hash;
       await pinSkills(repo, at, plan);
       // A command that drives and writes holds the lease it was judged to take (a refused one writes nothing, and takes none).
@@ -322,8 +323,12 @@ function bringPointerUp(repo: Repo, lock: Lock, owed: OwedCommit, loaded: Loaded
   return true;
 }
 
-/** The pointer to write for a position, keeping what a person added around the six lines. */
+/**
+ * The pointer to write for a position, keeping what a person added around the
+ * six lines, and showing a hand edit held for a person while it is held.
+ */
 export function pointerAt(loaded: Loaded, position: Position, lastAction: LastAction | undefined = loaded.pointer?.lastAction): NonNullable<Plan['pointer']> {
+  const held = loaded.held && !loaded.held.dismissed ? loaded.held.edit : undefined;
   return {
     position,
     extras: {
@@ -331,8 +336,23 @@ export function pointerAt(loaded: Loaded, position: Position, lastAction: LastAc
       preamble: loaded.pointer?.preamble ?? '',
       extraSections: loaded.pointer?.extraSections ?? '',
       ...(lastAction ? { lastAction } : {}),
+      ...(held ? { held } : {}),
     },
   };
+}
+
+/**
+ * Rule 7: a hand edit this read found held (or found dropped, its section
+ * deleted) is journaled by the first command that writes anything, as
+ * `edit_held` (`edit_dismissed`), before the command's own entries; the
+ * pointer is then written, showing it while it is held.
+ */
+function journalHeld(at: Loaded, plan: Plan): void {
+  const held = at.held;
+  if (!held || !(held.fresh || held.dismissed) || (plan.entries.length === 0 && !plan.pointer)) return;
+  const position = at.reconciled.position;
+  plan.entries = [held.dismissed ? entry('edit_dismissed', position, { held: held.edit }) : entry('edit_held', position, { held: held.edit }), ...plan.entries];
+  plan.pointer ??= pointerAt(at, position);
 }
 
 /** A held lease says whether the holder's conversation was seen running (`running`), or could not be told. */

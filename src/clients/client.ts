@@ -16,7 +16,7 @@ export const AGENT_BIN = 'node_modules/.bin/autopilot';
 export const PACKAGE_NAMES = ['autopilot', 'md-autopilot'] as const;
 
 /** What only a person decides (rule 10): the commands, and the options of any command. Kept equal to the registry's `person` marks (tested). */
-export const PERSON_COMMANDS = ['decide', 'ack', 'repin', 'restore', 'reset'] as const;
+export const PERSON_COMMANDS = ['decide', 'ack', 'adopt', 'repin', 'restore', 'reset'] as const;
 export const PERSON_OPTIONS = ['--force', '--accept-failures', '--take-over'] as const;
 /** The MCP tools an agent runs that write (the rest only read; a person's command is never a tool). Kept equal to the registry (tested). */
 export const AGENT_WRITE_TOOLS = ['next', 'substep', 'done', 'fail', 'skip', 'breadcrumb', 'report', 'lease', 'checkpoint'] as const;

@@ -4,6 +4,7 @@
  * line and the MCP server pick it up from this list.
  */
 import { ack } from './ack.js';
+import { adopt } from './adopt.js';
 import { breadcrumb } from './breadcrumb.js';
 import { check } from './check.js';
 import { checkpoint } from './checkpoint.js';
@@ -42,6 +43,7 @@ export const COMMANDS: readonly (AnyCommand | FrontEnd)[] = [
   exec,
   decide,
   ack,
+  adopt,
   mcp,
   hook,
   init,

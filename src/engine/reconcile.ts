@@ -41,7 +41,11 @@ export interface Drift {
     /** The journal holds a merge not yet settled: its fork decides where the work stands (`engine/fork.ts`). */
     | 'journal-fork'
     | 'inferred-skip'
-    | 'read-as';
+    | 'read-as'
+    /** A hand edit of the pointer past a gate a person owns, held until `autopilot adopt` (`engine/gates.ts`); or one just dropped. */
+    | 'held-edit'
+    /** The pinned acceptance criteria edited (one dropped or rewritten), held until `autopilot adopt` (`engine/criteria.ts`). */
+    | 'held-criteria';
   step: number | 'done';
   message: string;
 }

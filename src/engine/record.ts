@@ -34,6 +34,8 @@ export interface RecordVerdict {
   drift: Drift[];
   /** The fields a person changed, when the pointer was edited by hand. */
   edited?: Record<string, { was: unknown; now: unknown }>;
+  /** The journal's last position, when the pointer was edited by hand: what a gate a person owns is judged from (`engine/gates.ts`). */
+  journal?: Position;
 }
 
 const FIELDS: [keyof Position, string][] = [
@@ -108,6 +110,7 @@ export function checkRecord(
         },
       ],
       ...(edited ? { edited } : {}),
+      journal: fromJournal,
     };
   }
   if (!journal || record.seq === journal.seq) return { start: position, drift: [] };

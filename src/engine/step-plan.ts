@@ -23,11 +23,14 @@ import { entry, type JournalEntry, type PointerRecord, type StampedEntry } from 
 import type { LeaseVerdict } from './lease.js';
 import type { Lease } from '../formats/lease.js';
 import { flowFileRef, pinnedCopy } from './pin.js';
-import { atStep, type Reconciled } from './reconcile.js';
+import { atStep, type Drift, type Reconciled } from './reconcile.js';
 import type { RecordVerdict } from './record.js';
 import { commandKey, judgeRepeat, repeatsLastCommand, type Target } from './repeat.js';
 import { apply, type Event, type Transition } from './transitions.js';
 import { describeRecord, forkDecision, mergedEntry, settledPosition, type ForkVerdict, type JournalFork, type SideName } from './fork.js';
+import type { Opening } from './attempt-start.js';
+import { criteriaRefusal, criteriaStep, recordsResult, type CriteriaHeld } from './criteria.js';
+import type { PinnedCriterion } from '../formats/journal-line.js';
 
 /** A skill's own progress file, read by the shell: where it says the work is, or why it cannot be read. */
 export type SkillState = { file: string; position: string } | { problem: string } | undefined;
@@ -48,6 +51,10 @@ export interface StepState {
   flowChange?: string;
   /** A merge the journal holds and nothing has settled yet, judged (rule 11). */
   fork?: { fork: JournalFork; verdict: ForkVerdict };
+  /** An edit of the pinned acceptance criteria held for a person: no step result is recorded meanwhile (`engine/criteria.ts`). */
+  criteriaHeld?: CriteriaHeld;
+  /** A hand edit of the pointer found held for the first time, or dropped by a person, not yet journaled. */
+  heldChanged?: boolean;
 }
 
 export interface StepInput {
@@ -71,6 +78,10 @@ export interface StepInput {
   latest?: StampedEntry;
   /** The last `fail` reason of the current step, when it stands failed: shown in every session. */
   lastFailure?: string;
+  /** How the journal saw the run come into the current step, when it is in progress (`engine/attempt-start.ts`). */
+  opened?: Opening;
+  /** The acceptance criteria as the file holds them now, when this command may complete the step that pins them. */
+  criteriaNow?: { cycle: number; file: string; criteria: PinnedCriterion[] };
 }
 
 export interface StepPlan {
@@ -204,6 +215,7 @@ const applyContext = (input: StepInput) => ({
   session: input.session,
   ...(input.unnamed ? { unnamed: true } : {}),
   ...(input.state.boundary ? { boundary: input.state.boundary } : {}),
+  opened: input.opened,
 });
 
 /** The step whose skill state the shell should read before `planStep`: `next` sending the agent to work. */
@@ -233,10 +245,25 @@ function resumeWhereSkillSays(transition: Transition, skill: SkillState, notices
   return { ...transition, position: resumed, entries: [...transition.entries, note] };
 }
 
+/** The pointer names another flow than the journal's last record (a person's edit on a run with no journaled step): pinned on the first write. */
+export function flowEdited(state: Pick<StepState, 'flow' | 'lastRecord'>): boolean {
+  return state.lastRecord !== undefined && state.lastRecord.pointer.flow !== state.flow.id;
+}
+
 /** A pointer stands but the journal holds no record of the run: nothing pins its step list yet. */
 export function unpinned(state: Pick<StepState, 'pointer' | 'lastRecord'>): boolean {
   return state.pointer !== null && state.lastRecord === undefined;
 }
+
+/** The entries with the acceptance criteria pinned on the completion of the step that writes them (Problem; New Task each cycle). */
+function withCriteriaPins(flow: Flow, entries: JournalEntry[], now: StepInput['criteriaNow']): JournalEntry[] {
+  if (!now || now.criteria.length === 0) return entries;
+  const pins = (e: JournalEntry) => e.event === 'step_completed' && e.cycle === now.cycle && e.step === criteriaStep(flow, now.cycle);
+  return entries.map((e) => (pins(e) ? ({ ...e, criteria: { file: now.file, items: now.criteria } } as JournalEntry) : e));
+}
+
+/** Drift that is said, and journaled otherwise than as `position_repaired` (or not at all). */
+const NOT_REPAIRS: ReadonlySet<Drift['kind']> = new Set<Drift['kind']>(['hand-edit', 'journal-fork', 'inferred-skip', 'held-edit', 'held-criteria']);
 
 /** What reconciliation itself changed, as journal entries: a run begun, work found on disk, a hand edit, a repair. */
 export function reconciliationEntries(state: Pick<StepState, 'flow' | 'pointer' | 'record' | 'reconciled' | 'evidence' | 'lastRecord'>): JournalEntry[] {
@@ -244,7 +271,8 @@ export function reconciliationEntries(state: Pick<StepState, 'flow' | 'pointer' 
   const entries: JournalEntry[] = [];
   const begun = !pointer && !record.start;
   // A run the journal has no record of (begun from a hand-written pointer, or its journal lost) is pinned now: its steps stay its own.
-  if (begun || unpinned(state)) {
+  // So is a flow a person wrote into the pointer of a run with no journaled step (issue 30, point 5; on a run with one, the edit is held).
+  if (begun || unpinned(state) || flowEdited(state)) {
     entries.push(
       entry('run_started', reconciled.position, { source: reconciled.source, flow_hash: flow.hash, flow_file: flowFileRef(flow), pinned: pinnedCopy(flow) }),
     );
@@ -268,8 +296,8 @@ export function reconciliationEntries(state: Pick<StepState, 'flow' | 'pointer' 
     entries.push(entry('step_skipped', atStep(flow, step, reconciled.position.cycle, 'skipped'), { by: 'inferred', reason: d.message }));
   }
   const edits = reconciled.drift.filter((d) => d.kind === 'hand-edit');
-  // A fork is journaled as `journal_merged` (`agreedEntries`, `atFork`), not as a repair.
-  const repairs = reconciled.drift.filter((d) => d.kind !== 'hand-edit' && d.kind !== 'journal-fork' && d.kind !== 'inferred-skip');
+  // A fork is journaled as `journal_merged` (`agreedEntries`, `atFork`), not as a repair; what is held for a person, by the transaction (`edit_held`).
+  const repairs = reconciled.drift.filter((d) => !NOT_REPAIRS.has(d.kind));
   if (edits.length > 0)
     entries.push(entry('pointer_edited', reconciled.position, { ...(record.edited ? { edited: record.edited } : {}), message: edits[0]!.message }));
   if (repairs.length > 0) entries.push(entry('position_repaired', reconciled.position, { source: reconciled.source, drift: repairs.map((d) => d.message) }));
@@ -347,7 +375,20 @@ export function planStep(input: StepInput, decided: Transition, skill?: SkillSta
     notices.push(
       `the journal has no record of this run: it is pinned now to ${flowFileRef(flow)} as it is (${flow.steps.length} steps); an edit of that file no longer changes the run's steps`,
     );
-  const entries = [...agreedEntries(state), ...reconciliationEntries(state), ...leaseEntries(input.lease, position), ...transition.entries];
+  else if (flowEdited(state))
+    notices.push(
+      `the pointer names the flow ${flow.id}, the journal ${state.lastRecord!.pointer.flow}: the run, which has journaled no step, is pinned now to ${flowFileRef(flow)} as it is (${flow.steps.length} steps)`,
+    );
+  const entries = withCriteriaPins(
+    flow,
+    [...agreedEntries(state), ...reconciliationEntries(state), ...leaseEntries(input.lease, position), ...transition.entries],
+    input.criteriaNow,
+  );
+  // Issue 29 point 8: while an edit of the pinned criteria is held, no step's result is recorded (nor committed).
+  if (state.criteriaHeld && recordsResult(entries)) {
+    const refused: Transition = { position, entries: [], outcome: { kind: 'refused', problem: criteriaRefusal(flow, state.criteriaHeld, position) } };
+    return { transition: refused, entries: [], key, notices, passedOver: [] };
+  }
   const follow = event.type === 'next' ? followThrough(state.pointer?.lastAction, position, now, input.staleMs) : undefined;
   if (follow) {
     entries.unshift(entry('follow_through', position, { message: follow, expected: state.pointer?.lastAction?.next }));
@@ -356,7 +397,8 @@ export function planStep(input: StepInput, decided: Transition, skill?: SkillSta
 
   const acted = typeof position.step === 'number' ? stepByNumber(flow, position.step) : undefined;
   const lastAction = lastActionOf(event, acted, transition.outcome, transition.position, now) ?? state.pointer?.lastAction;
-  const moved = !state.pointer || !samePosition(state.pointer.position, transition.position);
+  // A held hand edit seen for the first time, or dropped, is a change to record (the transaction journals it): the pointer is written.
+  const moved = !state.pointer || !samePosition(state.pointer.position, transition.position) || state.heldChanged === true;
   // At a boundary (reached, answered "a new conversation", or shown again) this session's lease ends: the next conversation starts free.
   // A person's answer leaves the lease to the conversations, whoever holds it.
   const lease = input.person ? undefined : transition.outcome.kind === 'boundary' ? 'release' : input.lease?.lease;

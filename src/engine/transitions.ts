@@ -14,6 +14,7 @@ import { boundaryDecision, type PendingBoundary } from './boundary.js';
 import type { SideName, SideSummary } from './fork.js';
 import { atBatch, batchCompleted, batchStarted, currentBatch, firstOpenBatch, judgeBatchReport, type BatchFacts } from './task-batches.js';
 import { batchSubStep, readSubStep } from '../formats/pointer/sub-step.js';
+import { attemptBegun, notBegun, stepBegun, type Opening } from './attempt-start.js';
 
 export type Event =
   | { type: 'next' }
@@ -153,6 +154,8 @@ export interface ApplyContext {
   /** Nothing named the session: the session that reached a boundary cannot be told from a new one. */
   unnamed?: boolean;
   boundary?: PendingBoundary;
+  /** How the journal saw the run come into the current step (`engine/attempt-start.ts`); unknown counts as begun. */
+  opened?: Opening;
 }
 
 /**
@@ -215,17 +218,21 @@ export function apply(flow: Flow, position: Position, evidence: Evidence, event:
         return { ...then, entries: [...skipped.entries, ...then.entries] };
       }
       const action = position.status === 'in_progress' ? 'resume' : position.retryCount > 0 ? 'retry' : 'start';
+      // In progress with no start on record (a hand edit, the folder): the start is recorded now, as for any step begun.
+      const begun = attemptBegun(position, ctx.opened);
       const facts = evidenceFor(evidence, step.number).batches;
       if (step.batches && facts && facts.plan.length > 0) {
         const batch = currentBatch(step, position, facts);
-        if (batch === undefined) return beginBatches(position, facts, action);
+        if (batch === undefined) return beginBatches(position, facts, action, stepBegun(position, ctx.opened));
         // The batch after one done (or after a person's `ack`) begins: journaled, so its commit and its runs start here.
-        if (position.status === 'not_started' && position.retryCount === 0) {
+        if ((position.status === 'not_started' && position.retryCount === 0) || (position.status === 'in_progress' && !begun)) {
           const at: Position = { ...position, status: 'in_progress' };
-          return { position: at, entries: [batchStarted(at, facts, batch)], outcome: { kind: 'work', action: 'start' } };
+          const first =
+            position.status === 'in_progress' && !stepBegun(position, ctx.opened) ? [entry('step_started', at, { attempt: position.retryCount + 1 })] : [];
+          return { position: at, entries: [...first, batchStarted(at, facts, batch)], outcome: { kind: 'work', action } };
         }
       }
-      if (position.status === 'in_progress') return { position, entries: [], outcome: { kind: 'work', action } };
+      if (begun) return { position, entries: [], outcome: { kind: 'work', action } };
       const started: Position = { ...position, status: 'in_progress' };
       return { position: started, entries: [entry('step_started', started, { attempt: position.retryCount + 1 })], outcome: { kind: 'work', action } };
     }
@@ -235,6 +242,8 @@ export function apply(flow: Flow, position: Position, evidence: Evidence, event:
       if (stop) return stop;
       const ev = evidenceFor(evidence, step.number);
       if (conditionFalse(step, ev)) return finish(flow, position, step, skippedWith({ by: 'condition', reason: conditionReason(step) }), evidence);
+      const unbegun = event.force ? undefined : notBegun(step, position, ctx.opened);
+      if (unbegun) return { position, entries: [], outcome: { kind: 'refused', problem: unbegun } };
       const batch = currentBatch(step, position, ev.batches);
       if (ev.batches && batch !== undefined) {
         const facts = ev.batches;
@@ -289,6 +298,8 @@ export function apply(flow: Flow, position: Position, evidence: Evidence, event:
     case 'fail': {
       const stop = stopped();
       if (stop) return stop;
+      const unbegun = notBegun(step, position, ctx.opened);
+      if (unbegun) return { position, entries: [], outcome: { kind: 'refused', problem: unbegun } };
       const retryCount = position.retryCount + 1;
       const exhausted = retryCount >= MAX_RETRIES;
       const failed: Position = { ...position, status: exhausted ? 'failed' : 'not_started', retryCount };
@@ -360,6 +371,8 @@ export function apply(flow: Flow, position: Position, evidence: Evidence, event:
       if (stop) return stop;
       const text = event.text.replace(/\s+/g, ' ').trim();
       if (!text) return refuse(position, 'the sub-step text is empty', 'the sub-skill\'s position, e.g. `autopilot substep "2 — Restrictions"`', '""');
+      const unbegun = notBegun(step, position, ctx.opened);
+      if (unbegun) return { position, entries: [], outcome: { kind: 'refused', problem: unbegun } };
       const sub = readSubStep(position.subStep);
       const kept = sub.kind === 'batch' ? batchSubStep(sub.batch, sub.of, sub.tasks, text) : text;
       const moved: Position = { ...position, status: 'in_progress', subStep: kept };
@@ -380,10 +393,10 @@ function batchOf(position: Position): { batch?: number } {
  * batch whose report is not on disk begins (batch 1 on a fresh start; a seed
  * run's free-text sub-step resumes where the reports stop), journaled.
  */
-function beginBatches(position: Position, facts: BatchFacts, action: 'start' | 'resume' | 'retry'): Transition {
+function beginBatches(position: Position, facts: BatchFacts, action: 'start' | 'resume' | 'retry', begun: boolean): Transition {
   const batch = firstOpenBatch(facts);
   const at: Position = { ...atBatch(position, facts, batch), status: 'in_progress' };
-  const started = position.status === 'in_progress' ? [] : [entry('step_started', at, { attempt: position.retryCount + 1 })];
+  const started = begun ? [] : [entry('step_started', at, { attempt: position.retryCount + 1 })];
   return { position: at, entries: [...started, batchStarted(at, facts, batch)], outcome: { kind: 'work', action } };
 }
 

@@ -1,8 +1,10 @@
 /**
  * The journal index: what reconciliation needs from the whole history, kept
  * small — the waivers (steps skipped on purpose or forced done: evidence no
- * folder shows), the open rounds of repeated steps, and the step list, the
- * skills' declarations and the test command each run is pinned to. Only ever derived from the journal's events.
+ * folder shows), the open rounds of repeated steps, the step list, the
+ * skills' declarations and the test command each run is pinned to, and the
+ * acceptance criteria each flow's run pinned last (its cycle's). Only ever
+ * derived from the journal's events.
  *
  * The journal carries it: now and then the line that closes a batch holds
  * the index as of that line (`journal_index`, `carryIndex`; `app/carry-index.ts`
@@ -19,7 +21,14 @@
  */
 import type { Problem } from '../errors.js';
 import { JOURNAL_INDEX_KEPT_CYCLES } from '../limits.js';
-import type { StampedEntry } from './journal-line.js';
+import type { PinnedCriterion, StampedEntry } from './journal-line.js';
+
+/** The acceptance criteria as a run pinned them (`criteria` on `step_completed`, or on a person's `edit_adopted`): in which cycle, the file, each. */
+export interface CriteriaPin {
+  cycle: number;
+  file: string;
+  criteria: PinnedCriterion[];
+}
 
 /** Bump when what the index keeps, or how, changes: an index of another format is derived again. */
 export const JOURNAL_INDEX_FORMAT = 4;
@@ -49,6 +58,8 @@ export interface JournalIndex {
   skills?: Record<string, unknown>;
   /** The project's test command the run is pinned to: the latest `verify_pinned`. */
   verify?: VerifyPin;
+  /** The acceptance criteria each flow's run pinned last, by flow id. */
+  criteria?: Record<string, CriteriaPin>;
   /** How many bytes of the journal the index covers, and the sha1 of the 256 before that point. */
   size: number;
   tail: string;
@@ -90,6 +101,7 @@ export interface CarriedIndex {
   pins?: Record<string, unknown>;
   skills?: Record<string, unknown>;
   verify?: VerifyPin;
+  criteria?: Record<string, CriteriaPin>;
   steps: Record<string, Facts>;
 }
 
@@ -98,6 +110,7 @@ export const carryIndex = (index: JournalIndex): CarriedIndex => ({
   ...(index.pins ? { pins: index.pins } : {}),
   ...(index.skills ? { skills: index.skills } : {}),
   ...(index.verify ? { verify: index.verify } : {}),
+  ...(index.criteria ? { criteria: index.criteria } : {}),
   steps: index.steps,
 });
 
@@ -118,13 +131,22 @@ const isFacts = (v: unknown) => isOneFact(v) && isRecord((v as { c?: unknown }).
 /** Whether a journal line's `journal_index` is one this autopilot reads. */
 export function isCarriedIndex(value: unknown): value is CarriedIndex {
   if (!isRecord(value) || value.format !== JOURNAL_INDEX_FORMAT || !isRecord(value.steps)) return false;
+  const criteria = value.criteria;
   return (
     (value.pins === undefined || isRecord(value.pins)) &&
     (value.skills === undefined || isRecord(value.skills)) &&
     (value.verify === undefined || isVerifyPin(value.verify)) &&
+    (criteria === undefined || (isRecord(criteria) && Object.values(criteria).every(isPin))) &&
     Object.values(value.steps).every(isFacts)
   );
 }
+
+const isPin = (v: unknown): v is CriteriaPin =>
+  isRecord(v) &&
+  Number.isSafeInteger(v.cycle) &&
+  typeof v.file === 'string' &&
+  Array.isArray(v.criteria) &&
+  v.criteria.every((c) => isRecord(c) && typeof c.id === 'string' && typeof c.hash === 'string' && typeof c.text === 'string');
 
 /**
  * The index a journal line carries, or undefined when it carries none this
@@ -139,6 +161,7 @@ export function indexFromCarried(value: unknown): JournalIndex | undefined {
     ...(copy.pins ? { pins: copy.pins } : {}),
     ...(copy.skills ? { skills: copy.skills } : {}),
     ...(copy.verify ? { verify: copy.verify } : {}),
+    ...(copy.criteria ? { criteria: copy.criteria } : {}),
     size: 0,
     tail: '',
     steps: copy.steps,
@@ -152,6 +175,8 @@ export function indexEvent(index: JournalIndex, e: StampedEntry): void {
     (index.skills ??= {})[e.flow] = e.skills;
   if (e.event === 'verify_pinned' && e.command !== undefined && e.sources !== undefined && typeof e.seq === 'number')
     index.verify = { command: e.command, ...(typeof e.reason === 'string' ? { reason: e.reason } : {}), sources: e.sources, seq: e.seq };
+  if ((e.event === 'step_completed' || e.event === 'edit_adopted') && e.criteria !== undefined)
+    (index.criteria ??= {})[e.flow] = { cycle: e.cycle, file: e.criteria.file, criteria: e.criteria.items };
   if (typeof e.step !== 'number') return;
   const key = `${e.flow}|${e.step}`;
   const change = (apply: (f: { w?: Waiver; r?: string[] }) => void) => {

@@ -91,8 +91,10 @@ export interface EventDetails {
   /**
    * `by: folder`: found done on disk; `forced`: a person forced it done, with a reason;
    * `accepted_failures`: a person accepted its failed test run (`done --accept-failures`), with a reason.
+   * `criteria`: the step writes the acceptance criteria (Problem; New Task in each existing-code cycle):
+   * pinned as the file held them (a later edit that drops or rewrites one is held until a person adopts it).
    */
-  step_completed: { by?: 'folder'; forced?: true; accepted_failures?: true; reason?: string };
+  step_completed: { by?: 'folder'; forced?: true; accepted_failures?: true; reason?: string; criteria?: PinnedCriteria };
   /** `inferred`: an optional step the run passed without a record, journaled by the first command that saw it. */
   step_skipped: { by: 'agent' | 'condition' | 'inferred'; reason: string };
   /** `hashes`: the step's evidence files as the failed attempt left them, the next attempt's start (see `step_started`). */
@@ -190,6 +192,22 @@ export interface EventDetails {
    * `sides` each side's sequence numbers, `settled` how (`agreed`: the sides
    * agree and were merged; `kept`: a person kept one side, `kept`).
    */
+  /**
+   * A hand edit of the pointer that passes a gate a person owns, held by the
+   * first command that writes (docs/state-and-journal.md, "Hand edits"): the
+   * run stays where the journal says. `held`: the edit, until a person adopts
+   * it or drops it.
+   */
+  edit_held: { held: HeldEdit };
+  /**
+   * A person adopted what was held (`autopilot adopt`): a hand edit of the
+   * pointer (`held`, the position the run goes on from), or an edit of the
+   * pinned acceptance criteria (`changes`: each criterion dropped or
+   * rewritten; `criteria`: the criteria pinned anew, as the file holds them).
+   */
+  edit_adopted: { what: 'pointer' | 'criteria'; held?: HeldEdit; changes?: string[]; criteria?: PinnedCriteria };
+  /** A held hand edit dropped: the pointer's `## Held Edit` section was deleted (anyone may: the run stays where it is). */
+  edit_dismissed: { held: HeldEdit };
   journal_merged: {
     fork_point: string;
     seams: string[];
@@ -198,6 +216,31 @@ export interface EventDetails {
     kept?: 'A' | 'B';
     message: string;
   };
+}
+
+/** One acceptance criterion as pinned: its id, the sha1 (8 hex digits) of its text with whitespace folded, and that text, cut short. */
+export interface PinnedCriterion {
+  id: string;
+  hash: string;
+  text: string;
+}
+
+/** The acceptance criteria as pinned: the file (from the repository root) and each criterion (`CRITERIA_PINNED_MAX` at most). */
+export interface PinnedCriteria {
+  file: string;
+  items: PinnedCriterion[];
+}
+
+/**
+ * A hand edit of the pointer held for a person (docs/state-and-journal.md,
+ * "Hand edits"): `pointer` the position as edited, `edited` each field it
+ * changed (from the journal's position), `gates` why it is held, one
+ * sentence a gate. Carried by every pointer record while it is held.
+ */
+export interface HeldEdit {
+  pointer: PointerRecord;
+  edited: Record<string, { was: unknown; now: unknown }>;
+  gates: string[];
 }
 
 /** The first and last sequence number of a run of events (a side of a fork). */
@@ -262,9 +305,11 @@ export interface PointerRecord {
   flow_hash?: string;
   /** The hash of the skills the run is pinned to (`skills_pinned`): a changed skill is noticed the same way. */
   skills_hash?: string;
+  /** A hand edit held for a person, while it is (read through `heldOf`: a value of another shape counts as none). */
+  held?: HeldEdit;
 }
 
-export function toPointerRecord(p: Position, flowHash?: string, skillsHash?: string): PointerRecord {
+export function toPointerRecord(p: Position, flowHash?: string, skillsHash?: string, held?: HeldEdit): PointerRecord {
   return {
     flow: p.flow,
     step: p.step,
@@ -275,7 +320,17 @@ export function toPointerRecord(p: Position, flowHash?: string, skillsHash?: str
     cycle: p.cycle,
     ...(flowHash ? { flow_hash: flowHash } : {}),
     skills_hash: skillsHash,
+    held,
   };
+}
+
+/** The hand edit a pointer record says is held, when it has the shape autopilot writes; undefined otherwise. */
+export function heldOf(record: PointerRecord | undefined): HeldEdit | undefined {
+  const held: unknown = record?.held;
+  if (!isJsonObject(held)) return undefined;
+  const h = held as Record<string, unknown>;
+  if (!isPointerRecord(h.pointer) || !isJsonObject(h.edited) || !isStrings(h.gates)) return undefined;
+  return held as HeldEdit;
 }
 
 export function fromPointerRecord(r: PointerRecord): Position {
@@ -335,6 +390,16 @@ const isHashes = (v: unknown): v is Record<string, string> => isJsonObject(v) &&
 const isSources = (v: unknown): v is Record<string, string | null> => isJsonObject(v) && Object.values(v).every((h) => h === null || isString(h));
 const isCommandOrNone = (v: unknown): v is string | null => v === null || isString(v);
 const isExitCode = (v: unknown): v is number | null => v === null || (typeof v === 'number' && Number.isSafeInteger(v));
+const isCriterion = (c: unknown): c is PinnedCriterion =>
+  isJsonObject(c) &&
+  isString((c as Record<string, unknown>).id) &&
+  isString((c as Record<string, unknown>).hash) &&
+  isString((c as Record<string, unknown>).text);
+const isPinnedCriteria = (v: unknown): v is PinnedCriteria =>
+  isJsonObject(v) &&
+  isString((v as Record<string, unknown>).file) &&
+  Array.isArray((v as Record<string, unknown>).items) &&
+  ((v as Record<string, unknown>).items as unknown[]).every(isCriterion);
 const isTotals = (v: unknown): v is { passed: number; failed: number; skipped?: number } =>
   isJsonObject(v) &&
   isCount((v as Record<string, unknown>).passed, 0) &&
@@ -347,15 +412,19 @@ const isTotals = (v: unknown): v is { passed: number; failed: number; skipped?: 
  * the waivers and rounds of the journal index (`by`, `forced`, `then`,
  * `round_files`), the pinned step list (`pinned`: its flow shape is checked
  * where it is used), the repeat of a command (`reason`, `sub_step`,
- * `option`), the fresh-evidence record (`hashes`, `round_hashes`) and a
- * command's run (`command`, `exit_code`, `totals`, `tree`) and the test command pinned (`verify_pinned`). The types are wider than the writers' where a newer autopilot
+ * `option`), the fresh-evidence record (`hashes`, `round_hashes`), a
+ * command's run (`command`, `exit_code`, `totals`, `tree`), the test command
+ * pinned (`verify_pinned`) and the pinned acceptance criteria (`criteria`).
+ * A held hand edit on a pointer record is read through `heldOf`, which passes
+ * over a shape it does not know. The types are wider than the writers' where a newer autopilot
  * may write a value this one does not know (`by`, `then`).
  */
 const CHECKED = {
   boundary_reached: { after: isStepNumber },
   decision_answered: { then: isString, round_files: isStrings, option: isString, round_hashes: isHashes },
   boundary_answered: { option: isString },
-  step_completed: { forced: isBoolean },
+  step_completed: { forced: isBoolean, criteria: isPinnedCriteria },
+  edit_adopted: { criteria: isPinnedCriteria },
   step_skipped: { by: isString, reason: isString },
   step_failed: { reason: isString, hashes: isHashes },
   substep: { sub_step: isString },

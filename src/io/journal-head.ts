@@ -28,6 +28,7 @@ import type { JournalEvent, KnownEntry, StampedEntry } from '../formats/journal-
 import { chainHash, judgeLine, prevOf } from '../formats/journal-line.js';
 import { indexEvent, indexFromCarried, isCarriedIndex, type JournalIndex } from '../formats/journal-index.js';
 import type { JournalFork, ForkSide, RecordSeen } from '../engine/fork.js';
+import type { Opening } from '../engine/attempt-start.js';
 import { newestFirstFilter, oldestFirstBatches } from '../engine/batches.js';
 import { readBackwards, readLinesBackwards } from './journal.js';
 import { JOURNAL_CHAIN_WINDOW_BYTES, JOURNAL_FORK_WINDOW_BYTES, JOURNAL_HEAD_WINDOW_BYTES, JOURNAL_STEP_WINDOW_BYTES } from '../limits.js';
@@ -312,6 +313,33 @@ export function latestOf<E extends JournalEvent>(file: string, flow: string, eve
     JOURNAL_HEAD_WINDOW_BYTES,
   );
   return found;
+}
+
+/** How the journal saw the run come into a step (issue 29 point 7; `Opening` in `engine/attempt-start.ts`), read backwards within the step window. */
+const OPENINGS = new Set(['step_started', 'batch_started', 'batch_completed']);
+/** Events after which the step's next attempt is still to begin. */
+const CLOSINGS = new Set(['step_failed', 'failure_acknowledged', 'decision_answered', 'step_completed', 'step_skipped']);
+/** A person's adoption of a held pointer edit moved the run: the attempt is begun again (adopting the criteria moves nothing). */
+const movedByPerson = (e: StampedEntry) => e.event === 'edit_adopted' && e.what !== 'criteria';
+
+export function attemptOpening(file: string, at: { flow: string; cycle: number; step: number }): Opening | undefined {
+  let found: Opening | undefined;
+  const read = readBackwards(
+    file,
+    (e) => {
+      const about = e.flow === at.flow && e.cycle === at.cycle && e.step === at.step;
+      if (about && OPENINGS.has(e.event)) found = e.event as Opening;
+      // A person's restore returns the run to a checkpoint taken in an attempt on record: that attempt goes on.
+      else if (about && e.event === 'checkpoint_restored') found = 'step_started';
+      else if (about && (CLOSINGS.has(e.event) || movedByPerson(e))) found = 'none';
+      // A command's last entry carries the pointer it left: one elsewhere is where the run came to this step from.
+      else if (e.pointer && !(e.pointer.flow === at.flow && e.pointer.cycle === at.cycle && e.pointer.step === at.step)) found = 'none';
+      return found !== undefined;
+    },
+    JOURNAL_STEP_WINDOW_BYTES,
+  );
+  // The whole journal read and no start of this step in it: none on record. Not read that far back: unknown.
+  return found ?? (read.start ? 'none' : undefined);
 }
 
 /** What the journal says of the attempt of a step now under way: the event that began it, and the commands run in it since (oldest first). */

@@ -389,11 +389,11 @@ export function readLinesBackwards(
 /**
  * Events from the end of the journal, newest first, until `visit` returns
  * true or `maxBytes` have been read. Reads backwards in chunks, so the cost
- * is what the caller needs, not the journal's length.
+ * is what the caller needs, not the journal's length. Says whether it read back to the file's first line.
  */
-export function readBackwards(file: string, visit: (entry: StampedEntry) => boolean | void, maxBytes = JOURNAL_TAIL_WINDOW_BYTES): void {
+export function readBackwards(file: string, visit: (entry: StampedEntry) => boolean | void, maxBytes = JOURNAL_TAIL_WINDOW_BYTES): { start: boolean } {
   const onRecord = newestFirstFilter();
-  readLinesBackwards(
+  return readLinesBackwards(
     file,
     (line) => {
       if (line === undefined) return false;

@@ -17,6 +17,7 @@ export const ANSWER_KEYS: Record<AnswerName, readonly string[]> = {
   report: ['file'],
   lease: ['remote', 'sha', 'taken'],
   repin: ['repinned', 'changes', 'step', 'name'],
+  adopt: ['adopted', 'flow', 'step', 'name', 'status', 'sub_step', 'retry_count'],
   checkpoint: ['id', 'pruned'],
   checkpoints: ['checkpoints'],
   restore: ['restored', 'step', 'name', 'status'],

@@ -238,6 +238,16 @@ export const breadcrumbAnswer = z.object({ markdown: z.string(), marked: z.boole
 export const reportAnswer = z.object({ file: z.string(), html: z.string().optional() });
 export const leaseAnswer = z.object({ remote: z.string(), sha: z.string(), taken: z.enum(['new', 'renewed', 'stale', 'take-over']) });
 export const repinAnswer = z.object({ repinned: z.boolean(), changes: z.array(z.string()), step: stepNumber, name: z.string() });
+/** `adopt`: what a person adopted (each held edit, with its changes) and where the run goes on from. */
+export const adoptAnswer = z.object({
+  adopted: z.array(z.object({ what: z.enum(['pointer', 'criteria']), changes: z.array(z.string()) })),
+  flow: z.string(),
+  step: stepNumber,
+  name: z.string(),
+  status: z.enum(STATUSES),
+  sub_step: z.string(),
+  retry_count: z.number().int(),
+});
 export const checkpointAnswer = z.object({ id: z.string(), pruned: z.array(z.string()) });
 export const checkpointsAnswer = z.object({
   checkpoints: z.array(
@@ -272,6 +282,7 @@ export type BreadcrumbAnswer = z.infer<typeof breadcrumbAnswer>;
 export type ReportAnswer = z.infer<typeof reportAnswer>;
 export type LeaseAnswer = z.infer<typeof leaseAnswer>;
 export type RepinAnswer = z.infer<typeof repinAnswer>;
+export type AdoptAnswer = z.infer<typeof adoptAnswer>;
 export type CheckpointAnswer = z.infer<typeof checkpointAnswer>;
 export type CheckpointsAnswer = z.infer<typeof checkpointsAnswer>;
 export type RestoreAnswer = z.infer<typeof restoreAnswer>;
@@ -288,6 +299,7 @@ export const ANSWERS = {
   report: reportAnswer,
   lease: leaseAnswer,
   repin: repinAnswer,
+  adopt: adoptAnswer,
   checkpoint: checkpointAnswer,
   checkpoints: checkpointsAnswer,
   restore: restoreAnswer,

@@ -116,8 +116,9 @@ function driftLines(view: View): string[] {
   const lost = view.repaired
     ? 'journaled; the events before stay lost unless recovered'
     : 'the next command that writes journals the loss and goes on; `status` never writes';
+  // What is held for a person says itself how it ends (`autopilot adopt`, or put back): no repair to add.
   const said = (d: View['drift'][number]) =>
-    d.kind === 'journal-fork' && view.fork
+    (d.kind === 'journal-fork' && view.fork) || d.kind === 'held-edit' || d.kind === 'held-criteria'
       ? `! ${line(d.message)}`
       : `! ${line(d.message)} (${d.kind === 'journal-gone' || d.kind === 'journal-behind' ? lost : suffix})`;
   return [...view.drift.map(said), ...(view.notices ?? []).map((n) => `! ${line(n)}`)];

@@ -194,6 +194,8 @@ describe('smaller edges', () => {
     expect(note.code).toBe(2);
     expect(note.json<{ error: { message: string } }>().error.message).toMatch(/--note: a note of 70000 characters is too long/);
     expect(snapshot(dir)).toEqual(before);
+    // A sub-step is recorded in a step `next` began (issue 29 point 7).
+    expect(autopilot(dir, 'next').code).toBe(0);
     expect(autopilot(dir, 'substep', 'x'.repeat(70_000)).code).toBe(0);
     const line = readFileSync(join(dir, '_docs/_autopilot/journal.jsonl'), 'utf8').trimEnd().split('\n').at(-1)!;
     expect(line.length).toBeLessThan(65_536);

@@ -13,7 +13,10 @@ import type { Event } from '../../engine/transitions.js';
 import { stepByNumber, withCycle, type Step } from '../../flow/model.js';
 import type { Position } from '../../formats/pointer/position.js';
 import { readSubStep } from '../../formats/pointer/sub-step.js';
-import { latestAbout } from '../../io/journal-head.js';
+import { attemptOpening, latestAbout } from '../../io/journal-head.js';
+import type { Opening } from '../../engine/attempt-start.js';
+import { criteriaStep } from '../../engine/criteria.js';
+import { criteriaNow } from '../criteria.js';
 import { stepOutputs } from '../found-on-disk.js';
 import type { Repo } from '../../io/repo.js';
 import { skillDisplayPath } from '../../io/skills.js';
@@ -140,6 +143,8 @@ function stepInput(loaded: Loaded, event: Event, asker: Asker): StepInput {
       ...(loaded.boundary ? { boundary: loaded.boundary } : {}),
       ...(loaded.flowChange || loaded.skills?.changed ? { flowChange: changeNotices(loaded) } : {}),
       ...(loaded.fork ? { fork: loaded.fork } : {}),
+      criteriaHeld: loaded.criteria,
+      heldChanged: loaded.held?.fresh === true || loaded.held?.dismissed === true,
     },
     event,
     ...(asker.step !== undefined ? { step: asker.step } : {}),
@@ -152,6 +157,8 @@ function stepInput(loaded: Loaded, event: Event, asker: Asker): StepInput {
     ...(lease ? { lease } : {}),
     ...(latest ? { latest } : {}),
     ...(typeof failed?.reason === 'string' ? { lastFailure: failed.reason } : {}),
+    ...openedAt(loaded, event),
+    ...pinnable(loaded, event, target),
   };
 }
 
@@ -159,6 +166,32 @@ function stepInput(loaded: Loaded, event: Event, asker: Asker): StepInput {
 function changeNotices(loaded: Loaded): string {
   const said = [loaded.flowChange ? flowChangeNotice(loaded) : undefined, loaded.skills ? skillChangeNotice(loaded.skills) : undefined];
   return said.filter((n): n is string => n !== undefined).join('; ');
+}
+
+/** Issue 29 point 7: for a command that works in the current step, how the journal saw the run come into it (only a step in progress asks). */
+function openedAt(loaded: Loaded, event: Event): { opened?: Opening } {
+  const { position } = loaded.reconciled;
+  if (!WORKS_IN_STEP.has(event.type) || position.status !== 'in_progress' || typeof position.step !== 'number') return {};
+  const opened = attemptOpening(loaded.repo.journalFile, { flow: loaded.flow.id, cycle: position.cycle, step: position.step });
+  return opened ? { opened } : {};
+}
+
+const WORKS_IN_STEP = new Set<Event['type']>(['next', 'substep', 'done', 'fail']);
+
+/**
+ * Issue 29 point 8: the acceptance criteria as they read now, when this
+ * command may complete the step that writes them (`done` aimed at it, or a
+ * walk over work found on disk that completes it): pinned with its completion.
+ */
+function pinnable(loaded: Loaded, event: Event, target: Target | undefined): Pick<StepInput, 'criteriaNow'> {
+  const { flow, reconciled } = loaded;
+  const cycle = reconciled.position.cycle;
+  const step = criteriaStep(flow, cycle);
+  if (step === undefined) return {};
+  const byDone = event.type === 'done' && target?.step === step && target.cycle === cycle;
+  const byWalk = reconciled.walk?.found.some((f) => f.step === step && f.cycle === cycle) === true;
+  if (!byDone && !byWalk) return {};
+  return { criteriaNow: { cycle, ...criteriaNow(loaded.repo, flow, cycle) } };
 }
 
 /**

@@ -15,6 +15,9 @@ import { STATUSES, MAX_RETRIES, type Position, type Status } from './position.js
 
 export const POINTER_SCHEMA = 1;
 
+/** The title of the engine's section that shows a hand edit held for a person (`serialize-pointer.ts` writes it). */
+export const HELD_EDIT_TITLE = 'Held Edit';
+
 export interface ParsedPointer {
   position: Position;
   /** Text a person put under the title, kept verbatim. */
@@ -29,6 +32,12 @@ export interface ParsedPointer {
   lastAction?: LastAction;
   /** A value the seed allows or implies, read as the engine's equivalent (a retry count above 3 is a failed step): said, and repaired by the next write. */
   readAs?: string[];
+  /**
+   * The engine's `## Held Edit` section is there: a hand edit held for a
+   * person is still shown (what it says comes from the journal; a person who
+   * deletes the section drops the edit).
+   */
+  heldSection?: true;
 }
 
 /** `## Last Action` (docs/state-and-journal.md): what was done, its result, when, and the step (and sub-step) the engine expects next. */
@@ -286,6 +295,7 @@ export function parsePointer(text: string, file: string): ParsedPointer {
   let cycleLine = 0;
   let lastAction: LastAction | undefined;
   let preamble = '';
+  let heldSection = false;
   const extra: Section[] = [];
   for (const s of sections) {
     if (s === section || isCurrent(s)) continue;
@@ -299,6 +309,10 @@ export function parsePointer(text: string, file: string): ParsedPointer {
     }
     if (s.title.toLowerCase() === 'last action') {
       lastAction = readLastAction(s.body);
+      continue;
+    }
+    if (s.title.toLowerCase() === HELD_EDIT_TITLE.toLowerCase()) {
+      heldSection = true;
       continue;
     }
     if (s.title.toLowerCase() === 'cycle') {
@@ -344,6 +358,7 @@ export function parsePointer(text: string, file: string): ParsedPointer {
   if (marker?.seq !== undefined && marker.hash !== undefined) parsed.record = { seq: marker.seq, hash: marker.hash };
   if (lastAction) parsed.lastAction = lastAction;
   if (readAs.length > 0) parsed.readAs = readAs;
+  if (heldSection) parsed.heldSection = true;
   return parsed;
 }
 

@@ -2,7 +2,8 @@
 import { isBidiControl } from '../bidi.js';
 import { createHash } from 'node:crypto';
 import type { Position } from './position.js';
-import { POINTER_SCHEMA, type LastAction } from './parse-pointer.js';
+import { HELD_EDIT_TITLE, POINTER_SCHEMA, type LastAction } from './parse-pointer.js';
+import type { HeldEdit } from '../journal-line.js';
 import { FREE_TEXT_MAX_LENGTH } from '../../limits.js';
 
 export interface PointerExtras {
@@ -15,6 +16,12 @@ export interface PointerExtras {
   seq?: number;
   /** What the command that wrote it did (rewritten on every change). */
   lastAction?: LastAction;
+  /**
+   * A hand edit held for a person: shown in `## Held Edit` (and carried by the
+   * journal's pointer record). `null`: the plan drops it (adopted or
+   * dismissed); absent: the transaction keeps whatever is held.
+   */
+  held?: HeldEdit | null;
 }
 
 /**
@@ -43,6 +50,20 @@ export function canonicalPosition(p: Position): Position {
   return { ...p, name: oneLine(p.name), subStep: oneLine(p.subStep) || '0' };
 }
 
+/**
+ * `## Held Edit`: the fields the held hand edit changed, why it is held, and
+ * the two ways out. Only shown: what is held is the journal's record.
+ */
+function heldSection(held: HeldEdit): string[] {
+  const fields = Object.entries(held.edited).map(([key, v]) => `${key} ${String(v.was)} → ${String(v.now)}`);
+  return [
+    `## ${HELD_EDIT_TITLE}`,
+    `edited: ${oneLine(fields.join(', ') || 'the pointer')}`,
+    ...held.gates.map((gate) => `held: ${oneLine(gate)}`),
+    'The run stays at Current Step above. A person adopts the edit with `autopilot adopt`; deleting this section drops it.',
+  ];
+}
+
 export function serializePointer(position: Position, extras: PointerExtras): string {
   const p = canonicalPosition(position);
   const parts = [
@@ -63,6 +84,7 @@ export function serializePointer(position: Position, extras: PointerExtras): str
     const a = extras.lastAction;
     parts.push('## Last Action', `action: ${oneLine(a.action)}`, `result: ${a.result}`, `at: ${oneLine(a.at)}`, `next: ${oneLine(a.next)}`, '');
   }
+  if (extras.held) parts.push(...heldSection(extras.held), '');
   if (extras.extraSections) parts.push(extras.extraSections.trim(), '');
   const record = extras.seq === undefined ? '' : ` · event ${extras.seq} · ${positionHash(p)}`;
   parts.push(`<!-- autopilot-state v${POINTER_SCHEMA}${record}: written by autopilot; \`autopilot check\` validates hand edits -->`, '');

@@ -129,7 +129,7 @@ describe('the registry', () => {
   it('names the step commands and the commands only a person decides', () => {
     const names = (pick: (c: AnyCommand) => unknown) => COMMANDS.filter((c) => 'run' in c && pick(c as AnyCommand)).map((c) => c.name);
     expect(names((c) => c.step)).toEqual(['next', 'substep', 'done', 'fail', 'skip', 'decide', 'ack']);
-    expect(names((c) => c.person)).toEqual(['decide', 'ack', 'repin', 'restore', 'reset']);
+    expect(names((c) => c.person)).toEqual(['decide', 'ack', 'adopt', 'repin', 'restore', 'reset']);
     expect(names((c) => c.options?.some((o) => o.person))).toEqual(['next', 'substep', 'done', 'fail', 'skip', 'decide', 'ack', 'lease']);
   });
 });

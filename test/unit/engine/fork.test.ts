@@ -105,7 +105,7 @@ describe('judgeFork: the sides agree', () => {
   });
 
   it('one side went on past the other: another research round, then a failure of the step both had completed once', () => {
-    const verdict = judge([done, done], [done, done, { type: 'decide', option: 'A' }, fail('red')]);
+    const verdict = judge([done, next, done], [done, next, done, { type: 'decide', option: 'A' }, next, fail('red')]);
     expect(verdict).toMatchObject({ kind: 'agree', from: 'B', record: { pointer: { step: 2, status: 'not_started', retry_count: 1 } } });
   });
 

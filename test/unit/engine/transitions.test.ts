@@ -193,10 +193,29 @@ describe('the end of a flow', () => {
 });
 
 describe('substep', () => {
-  it("records the sub-skill's position on one line and marks the step in progress", () => {
-    const t = run(at(greenfield, 3), { done: [1, 2] }, { type: 'substep', text: '2 —\n Architecture ' });
+  it("records the sub-skill's position on one line, in the step in progress", () => {
+    const t = run(at(greenfield, 3, 'in_progress'), { done: [1, 2] }, { type: 'substep', text: '2 —\n Architecture ' });
     expect(t.position).toMatchObject({ subStep: '2 — Architecture', status: 'in_progress' });
     expect(t.entries[0]).toMatchObject({ event: 'substep', sub_step: '2 — Architecture' });
+  });
+
+  it('issue 29 point 7: substep, done and fail on a step not started are refused naming next (3 of 3), writing nothing', () => {
+    for (const event of [{ type: 'substep', text: '1 — Sources' }, { type: 'done' }, { type: 'fail', reason: 'red' }] as const) {
+      const t = run(at(greenfield, 3), { done: [1, 2, 3] }, event);
+      expect(t.outcome.kind, event.type).toBe('refused');
+      expect(t.entries).toEqual([]);
+      expect(t.outcome.kind === 'refused' && t.outcome.problem.message).toContain('`autopilot next`');
+    }
+  });
+
+  it('issue 29 point 7: in progress with no start on record, `next` records the start and substep is refused', () => {
+    const inProgress = at(greenfield, 3, 'in_progress');
+    const next = apply(greenfield, inProgress, evidence(greenfield, { done: [1, 2] }), { type: 'next' }, { opened: 'none' });
+    expect(next.entries.map((e) => e.event)).toEqual(['step_started']);
+    const substep = apply(greenfield, inProgress, evidence(greenfield, { done: [1, 2] }), { type: 'substep', text: '2 — Components' }, { opened: 'none' });
+    expect(substep.outcome.kind).toBe('refused');
+    const begun = apply(greenfield, inProgress, evidence(greenfield, { done: [1, 2] }), { type: 'next' }, { opened: 'step_started' });
+    expect(begun.entries).toEqual([]);
   });
 
   it('refuses an empty one', () => {

@@ -71,6 +71,13 @@ const WRITTEN: { [E in JournalEvent]: EventDetails[E] } = {
   journal_repaired: { cut_lines: [3], kept_in: '_docs/_autopilot/journal.cut-2026-11-26T10-00-00-000Z.txt', seams: ['5e6f7a8b'] },
   progress_commit_owed: { files: ['_docs/_autopilot_state.md', '_docs/_autopilot/journal.jsonl'], steps: 10, tree: '4b825dc6' },
   progress_commit_made: { owed: 7, sha: '1a2b3c4d5e6f' },
+  edit_held: { held: { pointer: toPointerRecord({ ...AT, step: 4, name: 'UI Design' }), edited: { step: { was: 3, now: 4 } }, gates: ['ahead'] } },
+  edit_adopted: {
+    what: 'criteria',
+    changes: ['AC-02 dropped'],
+    criteria: { file: '_docs/00_problem/acceptance_criteria.md', items: [{ id: 'AC-01', hash: '1a2b3c4d', text: 'AC-01: it works' }] },
+  },
+  edit_dismissed: { held: { pointer: toPointerRecord(AT), edited: { retry_count: { was: 2, now: 0 } }, gates: ['retries'] } },
   journal_merged: {
     fork_point: '0a1b2c3d',
     seams: ['4e5f6a7b'],

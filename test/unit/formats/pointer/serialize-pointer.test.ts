@@ -23,6 +23,23 @@ describe('serializePointer', () => {
     ]);
   });
 
+  it('shows a held hand edit in `## Held Edit`, read back as the engine’s section (not a person’s), their own sections kept after it', () => {
+    const held = {
+      pointer: { flow: 'existing-code', step: 3, name: 'Code Testability Revision', status: 'not_started' as const, sub_step: '0', retry_count: 0, cycle: 1 },
+      edited: { step: { was: 2, now: 3 }, status: { was: 'failed', now: 'not_started' } },
+      gates: ['step 2 (Test Spec) failed 3 times: only a person’s `autopilot ack` allows another try'],
+    };
+    const text = serializePointer(TEMPLATE_POSITION, { loops: false, held, extraSections: '## Notes\nfor Dana' });
+    expect(text.startsWith(TEMPLATE)).toBe(true);
+    expect(text).toContain('## Held Edit\nedited: step 2 → 3, status failed → not_started\nheld: step 2 (Test Spec) failed 3 times');
+    expect(text).toContain('`autopilot adopt`');
+    const read = parsePointer(text, FILE);
+    expect(read.heldSection).toBe(true);
+    expect(read.extraSections).toBe('## Notes\nfor Dana');
+    expect(read.position).toEqual(TEMPLATE_POSITION);
+    expect(parsePointer(serializePointer(TEMPLATE_POSITION, { loops: false, held: null }), FILE).heldSection).toBeUndefined();
+  });
+
   it('keeps the contract lines first even with a cycle and extra sections', () => {
     const text = serializePointer({ ...TEMPLATE_POSITION, cycle: 4 }, { loops: true, extraSections: '## Notes\nhello' });
     expect(text.startsWith(TEMPLATE)).toBe(true);
