@@ -84,7 +84,10 @@ function pinnedFlow(flows: Flow[], id: string, head: JournalHead, journalIndex: 
   if (!pinned || pinned.hash !== hash) return unpinned();
   const flow: Flow = { ...pinned, file: current?.file ?? broken?.file ?? `${id} (pinned)` };
   if (broken) return { flow, change: { changes: [`${broken.file} does not parse`], invalid: broken.problems } };
-  return { flow, change: current ? { current, changes: flowChanges(flow, current) } : { changes: [`the flow file of ${id} is gone`] } };
+  if (!current) return { flow, change: { changes: [`the flow file of ${id} is gone`] } };
+  // Prose added or reworded, lines moved: nothing the run does changed, so nothing is said and the pinned copy stays.
+  const changes = flowChanges(flow, current);
+  return changes.length > 0 ? { flow, change: { current, changes } } : { flow };
 }
 
 export function readPointerText(repo: Repo): string | null {
