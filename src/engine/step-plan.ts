@@ -300,6 +300,12 @@ export function enteredMarkedStep(flow: Flow, transition: Transition): { step: S
 }
 
 /** The checkpoint a transition calls for (docs/state-and-journal.md, "Checkpoints"). */
+/** The reason of the `step_failed` a command wrote, when it failed the step itself. */
+function recordedFailure(entries: JournalEntry[]): string | undefined {
+  const failed = entries.findLast((e) => e.event === 'step_failed');
+  return typeof failed?.reason === 'string' ? failed.reason : undefined;
+}
+
 function checkpointFor(flow: Flow, transition: Transition): StepPlan['checkpoint'] {
   if (transition.entries.some((e) => e.event === 'boundary_reached')) return { label: 'boundary', note: 'automatic: a session boundary' };
   if (transition.outcome.kind === 'failed' && transition.entries.some((e) => e.event === 'step_failed'))
@@ -362,7 +368,9 @@ export function planStep(input: StepInput, decided: Transition, skill?: SkillSta
   const lease = input.person ? undefined : transition.outcome.kind === 'boundary' ? 'release' : input.lease?.lease;
 
   let reason = 'reason' in event ? event.reason : event.type === 'done' ? event.force?.reason : undefined;
-  if (transition.outcome.kind === 'failed' && !reason) reason = input.lastFailure;
+  // A failed step shows the failure the journal records: this command's own when it failed the step, else the last
+  // `step_failed` (a refused command's `--reason` was never recorded, so it is no step's failure).
+  if (transition.outcome.kind === 'failed') reason = recordedFailure(transition.entries) ?? input.lastFailure;
   // The option a `decide` chose: a flow's decision, or a session boundary's (a new session crossing one chose nothing).
   const answered = transition.entries.find(
     (e): e is JournalEntry<'decision_answered' | 'boundary_answered'> =>

@@ -231,6 +231,27 @@ describe('the rules that live in the step plan', () => {
     expect(p.transition.outcome.kind).toBe('failed');
     expect(p.reason).toBe('the build is red');
   });
+
+  it('2 refused `fail`s at a failed step (a reason, an empty one): each shows the recorded failure, 0 their own', () => {
+    const failed = at(flow, 7, 'failed', { retryCount: 3 });
+    const refused: Event[] = [
+      { type: 'fail', reason: 'refused, never recorded' },
+      { type: 'fail', reason: '' },
+    ];
+    for (const event of refused) {
+      const p = plan(input(stateAt(flow, failed, upTo(6)), event, { lastFailure: 'the scanner crashed' }));
+      expect(p.transition.outcome.kind).toBe('failed');
+      expect(p.entries.some((e) => e.event === 'step_failed')).toBe(false);
+      expect(p.reason).toBe('the scanner crashed');
+    }
+  });
+
+  it('the third failure shows its own reason, the one it records', () => {
+    const twice = at(flow, 7, 'in_progress', { retryCount: 2 });
+    const p = plan(input(stateAt(flow, twice, upTo(6)), { type: 'fail', reason: 'red a third time' }, { lastFailure: 'red twice' }));
+    expect(p.transition.outcome.kind).toBe('failed');
+    expect(p.reason).toBe('red a third time');
+  });
 });
 
 describe('a checkpoint before a step the flow marks (checkpoint_before: [Deploy])', () => {
