@@ -3,9 +3,44 @@
  * real git: each row made faithful to its seed, or kept as a declared
  * departure (docs/state-and-journal.md, "Departures from the seeds").
  */
-import { describe, expect, it } from 'vitest';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import { autopilot, journal, read, tempRepo, write, type NextJson } from '../helpers/cli.js';
 import { ROOT } from '../helpers/engine.js';
+import { thisMachine } from '../../src/io/machine.js';
+
+const BIN = join(ROOT, 'bin', 'autopilot.js');
+const LOCK = '_docs/_autopilot/lock';
+const started: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of started.splice(0)) child.kill('SIGKILL');
+});
+
+/** The built CLI as a child this test does not wait for: its exit code and stderr when it ends. */
+function autopilotLater(dir: string, ...args: string[]): Promise<{ code: number; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, '-C', dir, ...args], { env: { ...process.env, AUTOPILOT_SESSION: '' } });
+  started.push(child);
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdout.resume();
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code: code ?? -1, stderr })));
+}
+
+/** What the SessionStart hook gives the model as a new conversation starts. */
+function sessionStart(dir: string): string {
+  const env: NodeJS.ProcessEnv = { ...process.env, AUTOPILOT_SESSION: '', CLAUDE_PROJECT_DIR: dir };
+  delete env.CLAUDE_ENV_FILE;
+  const run = spawnSync(process.execPath, [BIN, 'hook', 'session-start'], {
+    cwd: dir,
+    input: JSON.stringify({ session_id: 'conversation-2', source: 'startup' }),
+    encoding: 'utf8',
+    env,
+  });
+  expect(run.status).toBe(0);
+  return run.stdout;
+}
 
 const FLOW = '.autopilot/flows/greenfield.md';
 
@@ -41,5 +76,66 @@ describe('seed 001 rule 7: the failure shown is the recorded one', () => {
     expect(autopilot(dir, 'status').stdout).toContain('Last reason: recorded reason 3');
     const failures = journal(dir).filter((e) => e.event === 'step_failed');
     expect(failures.map((e) => e.reason)).toEqual(['recorded reason 1', 'recorded reason 2', 'recorded reason 3']);
+  });
+});
+
+describe('seed 003: a stuck lock is loud', () => {
+  const anHourAgo = () => new Date(Date.now() - 60 * 60_000);
+  /** A greenfield run at step 1 with a lock left in the way, its file an hour old. */
+  function locked(text: string): string {
+    const dir = tempRepo();
+    expect(autopilot(dir, 'init', '--flow', 'greenfield').code).toBe(0);
+    expect(autopilot(dir, 'next').code).toBe(0);
+    writeFileSync(join(dir, LOCK), text);
+    utimesSync(join(dir, LOCK), anHourAgo(), anHourAgo());
+    return dir;
+  }
+  const holder = (fields: Record<string, unknown>) =>
+    JSON.stringify({ host: 'elsewhere', machine: 'another-machine-id', session: 'ghost', at: anHourAgo().toISOString(), nonce: 'c0ffee', ...fields });
+
+  it('3 locks in the way (garbage, another machine’s, a live command’s of this machine): 3 step commands exit 4, and status, status --json, check and the hook each name all 3 with who clears them', async () => {
+    const sleeper = spawn('sleep', ['60']);
+    started.push(sleeper);
+    const cases = [
+      { kind: 'garbage', dir: locked('\u0000\u0001 not a lock'), says: 'names no holder', clears: 'a person removes it' },
+      { kind: 'another machine', dir: locked(holder({ pid: 4242 })), says: "held by another machine's command (pid 4242 on elsewhere", clears: '--take-over' },
+      {
+        kind: 'a live command of this machine',
+        dir: locked(holder({ pid: sleeper.pid, host: 'here', machine: thisMachine().machine })),
+        says: 'still runs on this machine',
+        clears: `kill -CONT ${sleeper.pid}`,
+      },
+    ];
+    // Every step command is refused (each waits its 10 s in parallel with the reads below).
+    const steps = cases.map((c) => autopilotLater(c.dir, 'substep', 'blocked'));
+    let loud = 0;
+    for (const c of cases) {
+      const text = autopilot(c.dir, 'status').stdout;
+      expect(text, c.kind).not.toContain('Problems  none');
+      expect(text.replace(/\s+/g, ' '), c.kind).toContain(c.says);
+      const json = autopilot(c.dir, 'status', '--json').json<{ guards: string[] }>();
+      expect(json.guards, c.kind).toEqual([expect.stringContaining(c.clears)]);
+      const check = autopilot(c.dir, 'check');
+      expect(check.code, c.kind).toBe(2);
+      expect(check.stdout + check.stderr, c.kind).toContain(c.says);
+      const hook = sessionStart(c.dir);
+      expect(hook, c.kind).toContain(c.says);
+      expect(hook, c.kind).not.toContain('Continue with');
+      loud++;
+    }
+    const refused = await Promise.all(steps);
+    expect(refused.map((r) => r.code)).toEqual([4, 4, 4]);
+    expect(loud).toBe(3);
+  }, 40_000);
+
+  it('2 locks that block nothing (a command at work, a holder gone from this machine): 0 guards each; the gone one is broken by the next command', () => {
+    const fresh = locked(holder({ pid: 4242 }));
+    utimesSync(join(fresh, LOCK), new Date(), new Date());
+    expect(autopilot(fresh, 'status', '--json').json<{ guards: string[] }>().guards).toEqual([]);
+    const ended = spawnSync(process.execPath, ['-e', '0']).pid;
+    const gone = locked(holder({ pid: ended, host: 'here', machine: thisMachine().machine }));
+    expect(autopilot(gone, 'status', '--json').json<{ guards: string[] }>().guards).toEqual([]);
+    expect(autopilot(gone, 'substep', 'goes on').code).toBe(0);
+    expect(journal(gone).filter((e) => e.event === 'lock_broken')).toEqual([expect.objectContaining({ reason: 'gone' })]);
   });
 });
