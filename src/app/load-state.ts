@@ -15,7 +15,7 @@ import { isCachedParse, type CachedFlow } from '../formats/flow-cache.js';
 import { flowChanges } from '../engine/pin.js';
 import { detectFlow, diskCycle, gatherEvidence } from '../io/gather-evidence.js';
 import { latestOf, readJournalHead, type JournalHead } from '../io/journal-head.js';
-import { BOUNDARY_EVENTS, mayWaitAtBoundary, pendingBoundary, type PendingBoundary } from '../engine/boundary.js';
+import { BOUNDARY_EVENTS, mayWaitAtBoundary, pendingBoundary, stoppedAtBoundary, type PendingBoundary } from '../engine/boundary.js';
 import { evidenceFromIndex } from '../formats/journal-index.js';
 import { loadJournalIndex, type LoadedIndex } from '../io/journal-index.js';
 import { openFile } from '../io/journal.js';
@@ -43,6 +43,8 @@ export interface Loaded {
   index?: LoadedIndex;
   /** A session boundary reached and not yet answered (rule 4). */
   boundary?: PendingBoundary;
+  /** A boundary a person answered A: the conversation that reached it stops there (rule 4). */
+  stopped?: PendingBoundary;
   /** The flow file changed since the run was pinned: the run goes on with the pinned steps (`flow`). */
   flowChange?: FlowChange;
   /** The pointer file's text when it could not be read and another source stood in: kept before it is rewritten. */
@@ -287,7 +289,9 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride,
         drift: [...overridden, ...readAs, ...recordDrift, ...(byName ? [byName.drift] : []), ...located.drift],
         ...(override?.pointer && located.source === 'state' ? { source: 'git' as const } : {}),
       };
-  const boundary = mayWaitAtBoundary(flow, reconciled.position) ? pendingBoundary(flow, reconciled.position, latestBoundary()) : undefined;
+  const mayWait = mayWaitAtBoundary(flow, reconciled.position);
+  const boundary = mayWait ? pendingBoundary(flow, reconciled.position, latestBoundary()) : undefined;
+  const stopped = mayWait ? stoppedAtBoundary(flow, reconciled.position, latestBoundary()) : undefined;
   const loadedIndex = index as LoadedIndex | undefined;
   return {
     repo,
@@ -301,6 +305,7 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride,
     reconciled,
     ...(loadedIndex ? { index: loadedIndex } : {}),
     ...(boundary ? { boundary } : {}),
+    stopped,
     ...(flowChange ? { flowChange } : {}),
     ...(override?.broken !== undefined ? { brokenPointer: override.broken } : {}),
     ...(fork ? { fork } : {}),

@@ -44,6 +44,8 @@ export interface StepState {
   /** The last record the journal holds: a repeated command is recognised by it. */
   lastRecord?: { seq: number; pointer: PointerRecord; session: string; key?: string };
   boundary?: PendingBoundary;
+  /** A person answered A at the boundary before the position: the conversation that reached it stops there. */
+  stopped?: PendingBoundary;
   /** Said when the flow file changed since the run was pinned. */
   flowChange?: string;
   /** A merge the journal holds and nothing has settled yet, judged (rule 11). */
@@ -204,6 +206,7 @@ const applyContext = (input: StepInput) => ({
   session: input.session,
   ...(input.unnamed ? { unnamed: true } : {}),
   ...(input.state.boundary ? { boundary: input.state.boundary } : {}),
+  stopped: input.state.stopped,
 });
 
 /** The step whose skill state the shell should read before `planStep`: `next` sending the agent to work. */

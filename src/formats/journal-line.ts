@@ -100,7 +100,7 @@ export interface EventDetails {
   /** `after`: the step whose completion reached the boundary. */
   boundary_reached: { after: number };
   /** `reached_by`: the session that reached it, when a new session crossed it (answering A). */
-  boundary_answered: { option: string; choice: string; after: number; reached_by?: string };
+  boundary_answered: { option: string; choice: string; after: number; reached_by?: string; stopped?: string };
   failure_acknowledged: NoDetails;
   cycle_started: NoDetails;
   flow_completed: NoDetails;
@@ -290,7 +290,8 @@ const isTotals = (v: unknown): v is { passed: number; failed: number; skipped?: 
 
 /**
  * The details the engine decides by, checked on every line that holds them: a
- * wrong type makes the line not an event. The boundary pending (`after`),
+ * wrong type makes the line not an event. The boundary pending (`after`) and
+ * the conversation a person's A stopped at it (`stopped`),
  * the waivers and rounds of the journal index (`by`, `forced`, `then`,
  * `round_files`), the pinned step list (`pinned`: its flow shape is checked
  * where it is used), the repeat of a command (`reason`, `sub_step`,
@@ -301,7 +302,7 @@ const isTotals = (v: unknown): v is { passed: number; failed: number; skipped?: 
 const CHECKED = {
   boundary_reached: { after: isStepNumber },
   decision_answered: { then: isString, round_files: isStrings, option: isString, round_hashes: isHashes },
-  boundary_answered: { option: isString },
+  boundary_answered: { option: isString, stopped: isString },
   step_completed: { forced: isBoolean },
   step_skipped: { by: isString, reason: isString },
   step_failed: { reason: isString, hashes: isHashes },

@@ -189,6 +189,9 @@ export function statusText(view: View): string {
           '   ',
         ),
       );
+    } else if (view.stopped) {
+      const who = view.stopped.session;
+      lines.push(...wrapped('Next', `step ${step.number} in a new conversation: a person answered A, so ${who} stops at the boundary`, '   '));
     } else if (view.pending) {
       const waits =
         view.pending.kind === 'failed'

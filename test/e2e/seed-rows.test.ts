@@ -139,3 +139,60 @@ describe('seed 003: a stuck lock is loud', () => {
     expect(journal(gone).filter((e) => e.event === 'lock_broken')).toEqual([expect.objectContaining({ reason: 'gone' })]);
   });
 });
+
+describe('seed 001: boundary A holds the conversation that reached it', () => {
+  /** A greenfield run whose Decompose (step 5) was just completed by `session` (or by unnamed commands): the boundary waits. */
+  function atBoundary(...session: string[]): string {
+    const dir = tempRepo();
+    const run = (...args: string[]) => autopilot(dir, ...session, ...args);
+    expect(run('init', '--flow', 'greenfield').code).toBe(0);
+    const steps = [
+      ['00_problem/problem.md', '00_problem/acceptance_criteria.md'],
+      ['01_solution/solution_draft_01.md'],
+      ['01_solution/solution.md', '02_document/architecture.md'],
+      ['02_tasks/_index.md'],
+    ];
+    for (const files of steps) {
+      run('next');
+      for (const f of files) write(dir, `_docs/${f}`);
+      const done = run('done', '--json').json<NextJson>();
+      if (done.decision) run('decide', 'B');
+    }
+    expect(journal(dir).at(-1)).toMatchObject({ event: 'boundary_reached', after: 5 });
+    return dir;
+  }
+
+  it("a person's `decide A` in a terminal: the conversation that reached it gets exit 3 on 3 `next`s (0 events), a new conversation starts Implement", () => {
+    const dir = atBoundary('--session', 'conversation-1');
+    const a = autopilot(dir, 'decide', 'A');
+    expect(a.code).toBe(3);
+    const events = journal(dir).length;
+    for (let i = 0; i < 3; i++) {
+      const again = autopilot(dir, '--session', 'conversation-1', 'next');
+      expect(again.code).toBe(3);
+      expect(again.stdout).toContain('Start a new conversation');
+      expect(again.stdout, 'not handed the skill of Implement').not.toContain('Read:');
+    }
+    expect(journal(dir)).toHaveLength(events);
+    const json = autopilot(dir, '--session', 'conversation-1', 'next', '--json');
+    expect(json.json<{ outcome: string; boundary: { answered?: string } }>()).toMatchObject({ outcome: 'boundary', boundary: { answered: 'A' } });
+    const fresh = autopilot(dir, '--session', 'conversation-2', 'next', '--json');
+    expect(fresh.code).toBe(0);
+    expect(fresh.json<NextJson>()).toMatchObject({ step: 6, name: 'Implement', action: 'start' });
+  });
+
+  it('where conversations cannot be told apart (every command `local`): A said once by the answer, and the next `next` goes on; 0 loops', () => {
+    const dir = atBoundary();
+    expect(autopilot(dir, 'decide', 'A').code).toBe(3);
+    const next = autopilot(dir, 'next', '--json');
+    expect(next.code).toBe(0);
+    expect(next.json<NextJson>()).toMatchObject({ step: 6, action: 'start' });
+  });
+
+  it('a person who answered A and then B: the conversation that reached it goes on', () => {
+    const dir = atBoundary('--session', 'conversation-1');
+    expect(autopilot(dir, 'decide', 'A').code).toBe(3);
+    expect(autopilot(dir, 'decide', 'B').code).toBe(0);
+    expect(autopilot(dir, '--session', 'conversation-1', 'next', '--json').json<NextJson>()).toMatchObject({ step: 6, action: 'start' });
+  });
+});

@@ -95,6 +95,7 @@ function stepInput(loaded: Loaded, event: Event, asker: Asker): StepInput {
       evidence: loaded.evidence,
       ...(loaded.head.record ? { lastRecord: loaded.head.record } : {}),
       ...(loaded.boundary ? { boundary: loaded.boundary } : {}),
+      stopped: loaded.stopped,
       ...(loaded.flowChange ? { flowChange: flowChangeNotice(loaded) } : {}),
       ...(loaded.fork ? { fork: loaded.fork } : {}),
     },
