@@ -4,10 +4,12 @@
  * departure (docs/state-and-journal.md, "Departures from the seeds").
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { utimesSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { autopilot, journal, read, tempRepo, write, type NextJson } from '../helpers/cli.js';
+import { git, newRepo } from '../helpers/git.js';
 import { ROOT } from '../helpers/engine.js';
 import { thisMachine } from '../../src/io/machine.js';
 
@@ -18,14 +20,15 @@ afterEach(() => {
   for (const child of started.splice(0)) child.kill('SIGKILL');
 });
 
-/** The built CLI as a child this test does not wait for: its exit code and stderr when it ends. */
+/** The built CLI as a child this test does not wait for: its exit code (-1 when killed at `limitMs`) and stderr when it ends. */
 function autopilotLater(dir: string, ...args: string[]): Promise<{ code: number; stderr: string }> {
   const child = spawn(process.execPath, [BIN, '-C', dir, ...args], { env: { ...process.env, AUTOPILOT_SESSION: '' } });
   started.push(child);
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   child.stdout.resume();
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code: code ?? -1, stderr })));
+  const limit = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  return new Promise((resolve) => child.on('exit', (code) => (clearTimeout(limit), resolve({ code: code ?? -1, stderr }))));
 }
 
 /** What the SessionStart hook gives the model as a new conversation starts. */
@@ -195,4 +198,66 @@ describe('seed 001: boundary A holds the conversation that reached it', () => {
     expect(autopilot(dir, 'decide', 'B').code).toBe(0);
     expect(autopilot(dir, '--session', 'conversation-1', 'next', '--json').json<NextJson>()).toMatchObject({ step: 6, action: 'start' });
   });
+});
+
+describe('a remote lease never hangs', () => {
+  /** A "remote" that accepts TCP connections and never says a word; `close` cuts them. */
+  async function silentServer() {
+    const sockets = new Set<Socket>();
+    const server = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const { port } = server.address() as { port: number };
+    const close = () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise<void>((done) => server.close(() => done()));
+    };
+    return { port, connections: () => sockets.size, close };
+  }
+
+  /** The processes of this machine whose command line names `needle` (Linux: /proc): git and its helpers talking to the server. */
+  function processesNaming(needle: string): string[] {
+    const found: string[] = [];
+    for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+      try {
+        const line = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+        if (line.includes(needle)) found.push(`${pid}: ${line}`);
+      } catch {
+        // Ended meanwhile.
+      }
+    }
+    return found;
+  }
+
+  it.skipIf(process.platform !== 'linux')(
+    'a remote that accepts and never answers, over http:// and git://: `lease --remote` exits 1 within its 1 s limit (bound 6 s) each; 0 git processes left',
+    async () => {
+      const server = await silentServer();
+      try {
+        const dir = newRepo();
+        git(dir, 'commit', '--quiet', '--allow-empty', '--message', 'initial');
+        write(dir, '.autopilot/config.yml', 'lease:\n  remote_timeout_seconds: 1\n');
+        const address = `127.0.0.1:${server.port}`;
+        git(dir, 'remote', 'add', 'web', `http://${address}/x.git`);
+        git(dir, 'remote', 'add', 'daemon', `git://${address}/x.git`);
+        const results: string[] = [];
+        for (const remote of ['web', 'daemon']) {
+          const start = Date.now();
+          const run = await autopilotLater(dir, 'lease', '--remote', remote);
+          const took = Date.now() - start;
+          results.push(`${remote}: exit ${run.code} after ${took} ms`);
+          expect(run.code, `${remote}: ${run.stderr}`).toBe(1);
+          expect(run.stderr).toContain(`the remote ${remote} did not answer within 1 s`);
+          expect(took, remote).toBeLessThan(6_000);
+          await expect.poll(() => processesNaming(address), { timeout: 3_000 }).toEqual([]);
+        }
+        console.log(`silent remote: ${results.join('; ')}; git processes left: 0`);
+      } finally {
+        await server.close();
+      }
+    },
+    30_000,
+  );
 });
