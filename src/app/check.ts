@@ -17,7 +17,8 @@ import type { Context } from './context.js';
 import { flowOfPointer, loadState, readPointer } from './load-state.js';
 import { flowChangeNotice } from './flows.js';
 import { guardProblems } from './status.js';
-import { gitFallbackOff } from './git-source.js';
+import { gitFallbackOff, stateAtHead } from './git-source.js';
+import { atHeadProblem } from './read-state.js';
 import { outdatedClientFiles } from './init.js';
 import { stillOwed } from './progress-commit.js';
 import { readSettings } from './settings.js';
@@ -113,6 +114,12 @@ export async function runCheck(ctx: Pick<Context, 'repo'>): Promise<CheckResult>
     if (!(error instanceof InputError)) throw error;
     pointer = 'invalid';
     problems.push(...error.problems);
+  }
+
+  // Pointer and journal both gone from the work tree while HEAD holds them (rule 2): a command that writes stops until they are back.
+  if (pointer === 'absent' && !existsSync(repo.journalFile)) {
+    const atHead = await stateAtHead(repo, flows);
+    if (atHead) problems.push(atHeadProblem(repo, atHead));
   }
 
   // A run pinned to a flow file that has changed since: reported until `repin` adopts it.

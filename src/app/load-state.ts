@@ -192,6 +192,12 @@ export interface PointerOverride {
   broken?: string;
   /** The folder holds nothing at all: it cannot judge this position, so the steps before it count as done. */
   folderEmpty?: boolean;
+  /**
+   * The pointer is HEAD's, the work tree having lost it and the journal: HEAD's
+   * journal is the record, so the steps before it count as done and the
+   * journal is not said to be lost (the drift says where it is).
+   */
+  fromHead?: boolean;
 }
 
 /**
@@ -260,7 +266,7 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride,
   const gather = (cycle: number) => {
     const evidence = gatherEvidence(repo, chosen, cycle, upTo, journalEvidence);
     // An empty folder cannot contradict git: what git says was done before the position counts as done.
-    if (override?.folderEmpty && typeof start?.step === 'number')
+    if ((override?.folderEmpty || override?.fromHead) && typeof start?.step === 'number')
       for (const ev of evidence.steps) {
         const finished = ev.step === start.step && (start.status === 'completed' || start.status === 'skipped');
         if (ev.step < start.step || finished) ev.waiver ??= 'forced';
@@ -277,8 +283,10 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride,
   const atBoundary = start !== null && mayWaitAtBoundary(flow, start) && pendingBoundary(flow, start, latestBoundary()) !== undefined;
   const { evidence, ...located } = locate(flow, start, diskCycle(repo, flow), gather, { claimed, waiting: atBoundary });
   const overridden = override?.drift ? [override.drift] : [];
-  // The journal standing in for a pointer that does not parse says so once (its drift), not also as "no pointer".
-  const recordDrift = override?.drift?.kind === 'from-journal' ? record.drift.filter((d) => d.kind !== 'rebuilt') : record.drift;
+  // The journal standing in for a pointer that does not parse says so once (its drift), not also as "no pointer";
+  // HEAD standing in for both, once, not also as a journal lost.
+  const unsaid = override?.drift?.kind === 'from-journal' ? 'rebuilt' : override?.fromHead ? 'journal-gone' : undefined;
+  const recordDrift = record.drift.filter((d) => d.kind !== unsaid);
   const readAs = (pointer?.readAs ?? []).map((message): Drift => ({ kind: 'read-as', step: pointer!.position.step, message }));
   // Two sides that disagree: nothing moves, not even by the folder, until a person keeps one; the position shown is where both began.
   const waiting = fork?.verdict.kind === 'disagree' ? start : null;

@@ -4,7 +4,7 @@
  * departure (docs/state-and-journal.md, "Departures from the seeds").
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -260,4 +260,78 @@ describe('a remote lease never hangs', () => {
     },
     30_000,
   );
+});
+
+describe('seed 001: git is the third source', () => {
+  /** A greenfield run, steps committed, at step 3 after 2 failed attempts: what only the pointer and journal know. */
+  function twiceFailedAtPlan(): string {
+    const dir = newRepo();
+    git(dir, 'commit', '--quiet', '--allow-empty', '--message', 'initial');
+    expect(autopilot(dir, 'init', '--flow', 'greenfield').code).toBe(0);
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '--quiet', '--message', 'autopilot set up');
+    for (const files of [['00_problem/problem.md', '00_problem/acceptance_criteria.md'], ['01_solution/solution_draft_01.md']]) {
+      autopilot(dir, 'next');
+      for (const f of files) write(dir, `_docs/${f}`);
+      if (autopilot(dir, 'done', '--json').json<NextJson>().decision) autopilot(dir, 'decide', 'B');
+    }
+    for (let i = 1; i <= 2; i++) {
+      autopilot(dir, 'next');
+      autopilot(dir, 'fail', '--reason', `not yet ${i}`);
+    }
+    expect(autopilot(dir, 'status', '--json').json<NextJson>()).toMatchObject({ step: 3, retry_count: 2 });
+    // A failure that leaves retries is no progress commit: the person commits it, and HEAD holds the pointer and journal as they are.
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '--quiet', '--message', 'two attempts at Plan');
+    expect(git(dir, 'status', '--porcelain')).toBe('');
+    return dir;
+  }
+  const JOURNAL = '_docs/_autopilot/journal.jsonl';
+  const POINTER = '_docs/_autopilot_state.md';
+  const eventsAtHead = (dir: string) => git(dir, 'show', `HEAD:${JOURNAL}`).trim().split('\n').length;
+
+  it('pointer and journal deleted while HEAD holds both: status takes HEAD’s position (step 3, 2 failures), next and done stop (exit 2), 0 commits, HEAD’s journal kept whole; checked out again, the run goes on', () => {
+    const dir = twiceFailedAtPlan();
+    const events = eventsAtHead(dir);
+    const head = git(dir, 'rev-parse', 'HEAD');
+    rmSync(join(dir, POINTER));
+    rmSync(join(dir, JOURNAL));
+
+    const status = autopilot(dir, 'status', '--json');
+    expect(status.code, status.stderr).toBe(0);
+    const json = status.json<NextJson>();
+    expect(json).toMatchObject({ step: 3, name: 'Plan', retry_count: 2, source: 'git' });
+    expect(json.drift).toEqual([expect.objectContaining({ kind: 'from-git', message: expect.stringContaining(`git checkout HEAD -- ${POINTER} ${JOURNAL}`) })]);
+
+    for (const command of [['next'], ['done'], ['fail', '--reason', 'x']]) {
+      const refused = autopilot(dir, ...command);
+      expect(refused.code, command[0]).toBe(2);
+      expect(refused.stderr).toContain('HEAD holds the pointer and the journal');
+      expect(refused.stderr).toContain(`git checkout HEAD -- ${POINTER} ${JOURNAL}`);
+    }
+    expect(existsSync(join(dir, JOURNAL)), 'no new journal begun').toBe(false);
+    expect(existsSync(join(dir, POINTER)), 'no new pointer written').toBe(false);
+    expect(git(dir, 'rev-parse', 'HEAD')).toBe(head);
+    expect(eventsAtHead(dir)).toBe(events);
+    const check = autopilot(dir, 'check');
+    expect(check.code).toBe(2);
+    expect(check.stdout + check.stderr).toContain('HEAD holds the pointer and the journal');
+
+    git(dir, 'checkout', 'HEAD', '--', POINTER, JOURNAL);
+    const next = autopilot(dir, 'next', '--json');
+    expect(next.code).toBe(0);
+    expect(next.json<NextJson>()).toMatchObject({ step: 3, retry_count: 2, action: 'retry' });
+    expect(journal(dir).length).toBeGreaterThan(events);
+  });
+
+  it('a person’s `reset --flow greenfield` in that state starts the run over (run_started, source: reset), and `next` walks the folder to the decision', () => {
+    const dir = twiceFailedAtPlan();
+    rmSync(join(dir, POINTER));
+    rmSync(join(dir, JOURNAL));
+    expect(autopilot(dir, 'next').stderr).toContain('a person runs `autopilot reset --flow greenfield`');
+    expect(autopilot(dir, 'reset', '--flow', 'greenfield').code).toBe(0);
+    // The folder's work is walked again, up to Research's decision, which waits for a person.
+    expect(autopilot(dir, 'next', '--json').json<NextJson>()).toMatchObject({ step: 2, decision: expect.anything() });
+    expect(journal(dir)[0]).toMatchObject({ event: 'run_started', source: 'reset' });
+  });
 });
