@@ -170,8 +170,8 @@ interface At {
   cycle: number;
   step: number | 'done';
   name: string;
-  /** The step's zero-based position in the flow's step list. */
-  index: number | null;
+  /** The step's zero-based position in the flow's step list (seed 004's `step_index`; `index` on lines of older autopilots). */
+  step_index: number | null;
   status: string;
   retry_count: number;
 }
@@ -194,7 +194,7 @@ export function entry<E extends JournalEvent>(event: E, at: Position, ...details
     cycle: at.cycle,
     step: at.step,
     name: at.name,
-    index: typeof at.step === 'number' ? at.step - 1 : null,
+    step_index: typeof at.step === 'number' ? at.step - 1 : null,
     status: at.status,
     retry_count: at.retryCount,
     ...details[0],
@@ -326,8 +326,8 @@ type ReadDetails<E extends JournalEvent> = {
   [K in DetailKey<E>]?: E extends keyof Checked ? (K extends keyof Checked[E] ? Guarded<Checked[E][K]> : unknown) : unknown;
 };
 
-/** Where the event happened, as a reader may rely on it: `index` is not checked (no reader needs it). */
-type ReadAt = Omit<At, 'index'> & { index?: unknown };
+/** Where the event happened, as a reader may rely on it: `step_index` (or an older line's `index`) is not checked (no reader needs it). */
+type ReadAt = Omit<At, 'step_index'> & { step_index?: unknown; index?: unknown };
 
 /** A line whose event this autopilot knows, as `judgeLine` vouches for it. */
 export type KnownEntry = { [E in JournalEvent]: { event: E } & Stamp & ReadAt & ReadDetails<E> }[JournalEvent];

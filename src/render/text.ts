@@ -51,6 +51,7 @@ const LOG_BASE_KEYS = new Set([
   'cycle',
   'step',
   'name',
+  'step_index',
   'index',
   'status',
   'retry_count',
