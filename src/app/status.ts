@@ -78,7 +78,7 @@ export async function runStatus(ctx: Context): Promise<{ view: View; exit: numbe
   const skill = step && position.status === 'in_progress' ? skillDisagreement(await skillPosition(repo, step, position.cycle), position.subStep) : undefined;
   const notices = [
     loaded.flowChange ? flowChangeNotice(loaded) : undefined,
-    followThrough(loaded.pointer?.lastAction, position, now, settings.staleMs),
+    settings.followThrough === false ? undefined : followThrough(loaded.pointer?.lastAction, position, now, settings.staleMs),
     staleStep(loaded, now, settings.staleMs),
     skill,
   ].filter((n): n is string => n !== undefined);

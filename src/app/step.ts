@@ -72,6 +72,7 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
       ...(tx.lease ? { lease: tx.lease } : {}),
       ctx: tx.ctx,
       staleMs: tx.settings.staleMs,
+      followThrough: tx.settings.followThrough,
       person,
     };
     const input = await gatherStep(loaded, event, asker, outputsOf);

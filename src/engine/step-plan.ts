@@ -67,6 +67,8 @@ export interface StepInput {
   person?: boolean;
   now: Date;
   staleMs: number;
+  /** `follow_through: false` in the settings: `next` says nothing of where the work went. */
+  followThrough?: false;
   /** The lease verdict for a command that drives (never `held`: that stops before the state is read). */
   lease?: Exclude<LeaseVerdict, { kind: 'held' }>;
   /** The newest decisive journal entry about the step the command is aimed at (`aimAt`). */
@@ -357,7 +359,7 @@ export function planStep(input: StepInput, decided: Transition, skill?: SkillSta
       `the journal has no record of this run: it is pinned now to ${flowFileRef(flow)} as it is (${flow.steps.length} steps); an edit of that file no longer changes the run's steps`,
     );
   const entries = [...agreedEntries(state), ...reconciliationEntries(state), ...leaseEntries(input.lease, position), ...transition.entries];
-  const follow = event.type === 'next' ? followThrough(state.pointer?.lastAction, position, now, input.staleMs) : undefined;
+  const follow = event.type === 'next' && input.followThrough !== false ? followThrough(state.pointer?.lastAction, position, now, input.staleMs) : undefined;
   if (follow) {
     entries.unshift(entry('follow_through', position, { message: follow, expected: state.pointer?.lastAction?.next }));
     notices.unshift(follow);

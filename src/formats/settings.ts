@@ -12,6 +12,8 @@
  *                             # finishes something, where git can take one (a branch with a first commit);
  *                             # `true`: the same, and a command refuses where git cannot take one;
  *                             # `evidence`: only the state and the step's done_when files
+ * follow_through: false       # no follow-through notice (on by default: work found away from the
+ *                             # last action's next target is said once, and journaled)
  * ```
  *
  * Pure: text → settings or the problem with them; settings → text. The YAML
@@ -47,6 +49,12 @@ export interface Settings {
    * default): never taken for its age, only by a person's `--take-over`.
    */
   remoteStaleMs?: number;
+  /**
+   * `follow_through: false`: `next` and `status` say nothing when the work went
+   * elsewhere than the last action's next target (docs/state-and-journal.md,
+   * "Last action and follow-through"). Absent (the default): said once, journaled.
+   */
+  followThrough?: false;
 }
 
 export type CommitMode = 'work' | 'evidence';
@@ -103,6 +111,7 @@ export function parseSettings(
   const config = (data ?? {}) as {
     lease?: { stale_after_minutes?: unknown; remote?: unknown; remote_timeout_seconds?: unknown; remote_stale_after_minutes?: unknown };
     commit?: unknown;
+    follow_through?: unknown;
   };
   const commit = config.commit === undefined || config.commit === null ? 'auto' : config.commit === true ? 'work' : config.commit;
   if (commit !== false && commit !== 'auto' && commit !== 'work' && commit !== 'evidence') {
@@ -112,6 +121,17 @@ export function parseSettings(
         message: '`commit` is not true, false, work or evidence',
         expected: 'commit: false (no progress commits), or true, or `evidence` (only the state and the files)',
         received: String(config.commit),
+      },
+    };
+  }
+  const follow = config.follow_through;
+  if (follow !== undefined && follow !== null && typeof follow !== 'boolean') {
+    return {
+      problem: {
+        file,
+        message: '`follow_through` is not true or false',
+        expected: 'follow_through: false (no follow-through notices)',
+        received: String(follow),
       },
     };
   }
@@ -140,6 +160,7 @@ export function parseSettings(
       ...(typeof remote === 'string' ? { remote } : {}),
       remoteTimeoutMs: typeof timeout === 'number' ? timeout * 1000 : REMOTE_TIMEOUT_MS,
       ...(remoteStale.ms === undefined ? {} : { remoteStaleMs: remoteStale.ms }),
+      ...(follow === false ? { followThrough: false as const } : {}),
     },
   };
 }
@@ -153,6 +174,7 @@ export function serializeSettings(settings: Settings): string {
     `  remote_timeout_seconds: ${settings.remoteTimeoutMs / 1000}`,
     ...(settings.remoteStaleMs === undefined ? [] : [`  remote_stale_after_minutes: ${settings.remoteStaleMs / MINUTE_MS}`]),
     ...(settings.commit === 'auto' ? [] : [`commit: ${settings.commit === 'work' ? 'true' : settings.commit}`]),
+    ...(settings.followThrough === false ? ['follow_through: false'] : []),
     '',
   ].join('\n');
 }

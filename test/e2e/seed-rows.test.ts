@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSyn
 import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { autopilot, journal, read, tempRepo, write, type NextJson } from '../helpers/cli.js';
+import { autopilot, GREENFIELD_1_TO_7, journal, read, tempRepo, write, type NextJson } from '../helpers/cli.js';
 import { git, newRepo } from '../helpers/git.js';
 import { ROOT } from '../helpers/engine.js';
 import { thisMachine } from '../../src/io/machine.js';
@@ -333,5 +333,25 @@ describe('seed 001: git is the third source', () => {
     // The folder's work is walked again, up to Research's decision, which waits for a person.
     expect(autopilot(dir, 'next', '--json').json<NextJson>()).toMatchObject({ step: 2, decision: expect.anything() });
     expect(journal(dir)[0]).toMatchObject({ event: 'run_started', source: 'reset' });
+  });
+});
+
+describe('seed 003: a setting for the follow-through notice', () => {
+  /** Work written by hand past step 1 while the last action expected step 1: what the notice is about. */
+  function wentElsewhere(config: string): { dir: string; said: number; journaled: number } {
+    const dir = tempRepo();
+    expect(autopilot(dir, 'init', '--flow', 'greenfield').code).toBe(0);
+    write(dir, '.autopilot/config.yml', `${read(dir, '.autopilot/config.yml')}${config}`);
+    autopilot(dir, 'next');
+    for (const rel of GREENFIELD_1_TO_7.slice(0, 5)) write(dir, `_docs/${rel}`);
+    const notices = [autopilot(dir, 'status', '--json').json<{ notices?: string[] }>(), autopilot(dir, 'next', '--json').json<{ notices?: string[] }>()]
+      .flatMap((a) => a.notices ?? [])
+      .filter((n) => n.includes('expected step 1 (Problem) next'));
+    return { dir, said: notices.length, journaled: journal(dir).filter((e) => e.event === 'follow_through').length };
+  }
+
+  it('`follow_through: false`: 0 notices said, 0 journaled; without it: said by status and next (2), journaled once', () => {
+    expect(wentElsewhere('follow_through: false\n')).toMatchObject({ said: 0, journaled: 0 });
+    expect(wentElsewhere('')).toMatchObject({ said: 2, journaled: 1 });
   });
 });

@@ -42,6 +42,8 @@ export interface Asker {
   peeked?: StepInput['peeked'];
   ctx: Context;
   staleMs: number;
+  /** `follow_through: false` in the settings: no follow-through notice. */
+  followThrough?: false;
   lease?: StepInput['lease'];
   person: boolean;
 }
@@ -107,6 +109,7 @@ function stepInput(loaded: Loaded, event: Event, asker: Asker): StepInput {
     ...(asker.person ? { person: true } : {}),
     now: ctx.now(),
     staleMs: asker.staleMs,
+    followThrough: asker.followThrough,
     ...(lease ? { lease } : {}),
     ...(latest ? { latest } : {}),
     ...(typeof failed?.reason === 'string' ? { lastFailure: failed.reason } : {}),
