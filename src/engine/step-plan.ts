@@ -13,6 +13,7 @@
  * what is written.
  */
 import { InputError } from '../errors.js';
+import { CHECKPOINT_EVERY_MS } from '../limits.js';
 import { checkpointBefore, loopStart, stepByNumber, type Flow, type Step } from '../flow/model.js';
 import type { LastAction } from '../formats/pointer/parse-pointer.js';
 import { samePosition, type Position } from '../formats/pointer/position.js';
@@ -69,6 +70,8 @@ export interface StepInput {
   staleMs: number;
   /** `follow_through: false` in the settings: `next` says nothing of where the work went. */
   followThrough?: false;
+  /** The newest checkpoint's time, or the run's beginning when it has none: an hour after it, a command that writes takes one. */
+  lastCheckpoint?: Date;
   /** The lease verdict for a command that drives (never `held`: that stops before the state is read). */
   lease?: Exclude<LeaseVerdict, { kind: 'held' }>;
   /** The newest decisive journal entry about the step the command is aimed at (`aimAt`). */
@@ -304,14 +307,14 @@ export function enteredMarkedStep(flow: Flow, transition: Transition): { step: S
   return undefined;
 }
 
-/** The checkpoint a transition calls for (docs/state-and-journal.md, "Checkpoints"). */
 /** The reason of the `step_failed` a command wrote, when it failed the step itself. */
 function recordedFailure(entries: JournalEntry[]): string | undefined {
   const failed = entries.findLast((e) => e.event === 'step_failed');
   return typeof failed?.reason === 'string' ? failed.reason : undefined;
 }
 
-function checkpointFor(flow: Flow, transition: Transition): StepPlan['checkpoint'] {
+/** The checkpoint a transition calls for (docs/state-and-journal.md, "Checkpoints"). */
+function checkpointFor(flow: Flow, transition: Transition, hourly: boolean): StepPlan['checkpoint'] {
   if (transition.entries.some((e) => e.event === 'boundary_reached')) return { label: 'boundary', note: 'automatic: a session boundary' };
   if (transition.outcome.kind === 'failed' && transition.entries.some((e) => e.event === 'step_failed'))
     return { label: 'failed', note: 'automatic: a step failed three times' };
@@ -323,6 +326,8 @@ function checkpointFor(flow: Flow, transition: Transition): StepPlan['checkpoint
       note: `automatic: before step ${step.number} ${step.name}${loopStart(flow) !== undefined ? `, cycle ${cycle}` : ''}`,
     };
   }
+  // Seed 002's hourly checkpoint: the first command that records something an hour after the last one.
+  if (hourly && transition.entries.length > 0) return { label: 'hourly', note: 'automatic: an hour since the last checkpoint' };
   return undefined;
 }
 
@@ -385,7 +390,8 @@ export function planStep(input: StepInput, decided: Transition, skill?: SkillSta
     .filter((e) => e.event === 'step_skipped')
     .filter((e) => e.by === 'condition' && typeof e.step === 'number')
     .map((e) => ({ step: e.step as number, name: e.name, reason: String(e.reason) }));
-  const checkpoint = checkpointFor(flow, transition);
+  const hourly = input.lastCheckpoint !== undefined && now.getTime() - input.lastCheckpoint.getTime() >= CHECKPOINT_EVERY_MS;
+  const checkpoint = checkpointFor(flow, transition, hourly);
 
   return {
     transition,

@@ -355,3 +355,22 @@ describe('seed 003: a setting for the follow-through notice', () => {
     expect(wentElsewhere('')).toMatchObject({ said: 2, journaled: 1 });
   });
 });
+
+describe('seed 002: a checkpoint every hour', () => {
+  it('the first step command an hour after the last checkpoint takes 1 (hourly); the next, right after, none: 2 checkpoints in all', () => {
+    const dir = tempRepo();
+    expect(autopilot(dir, 'init', '--flow', 'greenfield').code).toBe(0);
+    autopilot(dir, 'next');
+    const taken = autopilot(dir, 'checkpoint', '--json').json<{ id: string }>().id;
+    // That checkpoint is now 61 minutes old: its id (its time) and its file say so.
+    const folder = join(dir, '_docs/_autopilot/checkpoints');
+    const old = new Date(Date.now() - 61 * 60_000).toISOString().replaceAll(':', '');
+    const renamed = `${old}-${taken.split('-').slice(3).join('-')}`;
+    writeFileSync(join(folder, `${renamed}.json`), readFileSync(join(folder, `${taken}.json`)));
+    rmSync(join(folder, `${taken}.json`));
+    const first = autopilot(dir, 'substep', '2 — Restrictions', '--json').json<{ checkpoint?: string }>();
+    expect(first.checkpoint).toMatch(/-hourly$/);
+    expect(autopilot(dir, 'substep', '3 — Acceptance criteria', '--json').json<{ checkpoint?: string }>().checkpoint).toBeUndefined();
+    expect(readdirSync(folder).filter((n) => n.endsWith('.json'))).toHaveLength(2);
+  });
+});

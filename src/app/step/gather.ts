@@ -14,6 +14,7 @@ import { stepByNumber, withCycle, type Step } from '../../flow/model.js';
 import type { Position } from '../../formats/pointer/position.js';
 import { readSubStep } from '../../formats/pointer/sub-step.js';
 import { latestAbout } from '../../io/journal-head.js';
+import { lastCheckpointAt } from '../../io/checkpoint-files.js';
 import { stepOutputs } from '../found-on-disk.js';
 import type { Repo } from '../../io/repo.js';
 import { skillDisplayPath } from '../../io/skills.js';
@@ -110,6 +111,7 @@ function stepInput(loaded: Loaded, event: Event, asker: Asker): StepInput {
     now: ctx.now(),
     staleMs: asker.staleMs,
     followThrough: asker.followThrough,
+    lastCheckpoint: lastCheckpointAt(repo),
     ...(lease ? { lease } : {}),
     ...(latest ? { latest } : {}),
     ...(typeof failed?.reason === 'string' ? { lastFailure: failed.reason } : {}),

@@ -254,6 +254,33 @@ describe('the rules that live in the step plan', () => {
   });
 });
 
+describe('the hourly checkpoint (seed 002)', () => {
+  const flow = builtInFlow('greenfield');
+  const minutesAgo = (m: number) => new Date(NOW.getTime() - m * 60_000);
+  const working = at(flow, 3, 'in_progress');
+  const substep: Event = { type: 'substep', text: '2 — Architecture' };
+
+  it('4 commands an hour or more after the last checkpoint: the 3 that record something take 1 each, labelled hourly; a resume takes none', () => {
+    const taken = [
+      plan(input(stateAt(flow, working, upTo(2)), substep, { lastCheckpoint: minutesAgo(61) })).checkpoint,
+      plan(input(stateAt(flow, working, upTo(2)), { type: 'fail', reason: 'red' }, { lastCheckpoint: minutesAgo(60) })).checkpoint,
+      plan(input(stateAt(flow, at(flow, 3), upTo(2)), { type: 'next' }, { lastCheckpoint: minutesAgo(600) })).checkpoint,
+      plan(input(stateAt(flow, working, upTo(2)), { type: 'next' }, { lastCheckpoint: minutesAgo(61) })).checkpoint,
+    ];
+    const hourly = { label: 'hourly', note: 'automatic: an hour since the last checkpoint' };
+    expect(taken).toEqual([hourly, hourly, hourly, undefined]);
+  });
+
+  it('59 minutes after the last: none; a boundary an hour after: the boundary’s, one only', () => {
+    expect(plan(input(stateAt(flow, working, upTo(2)), substep, { lastCheckpoint: minutesAgo(59) })).checkpoint).toBeUndefined();
+    const decompose = at(flow, 5, 'in_progress');
+    expect(plan(input(stateAt(flow, decompose, upTo(5)), { type: 'done' }, { lastCheckpoint: minutesAgo(90) })).checkpoint).toEqual({
+      label: 'boundary',
+      note: 'automatic: a session boundary',
+    });
+  });
+});
+
 describe('a checkpoint before a step the flow marks (checkpoint_before: [Deploy])', () => {
   const greenfield = builtInFlow('greenfield');
   const existing = builtInFlow('existing-code');
