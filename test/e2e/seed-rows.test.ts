@@ -15,6 +15,7 @@ import { thisMachine } from '../../src/io/machine.js';
 
 const BIN = join(ROOT, 'bin', 'autopilot.js');
 const LOCK = '_docs/_autopilot/lock';
+const POINTER = '_docs/_autopilot_state.md';
 const started: ChildProcess[] = [];
 afterEach(() => {
   for (const child of started.splice(0)) child.kill('SIGKILL');
@@ -287,7 +288,6 @@ describe('seed 001: git is the third source', () => {
     return dir;
   }
   const JOURNAL = '_docs/_autopilot/journal.jsonl';
-  const POINTER = '_docs/_autopilot_state.md';
   const eventsAtHead = (dir: string) => git(dir, 'show', `HEAD:${JOURNAL}`).trim().split('\n').length;
 
   it('pointer and journal deleted while HEAD holds both: status takes HEAD’s position (step 3, 2 failures), next and done stop (exit 2), 0 commits, HEAD’s journal kept whole; checked out again, the run goes on', () => {
@@ -372,5 +372,48 @@ describe('seed 002: a checkpoint every hour', () => {
     expect(first.checkpoint).toMatch(/-hourly$/);
     expect(autopilot(dir, 'substep', '3 — Acceptance criteria', '--json').json<{ checkpoint?: string }>().checkpoint).toBeUndefined();
     expect(readdirSync(folder).filter((n) => n.endsWith('.json'))).toHaveLength(2);
+  });
+});
+
+describe('seed 004 and seed 000: the names the seeds use', () => {
+  it('every event a run writes names its step’s place as seed 004 does, `step_index` (all of them), none as `index`', () => {
+    const dir = tempRepo();
+    expect(autopilot(dir, 'init', '--flow', 'greenfield').code).toBe(0);
+    autopilot(dir, 'next');
+    autopilot(dir, 'substep', '2 — Restrictions');
+    autopilot(dir, 'fail', '--reason', 'not yet');
+    const events = journal(dir);
+    expect(events.filter((e) => e.step_index === 0)).toHaveLength(events.length);
+    expect(events.filter((e) => 'index' in e)).toEqual([]);
+  });
+
+  it('a pointer written in seed 000’s words (`last_action`, `last_action_result`, `timestamp`, `next_target`): its last action is read, and followed through', () => {
+    const dir = tempRepo();
+    write(
+      dir,
+      POINTER,
+      [
+        '# Autopilot State',
+        '',
+        '## Current Step',
+        'flow: greenfield',
+        'step: 1',
+        'name: Problem',
+        'status: in_progress',
+        'sub_step: 0',
+        'retry_count: 0',
+        '',
+        '## Last Action',
+        'last_action: next step 1 (Problem)',
+        'last_action_result: partial',
+        'timestamp: 2026-11-26T10:00:00.000Z',
+        'next_target: step 1 (Problem)',
+        '',
+      ].join('\n'),
+    );
+    for (const rel of GREENFIELD_1_TO_7.slice(0, 5)) write(dir, `_docs/${rel}`);
+    const status = autopilot(dir, 'status');
+    expect(status.stdout).toContain('Last      next step 1 (Problem) (partial, 2026-11-26T10:00:00.000Z)');
+    expect(autopilot(dir, 'status', '--json').json<{ notices?: string[] }>().notices).toEqual([expect.stringContaining('expected step 1 (Problem) next')]);
   });
 });
