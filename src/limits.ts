@@ -152,6 +152,9 @@ export const SKILL_STATE_POSITION_MAX_LENGTH = 200;
 /** A checkpoint's label, as it goes into the checkpoint's id and file name. */
 export const CHECKPOINT_LABEL_MAX_LENGTH = 40;
 
+/** A step command that writes after this long without a checkpoint takes one (seed 002: hourly). */
+export const CHECKPOINT_EVERY_MS = 60 * 60_000;
+
 /** A session id from Claude Code's SessionStart hook: its ids are UUIDs; anything longer is not taken. */
 export const SESSION_ID_MAX_LENGTH = 128;
 

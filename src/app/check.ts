@@ -20,7 +20,8 @@ import type { Flow } from '../flow/model.js';
 import { flowChangeNotice } from './flows.js';
 import { skillChangeNotice } from './skill-pins.js';
 import { guardProblems } from './status.js';
-import { gitFallbackOff } from './git-source.js';
+import { gitFallbackOff, stateAtHead } from './git-source.js';
+import { atHeadProblem } from './read-state.js';
 import { outdatedClientFiles } from './init.js';
 import { owedSaid, stillOwed } from './progress-commit.js';
 import { readSettings } from './settings.js';
@@ -120,6 +121,12 @@ export async function runCheck(ctx: Pick<Context, 'repo'>): Promise<CheckResult>
     if (!(error instanceof InputError)) throw error;
     pointer = 'invalid';
     problems.push(...error.problems);
+  }
+
+  // Pointer and journal both gone from the work tree while HEAD holds them (rule 2): a command that writes stops until they are back.
+  if (pointer === 'absent' && !existsSync(repo.journalFile)) {
+    const atHead = await stateAtHead(repo, flows);
+    if (atHead) problems.push(atHeadProblem(repo, atHead));
   }
 
   // A run pinned to a flow file, or skills, that have changed since: reported until `repin` adopts them.

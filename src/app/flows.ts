@@ -30,5 +30,5 @@ export function flowChangeNotice(loaded: Loaded): string {
     const more = change.invalid.length > 1 ? ` (and ${change.invalid.length - 1} more: \`autopilot check\` lists them)` : '';
     return `${at(first)}: ${first.message}${more}. The flow file no longer reads, so the run goes on with the ${loaded.flow.steps.length} steps it started with; fix the file (then \`autopilot repin\` adopts it if its steps changed)`;
   }
-  return `${loaded.flow.file} changed since this run started (${change.changes.join('; ') || 'no step changed'}): the run goes on with the steps it started with; a person adopts the new file with \`autopilot repin\``;
+  return `${loaded.flow.file} changed since this run started (${change.changes.join('; ')}): the run goes on with the steps it started with; a person adopts the new file with \`autopilot repin\``;
 }

@@ -1,6 +1,7 @@
 /**
  * Git as the third source of the position (rule 2): consulted only when the
- * pointer does not parse, or pointer, journal and folder cannot decide. The
+ * pointer does not parse, when pointer and journal are both gone from the
+ * work tree, or pointer, journal and folder cannot decide. The
  * git layer is imported here, on demand, so a healthy repository
  * never loads it.
  */
@@ -111,6 +112,48 @@ export async function positionFromGit(repo: Repo, flows: Flow[]): Promise<FromGi
     pointer: { position, preamble: '', extraSections: '', lines: { flow: 0, step: 0, name: 0, status: 0, sub_step: 0, retry_count: 0, cycle: 1 } },
     from: `the progress commit ${latest.sha.slice(0, 8)}`,
   };
+}
+
+/** The pointer and the journal as HEAD holds them, while the work tree has neither (rule 2). */
+export interface AtHead {
+  /** The paths HEAD holds, of the two (relative to the root). */
+  files: string[];
+  /** The journal's size in HEAD, when HEAD holds it. */
+  journalBytes?: number;
+  /** The journal event HEAD's pointer names (its marker), when it names one. */
+  event?: number;
+  /** The position: HEAD's pointer, else the last committed pointer that parses or the newest progress commit's trailers. */
+  fromGit?: FromGit;
+}
+
+/**
+ * Whether HEAD holds the pointer or the journal that the work tree lacks, and
+ * what it says: undefined when git is off here, the branch has no commit, or
+ * HEAD holds neither. One `git ls-tree`, and one `git cat-file` for HEAD's
+ * pointer; called only when both files are gone from the work tree.
+ */
+export async function stateAtHead(repo: Repo, flows: Flow[]): Promise<AtHead | undefined> {
+  if (gitFallbackOff(repo) || firstCommitMissing(repo)) return undefined;
+  const { openGit } = await import('../git/repository.js');
+  const opened = await openGit(repo.root);
+  if (!opened.handle) return undefined;
+  const { heldAtHead, blobText } = await import('../git/history.js');
+  const pointerPath = rel(repo, repo.pointerFile);
+  const journalPath = rel(repo, repo.journalFile);
+  const held = await heldAtHead(opened.handle, [pointerPath, journalPath]);
+  if (held.length === 0) return undefined;
+  const pointerBlob = held.find((h) => h.path === pointerPath);
+  const journal = held.find((h) => h.path === journalPath);
+  let pointer: ParsedPointer | undefined;
+  try {
+    const parsed = pointerBlob ? parsePointer(await blobText(opened.handle, pointerBlob.sha), pointerPath) : undefined;
+    if (parsed && flows.some((f) => f.id === parsed.position.flow)) pointer = parsed;
+  } catch {
+    // HEAD's pointer does not parse: the history further back, as for any pointer that does not.
+  }
+  const fromGit = pointer ? { pointer, from: `the pointer HEAD holds (${pointerPath})` } : await positionFromGit(repo, flows);
+  const files = [pointerPath, journalPath].filter((p) => held.some((h) => h.path === p));
+  return { files, journalBytes: journal?.size, event: pointer?.record?.seq, fromGit };
 }
 
 /** The two sides of a pointer that holds merge-conflict markers; undefined when it holds none. */

@@ -18,7 +18,7 @@ import { flowChanges } from '../engine/pin.js';
 import { readSkillPinState, type SkillPinState } from './skill-pins.js';
 import { detectFlow, diskCycle, gatherEvidence } from '../io/gather-evidence.js';
 import { latestOf, readJournalHead, type JournalHead } from '../io/journal-head.js';
-import { BOUNDARY_EVENTS, mayWaitAtBoundary, pendingBoundary, type PendingBoundary } from '../engine/boundary.js';
+import { BOUNDARY_EVENTS, mayWaitAtBoundary, pendingBoundary, stoppedAtBoundary, type PendingBoundary } from '../engine/boundary.js';
 import { evidenceFromIndex } from '../formats/journal-index.js';
 import { loadJournalIndex, type LoadedIndex } from '../io/journal-index.js';
 import { openFile } from '../io/journal.js';
@@ -46,6 +46,8 @@ export interface Loaded {
   index?: LoadedIndex;
   /** A session boundary reached and not yet answered (rule 4). */
   boundary?: PendingBoundary;
+  /** A boundary a person answered A: the conversation that reached it stops there (rule 4). */
+  stopped?: PendingBoundary;
   /** The flow file changed since the run was pinned: the run goes on with the pinned steps (`flow`). */
   flowChange?: FlowChange;
   /** The skills the run is pinned to, and those changed since (the judges keep their pinned declarations); undefined: the journal pins none yet. */
@@ -95,7 +97,10 @@ function pinnedFlow(flows: Flow[], id: string, head: JournalHead, journalIndex: 
   if (!pinned || pinned.hash !== hash) return unpinned();
   const flow: Flow = { ...pinned, file: current?.file ?? broken?.file ?? `${id} (pinned)` };
   if (broken) return { flow, change: { changes: [`${broken.file} does not parse`], invalid: broken.problems } };
-  return { flow, change: current ? { current, changes: flowChanges(flow, current) } : { changes: [`the flow file of ${id} is gone`] } };
+  if (!current) return { flow, change: { changes: [`the flow file of ${id} is gone`] } };
+  // Prose added or reworded, lines moved: nothing the run does changed, so nothing is said and the pinned copy stays.
+  const changes = flowChanges(flow, current);
+  return changes.length > 0 ? { flow, change: { current, changes } } : { flow };
 }
 
 export function readPointerText(repo: Repo): string | null {
@@ -198,6 +203,12 @@ export interface PointerOverride {
   broken?: string;
   /** The folder holds nothing at all: it cannot judge this position, so the steps before it count as done. */
   folderEmpty?: boolean;
+  /**
+   * The pointer is HEAD's, the work tree having lost it and the journal: HEAD's
+   * journal is the record, so the steps before it count as done and the
+   * journal is not said to be lost (the drift says where it is).
+   */
+  fromHead?: boolean;
 }
 
 /**
@@ -291,7 +302,7 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride,
   const gather = (cycle: number) => {
     const evidence = evidenceOf(chosen, cycle, upTo);
     // An empty folder cannot contradict git: what git says was done before the position counts as done.
-    if (override?.folderEmpty && typeof start?.step === 'number')
+    if ((override?.folderEmpty || override?.fromHead) && typeof start?.step === 'number')
       for (const ev of evidence.steps) {
         const finished = ev.step === start.step && (start.status === 'completed' || start.status === 'skipped');
         if (ev.step < start.step || finished) ev.waiver ??= 'forced';
@@ -304,8 +315,10 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride,
   const atBoundary = start !== null && mayWaitAtBoundary(flow, start) && pendingBoundary(flow, start, latestBoundary()) !== undefined;
   const { evidence, ...located } = locate(flow, start, diskCycle(repo, flow), gather, { claimed, waiting: atBoundary });
   const overridden = override?.drift ? [override.drift] : [];
-  // The journal standing in for a pointer that does not parse says so once (its drift), not also as "no pointer".
-  const recordDrift = override?.drift?.kind === 'from-journal' ? record.drift.filter((d) => d.kind !== 'rebuilt') : record.drift;
+  // The journal standing in for a pointer that does not parse says so once (its drift), not also as "no pointer";
+  // HEAD standing in for both, once, not also as a journal lost.
+  const unsaid = override?.drift?.kind === 'from-journal' ? 'rebuilt' : override?.fromHead ? 'journal-gone' : undefined;
+  const recordDrift = record.drift.filter((d) => d.kind !== unsaid);
   const readAs = (pointer?.readAs ?? []).map((message): Drift => ({ kind: 'read-as', step: pointer!.position.step, message }));
   // Two sides that disagree: nothing moves, not even by the folder, until a person keeps one; the position shown is where both began.
   const waiting = fork?.verdict.kind === 'disagree' ? start : null;
@@ -323,7 +336,9 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride,
         ],
         ...(override?.pointer && located.source === 'state' ? { source: 'git' as const } : {}),
       };
-  const boundary = mayWaitAtBoundary(flow, reconciled.position) ? pendingBoundary(flow, reconciled.position, latestBoundary()) : undefined;
+  const mayWait = mayWaitAtBoundary(flow, reconciled.position);
+  const boundary = mayWait ? pendingBoundary(flow, reconciled.position, latestBoundary()) : undefined;
+  const stopped = mayWait ? stoppedAtBoundary(flow, reconciled.position, latestBoundary()) : undefined;
   const skills = readSkillPinState(repo, flow, head, journalIndex);
   const loadedIndex = index as LoadedIndex | undefined;
   return {
@@ -338,6 +353,7 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride,
     reconciled,
     ...(loadedIndex ? { index: loadedIndex } : {}),
     ...(boundary ? { boundary } : {}),
+    stopped,
     ...(flowChange ? { flowChange } : {}),
     skills,
     ...(override?.broken !== undefined ? { brokenPointer: override.broken } : {}),

@@ -11,19 +11,24 @@
  *   pointer only summarises), and only when the journal holds none, the last
  *   committed pointer, else the newest progress commit's trailers; its bytes
  *   are kept before any rewrite, and the answer says which source was used;
+ * - the pointer and the journal both gone from the work tree while HEAD holds
+ *   them: HEAD's pointer before the folder, and a command that writes stops
+ *   (exit 2), naming how to bring them back, rather than start a journal
+ *   shorter than HEAD's;
  * - no pointer, no journal, nothing in the folder, and no autopilot folder
  *   (`_docs/_autopilot/`, which `init` makes): a fresh clone without
  *   `_docs/`, the folder deleted by mistake: the same. A repository `init`
  *   set up and no command has moved yet has no history to look for.
  */
-import { existsSync, statSync } from 'node:fs';
-import { InputError } from '../errors.js';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { relative } from 'node:path';
+import { InputError, type Problem } from '../errors.js';
 import type { Flow } from '../flow/model.js';
 import { displayPath, type Repo } from '../io/repo.js';
 import { parsePointer } from '../formats/pointer/parse-pointer.js';
 import type { Position } from '../formats/pointer/position.js';
 import { isTouched } from '../engine/evidence.js';
-import { conflictSides, gitFallbackOff, positionFromGit } from './git-source.js';
+import { conflictSides, gitFallbackOff, positionFromGit, stateAtHead, type AtHead } from './git-source.js';
 import { loadState, readPointerText, type JudgedSteps, type Loaded, type PointerOverride } from './load-state.js';
 import { judgeFound } from './found-on-disk.js';
 import { heldCriteria } from './criteria.js';
@@ -39,7 +44,12 @@ const unreadablePointer = (repo: Repo, error: unknown) =>
   error.problems.some((p) => p.file === displayPath(repo.pointerFile, repo.root)) &&
   (statSync(repo.pointerFile, { throwIfNoEntry: false })?.size ?? 0) <= POINTER_MAX_BYTES;
 
-export async function readState(repo: Repo, flows: Flow[], known?: JournalHead): Promise<Loaded> {
+export interface ReadOptions {
+  /** The command writes (under the lock): where HEAD holds the pointer and journal the work tree lost, it stops instead. */
+  writing?: boolean;
+}
+
+export async function readState(repo: Repo, flows: Flow[], known?: JournalHead, options: ReadOptions = {}): Promise<Loaded> {
   let loaded: Loaded;
   try {
     loaded = await load(repo, flows, undefined, known);
@@ -88,6 +98,11 @@ export async function readState(repo: Repo, flows: Flow[], known?: JournalHead):
       },
     });
   }
+  // Pointer and journal both gone from the work tree while HEAD holds them: HEAD's come before the folder.
+  if (!loaded.pointer && !existsSync(repo.journalFile) && mayBeAtHead(repo, loaded)) {
+    const atHead = await stateAtHead(repo, flows);
+    if (atHead) return fromHead(repo, flows, atHead, options);
+  }
   // `init` makes the autopilot folder: where it stands, there is no earlier run for git to recall, and a
   // fresh repository's `status` starts no git process.
   const nothing = !loaded.pointer && !loaded.record.start && !loaded.evidence.steps.some(isTouched) && !existsSync(repo.autopilotDir);
@@ -104,6 +119,73 @@ export async function readState(repo: Repo, flows: Flow[], known?: JournalHead):
     },
   });
 }
+
+/**
+ * Whether git is worth asking for a pointer and journal the work tree lacks:
+ * not in a repository `init` has just set up (its autopilot folder empty,
+ * nothing in the docs folder), so that `status` there starts no git process.
+ */
+function mayBeAtHead(repo: Repo, loaded: Loaded): boolean {
+  if (!existsSync(repo.autopilotDir) || loaded.evidence.steps.some(isTouched)) return true;
+  try {
+    return readdirSync(repo.autopilotDir).length > 0;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * The pointer and the journal are gone from the work tree, and HEAD holds them
+ * (rule 2; rule 7's last sentence): a read takes the position from HEAD's
+ * pointer (`source: git`) and says how to bring both back; a command that
+ * writes stops (exit 2) before anything is written, for its new journal would
+ * be shorter than HEAD's, and only a person may start the run over.
+ */
+async function fromHead(repo: Repo, flows: Flow[], atHead: AtHead, options: ReadOptions): Promise<Loaded> {
+  const { held, back, over } = headHolds(repo, atHead);
+  if (options.writing || !atHead.fromGit) {
+    throw new InputError(
+      atHeadProblem(repo, atHead),
+      `Nothing was written. Bring ${atHead.files.length > 1 ? 'them' : 'it'} back: ${back}; then run the command again. To start the run over instead, a person runs ${over}.`,
+    );
+  }
+  const fromGit = atHead.fromGit;
+  return load(repo, flows, {
+    pointer: fromGit.pointer,
+    fromHead: true,
+    drift: {
+      kind: 'from-git',
+      step: fromGit.pointer.position.step,
+      message: `${held}; the position comes from ${fromGit.from} (${describeTarget(fromGit.pointer.position)}). ${back} brings them back; a command that writes refuses until then (to start over, a person runs ${over})`,
+    },
+  });
+}
+
+/** What HEAD holds that the work tree lost, in words; the git command that brings it back; a person's command that starts over. */
+function headHolds(repo: Repo, atHead: AtHead): { held: string; back: string; over: string } {
+  const journal = rel(repo, repo.journalFile);
+  const what = atHead.files.length > 1 ? 'the pointer and the journal' : atHead.files[0] === journal ? 'the journal' : 'the pointer';
+  const upTo = atHead.event !== undefined ? `, up to event ${atHead.event}` : '';
+  const files = atHead.files.map((f) => `\`${f}\``).join(' and ');
+  return {
+    held: `the pointer and the journal are gone from the work tree, but HEAD holds ${what} (${files}${upTo})`,
+    back: `\`git checkout HEAD -- ${atHead.files.join(' ')}\``,
+    over: `\`autopilot reset --flow ${atHead.fromGit?.pointer.position.flow ?? '<flow>'}\``,
+  };
+}
+
+/** The problem `check` names, and a writing command stops on: a new journal would be shorter than HEAD's. */
+export function atHeadProblem(repo: Repo, atHead: AtHead): Problem {
+  const { held, back } = headHolds(repo, atHead);
+  return {
+    file: displayPath(repo.pointerFile, repo.root),
+    message: `${held}: a new journal would be shorter than HEAD's, and none is committed without a person`,
+    expected: `the pointer and the journal as HEAD holds them (${back})`,
+    received: 'neither in the work tree',
+  };
+}
+
+const rel = (repo: Repo, file: string) => relative(repo.root, file).split('\\').join('/');
 
 /**
  * `loadState`, and when its walk over work found on disk completed steps

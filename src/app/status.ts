@@ -23,12 +23,19 @@ import { batchStatuses } from '../engine/task-batches.js';
 import { flowChangeNotice, loadRepoFlows } from './flows.js';
 import { buildView, type View } from './view.js';
 import { displayPath, type Repo } from '../io/repo.js';
+import { lockInTheWay } from '../io/lock-peek.js';
 import { readAcCoverage } from './ac-coverage.js';
 import { skillChangeNotice } from './skill-pins.js';
 
-/** Guards that cannot work in this repository, in words; empty when all is well. Said by `status` and `check` every time. */
+/**
+ * Guards that cannot work in this repository, in words; empty when all is
+ * well. Said by `status`, `check` and the SessionStart hook every time: a lock
+ * left in the way (read, never taken), a folder or a journal step commands
+ * cannot write.
+ */
 export function guardProblems(repo: Repo): string[] {
-  const problems: string[] = [];
+  const lock = lockInTheWay(repo.lockFile, repo.root);
+  const problems: string[] = lock ? [lock] : [];
   // The lock, the lease and the journal live in the autopilot folder, or, before the first write, wherever it will be made.
   let folder = repo.autopilotDir;
   while (!existsSync(folder) && folder !== repo.root) folder = dirname(folder);
@@ -73,7 +80,7 @@ export async function runStatus(ctx: Context): Promise<{ view: View; exit: numbe
   const notices = [
     loaded.flowChange ? flowChangeNotice(loaded) : undefined,
     loaded.skills ? skillChangeNotice(loaded.skills) : undefined,
-    followThrough(loaded.pointer?.lastAction, position, now, settings.staleMs),
+    settings.followThrough === false ? undefined : followThrough(loaded.pointer?.lastAction, position, now, settings.staleMs),
     staleStep(loaded, now, settings.staleMs),
     skill,
   ].filter((n): n is string => n !== undefined);

@@ -79,6 +79,7 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
       ctx: tx.ctx,
       staleMs: tx.settings.staleMs,
       verify: tx.settings.verify,
+      followThrough: tx.settings.followThrough,
       person,
     };
     const input = await gatherStep(loaded, event, asker, outputsOf);

@@ -130,7 +130,7 @@ export async function transact<P = undefined, T = void>(
     let loaded: Loaded | undefined;
     // The journal's end as read under the lock for an owed commit: the state's read takes it while nothing was written since.
     let head: JournalHead | undefined;
-    const state = async () => (loaded ??= await readState(repo, flows, head));
+    const state = async () => (loaded ??= await readState(repo, flows, head, { writing: true }));
     // The locks broken on the way in are journaled with whatever the command writes, once the state is known.
     const brokenEntries = (at: Loaded) =>
       lock.broken.map((h) =>

@@ -19,6 +19,7 @@ import type { Position } from '../formats/pointer/position.js';
 import type { LastAction } from '../formats/pointer/parse-pointer.js';
 import type { LeaseStatus } from './lease-view.js';
 import type { Loaded } from './load-state.js';
+import { DEFAULT_SESSION } from './context.js';
 import type { PendingBoundary } from '../engine/boundary.js';
 import type { PendingQuestion } from '../engine/pending.js';
 
@@ -112,6 +113,8 @@ export interface View {
   pending?: PendingQuestion;
   /** A boundary waiting for its answer. */
   boundary?: PendingBoundary;
+  /** A boundary a person answered A: the conversation that reached it stops there, a new one goes on. */
+  stopped?: PendingBoundary;
   /** What the step before a boundary produced, for the boundary's summary. */
   summary?: BoundarySummary;
   /** A merge the journal holds whose sides disagree, waiting for a person (rule 11). */
@@ -174,6 +177,8 @@ export function buildView(command: string, loaded: Loaded, position: Position, o
     evidence: loaded.evidence,
     ...(loaded.pointer?.lastAction ? { lastAction: loaded.pointer.lastAction } : {}),
     ...(loaded.boundary ? { boundary: loaded.boundary } : {}),
+    // Reached by the default session, the stop was said once, by the answer: nobody is held, so nothing is shown.
+    stopped: loaded.stopped?.session === DEFAULT_SESSION ? undefined : loaded.stopped,
     ...(loaded.fork?.verdict.kind === 'disagree'
       ? { fork: { reasons: loaded.fork.verdict.reasons, sides: loaded.fork.verdict.sides, decision: forkDecision(loaded.fork.verdict) } }
       : {}),

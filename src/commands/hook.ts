@@ -16,11 +16,14 @@ function startText(r: SessionStart): string {
   // A holder whose conversation has ended, or that has been quiet too long, is taken over by the next step command: no one to ask.
   const free = lease?.gone === true || lease?.stale === true;
   const go = `Continue with ${input.client?.instructions ?? '/autopilot'} (\`node_modules/.bin/autopilot next --json\`).`;
-  const next = !other
-    ? go
-    : free
-      ? `The session that held this repository (${other.session} on ${other.host}) ${lease?.gone ? 'has ended' : 'has been quiet too long'}: \`next\` takes it over (journaled). ${go}`
-      : `Another session holds this repository (${other.session} on ${other.host}): ask the person before you run autopilot; only they may take it over.`;
+  // A guard that is off (a lock left in the way) refuses every step command: the agent cannot go on, and a person clears it.
+  const next = view.guards?.length
+    ? 'autopilot cannot run a step here until a person clears the problem named above: show it to them and wait; do not remove or take over a lock yourself.'
+    : !other
+      ? go
+      : free
+        ? `The session that held this repository (${other.session} on ${other.host}) ${lease?.gone ? 'has ended' : 'has been quiet too long'}: \`next\` takes it over (journaled). ${go}`
+        : `Another session holds this repository (${other.session} on ${other.host}): ask the person before you run autopilot; only they may take it over.`;
   // The short status (seed 001): title, step, status, retries, next, and the last action when the pointer has one; problems follow.
   // A line that starts with a space goes on the line above it (a wrapped `Next`), kept or left with it.
   let kept = false;

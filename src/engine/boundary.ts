@@ -4,7 +4,9 @@
  * marks a boundary, the pointer moves to the next step (`not_started`) and the
  * engine stops with: A) start a new conversation (recommended), B) continue in
  * this one. Until it is answered, the session that reached it cannot walk past
- * it; a new session (a new conversation) can, and that counts as A. Pure.
+ * it; a new session (a new conversation) can, and that counts as A. Answered
+ * A by a person, the session that reached it still stops there; a new one
+ * goes on. Pure.
  */
 import type { Decision, Flow } from '../flow/model.js';
 import { stepByNumber } from '../flow/model.js';
@@ -26,6 +28,17 @@ export function pendingBoundary(flow: Flow, position: Position, latest: StampedE
   if (position.step === 'done' || position.status !== 'not_started' || !latest || latest.event !== 'boundary_reached') return undefined;
   if (latest.flow !== flow.id || latest.step !== position.step || latest.cycle !== position.cycle) return undefined;
   return latest.after === undefined ? undefined : { after: latest.after, session: latest.session };
+}
+
+/**
+ * A person answered A at the boundary the position stands after (the newest
+ * boundary event is that answer, `stopped` naming the session that reached
+ * it): that conversation stops there; a new one goes on.
+ */
+export function stoppedAtBoundary(flow: Flow, position: Position, latest: StampedEntry | undefined): PendingBoundary | undefined {
+  if (position.step === 'done' || position.status !== 'not_started' || latest?.event !== 'boundary_answered') return undefined;
+  if (latest.flow !== flow.id || latest.step !== position.step || latest.cycle !== position.cycle) return undefined;
+  return typeof latest.stopped === 'string' && typeof latest.after === 'number' ? { after: latest.after, session: latest.stopped } : undefined;
 }
 
 /** Whether the position could be at a boundary at all: only then is the journal asked. */

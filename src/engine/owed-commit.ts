@@ -47,7 +47,7 @@ function owedAgain(carried: OwedCommit): OwedEntry {
     cycle,
     step,
     name,
-    index: typeof step === 'number' ? step - 1 : null,
+    step_index: typeof step === 'number' ? step - 1 : null,
     status,
     retry_count,
     files,

@@ -13,8 +13,21 @@ export function pinnedCopy(flow: Flow): Omit<Flow, 'file'> {
   return rest;
 }
 
-/** What a step is, for comparing two versions of a flow. */
-const shape = (s: Step) => JSON.stringify([s.name, s.skill, s.doneWhen, s.runs, s.then]);
+/** What a step is, for comparing two versions of a flow: what the run does with it and hands the agent, not its line. */
+const shape = (s: Step) => JSON.stringify([s.name, s.skill, s.subSteps, s.batches, s.doneWhen, s.runs, s.then]);
+
+/**
+ * What the decisions are, for comparing two versions of a flow: each one's
+ * question, options and recommendation, by id. Not the line a decision is
+ * written on: a line of prose added above it moves it without changing it
+ * (seed 004: the list replayed is the list, not the file's layout).
+ */
+const decisionsShape = (flow: Flow) =>
+  JSON.stringify(
+    Object.values(flow.decisions)
+      .map((d) => [d.id, d.question, d.options, d.recommendation])
+      .sort(([a], [b]) => String(a).localeCompare(String(b))),
+  );
 
 /** The steps that differ between the pinned flow and the file as it is now, in words. */
 export function flowChanges(pinned: Flow, current: Flow): string[] {
@@ -27,7 +40,7 @@ export function flowChanges(pinned: Flow, current: Flow): string[] {
     else if (!was) changes.push(`step ${n} (${now.name}) is new`);
     else if (shape(was) !== shape(now)) changes.push(`step ${n} (${was.name}${was.name === now.name ? '' : ` → ${now.name}`}) changed`);
   }
-  if (JSON.stringify(pinned.decisions) !== JSON.stringify(current.decisions)) changes.push('the decisions changed');
+  if (decisionsShape(pinned) !== decisionsShape(current)) changes.push('the decisions changed');
   const marked = (flow: Flow) => [...new Set((flow.checkpointBefore ?? []).map((m) => m.step))].join(', ') || 'none';
   if (marked(pinned) !== marked(current)) changes.push(`checkpoint_before changed (${marked(pinned)} → ${marked(current)})`);
   return changes;

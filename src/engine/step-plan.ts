@@ -13,6 +13,7 @@
  * what is written.
  */
 import { InputError } from '../errors.js';
+import { CHECKPOINT_EVERY_MS } from '../limits.js';
 import { checkpointBefore, loopStart, stepByNumber, type Flow, type Step } from '../flow/model.js';
 import type { LastAction } from '../formats/pointer/parse-pointer.js';
 import { samePosition, type Position } from '../formats/pointer/position.js';
@@ -47,6 +48,8 @@ export interface StepState {
   /** The last record the journal holds: a repeated command is recognised by it. */
   lastRecord?: { seq: number; pointer: PointerRecord; session: string; key?: string };
   boundary?: PendingBoundary;
+  /** A person answered A at the boundary before the position: the conversation that reached it stops there. */
+  stopped?: PendingBoundary;
   /** Said when the flow file changed since the run was pinned. */
   flowChange?: string;
   /** A merge the journal holds and nothing has settled yet, judged (rule 11). */
@@ -72,6 +75,10 @@ export interface StepInput {
   person?: boolean;
   now: Date;
   staleMs: number;
+  /** `follow_through: false` in the settings: `next` says nothing of where the work went. */
+  followThrough?: false;
+  /** The newest checkpoint's time, or the run's beginning when it has none: an hour after it, a command that writes takes one. */
+  lastCheckpoint?: Date;
   /** The lease verdict for a command that drives (never `held`: that stops before the state is read). */
   lease?: Exclude<LeaseVerdict, { kind: 'held' }>;
   /** The newest decisive journal entry about the step the command is aimed at (`aimAt`). */
@@ -216,6 +223,7 @@ const applyContext = (input: StepInput) => ({
   ...(input.unnamed ? { unnamed: true } : {}),
   ...(input.state.boundary ? { boundary: input.state.boundary } : {}),
   opened: input.opened,
+  stopped: input.state.stopped,
 });
 
 /** The step whose skill state the shell should read before `planStep`: `next` sending the agent to work. */
@@ -327,8 +335,14 @@ export function enteredMarkedStep(flow: Flow, transition: Transition): { step: S
   return undefined;
 }
 
+/** The reason of the `step_failed` a command wrote, when it failed the step itself. */
+function recordedFailure(entries: JournalEntry[]): string | undefined {
+  const failed = entries.findLast((e) => e.event === 'step_failed');
+  return typeof failed?.reason === 'string' ? failed.reason : undefined;
+}
+
 /** The checkpoint a transition calls for (docs/state-and-journal.md, "Checkpoints"). */
-function checkpointFor(flow: Flow, transition: Transition): StepPlan['checkpoint'] {
+function checkpointFor(flow: Flow, transition: Transition, hourly: boolean): StepPlan['checkpoint'] {
   if (transition.entries.some((e) => e.event === 'boundary_reached')) return { label: 'boundary', note: 'automatic: a session boundary' };
   if (transition.outcome.kind === 'failed' && transition.entries.some((e) => e.event === 'step_failed'))
     return { label: 'failed', note: 'automatic: a step failed three times' };
@@ -340,6 +354,8 @@ function checkpointFor(flow: Flow, transition: Transition): StepPlan['checkpoint
       note: `automatic: before step ${step.number} ${step.name}${loopStart(flow) !== undefined ? `, cycle ${cycle}` : ''}`,
     };
   }
+  // Seed 002's hourly checkpoint: the first command that records something an hour after the last one.
+  if (hourly && transition.entries.length > 0) return { label: 'hourly', note: 'automatic: an hour since the last checkpoint' };
   return undefined;
 }
 
@@ -389,7 +405,7 @@ export function planStep(input: StepInput, decided: Transition, skill?: SkillSta
     const refused: Transition = { position, entries: [], outcome: { kind: 'refused', problem: criteriaRefusal(flow, state.criteriaHeld, position) } };
     return { transition: refused, entries: [], key, notices, passedOver: [] };
   }
-  const follow = event.type === 'next' ? followThrough(state.pointer?.lastAction, position, now, input.staleMs) : undefined;
+  const follow = event.type === 'next' && input.followThrough !== false ? followThrough(state.pointer?.lastAction, position, now, input.staleMs) : undefined;
   if (follow) {
     entries.unshift(entry('follow_through', position, { message: follow, expected: state.pointer?.lastAction?.next }));
     notices.unshift(follow);
@@ -404,7 +420,9 @@ export function planStep(input: StepInput, decided: Transition, skill?: SkillSta
   const lease = input.person ? undefined : transition.outcome.kind === 'boundary' ? 'release' : input.lease?.lease;
 
   let reason = 'reason' in event ? event.reason : event.type === 'done' ? event.force?.reason : undefined;
-  if (transition.outcome.kind === 'failed' && !reason) reason = input.lastFailure;
+  // A failed step shows the failure the journal records: this command's own when it failed the step, else the last
+  // `step_failed` (a refused command's `--reason` was never recorded, so it is no step's failure).
+  if (transition.outcome.kind === 'failed') reason = recordedFailure(transition.entries) ?? input.lastFailure;
   // The option a `decide` chose: a flow's decision, or a session boundary's (a new session crossing one chose nothing).
   const answered = transition.entries.find(
     (e): e is JournalEntry<'decision_answered' | 'boundary_answered'> =>
@@ -414,7 +432,8 @@ export function planStep(input: StepInput, decided: Transition, skill?: SkillSta
     .filter((e) => e.event === 'step_skipped')
     .filter((e) => e.by === 'condition' && typeof e.step === 'number')
     .map((e) => ({ step: e.step as number, name: e.name, reason: String(e.reason) }));
-  const checkpoint = checkpointFor(flow, transition);
+  const hourly = input.lastCheckpoint !== undefined && now.getTime() - input.lastCheckpoint.getTime() >= CHECKPOINT_EVERY_MS;
+  const checkpoint = checkpointFor(flow, transition, hourly);
 
   return {
     transition,

@@ -156,6 +156,8 @@ export interface ApplyContext {
   boundary?: PendingBoundary;
   /** How the journal saw the run come into the current step (`engine/attempt-start.ts`); unknown counts as begun. */
   opened?: Opening;
+  /** A person answered A at the boundary before the position: `session`, the conversation that reached it, stops there. */
+  stopped?: PendingBoundary;
 }
 
 /**
@@ -172,7 +174,9 @@ function atBoundary(flow: Flow, position: Position, evidence: Evidence, event: E
     const letter = event.option.trim().toUpperCase();
     const option = decision.options.find((o) => o.letter === letter);
     if (!option) return refuse(position, `"${event.option}" is not an option of "${decision.question}"`, 'A or B', event.option);
-    const entries = [entry('boundary_answered', position, { option: option.letter, choice: option.choice, after: pending.after })];
+    // A: the conversation that reached the boundary stops there (`stopped`), whoever answers; B lets it go on.
+    const stopped = option.letter === 'A' ? { stopped: pending.session } : {};
+    const entries = [entry('boundary_answered', position, { option: option.letter, choice: option.choice, after: pending.after, ...stopped })];
     if (option.letter === 'A') return { position, entries, outcome: { kind: 'boundary', after: pending.after, answered: 'A' } };
     return { position, entries, outcome: { kind: 'advanced' } };
   }
@@ -188,9 +192,24 @@ function atBoundary(flow: Flow, position: Position, evidence: Evidence, event: E
   return { ...then, entries: [crossed, ...then.entries] };
 }
 
+/**
+ * After a person's A at a boundary: the conversation that reached it is told
+ * again to stop (exit 3, "start a new conversation"); any other session goes
+ * on, and so does one that cannot be told apart from a new one (unnamed: the
+ * stop was said once, by the answer). A person may still answer B.
+ */
+function afterAnswerA(flow: Flow, position: Position, evidence: Evidence, event: Event, ctx: ApplyContext & { stopped: PendingBoundary }): Transition {
+  const { stopped, ...rest } = ctx;
+  if (event.type === 'decide') return atBoundary(flow, position, evidence, event, { ...rest, boundary: stopped });
+  if (event.type !== 'ack' && ctx.session === stopped.session && !ctx.unnamed)
+    return { position, entries: [], outcome: { kind: 'boundary', after: stopped.after, answered: 'A' } };
+  return apply(flow, position, evidence, event, rest);
+}
+
 export function apply(flow: Flow, position: Position, evidence: Evidence, event: Event, ctx: ApplyContext = {}): Transition {
   if (position.cycle !== evidence.cycle) throw new Error(`evidence of cycle ${evidence.cycle} cannot judge cycle ${position.cycle}`);
   if (ctx.boundary) return atBoundary(flow, position, evidence, event, { ...ctx, boundary: ctx.boundary });
+  if (ctx.stopped) return afterAnswerA(flow, position, evidence, event, { ...ctx, stopped: ctx.stopped });
   if (position.step === 'done') {
     if (event.type === 'next') return { position, entries: [], outcome: { kind: 'complete' } };
     return refuse(

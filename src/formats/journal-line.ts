@@ -133,7 +133,7 @@ export interface EventDetails {
   /** `after`: the step whose completion reached the boundary. */
   boundary_reached: { after: number };
   /** `reached_by`: the session that reached it, when a new session crossed it (answering A). */
-  boundary_answered: { option: string; choice: string; after: number; reached_by?: string };
+  boundary_answered: { option: string; choice: string; after: number; reached_by?: string; stopped?: string };
   failure_acknowledged: NoDetails;
   cycle_started: NoDetails;
   flow_completed: NoDetails;
@@ -261,8 +261,8 @@ interface At {
   cycle: number;
   step: number | 'done';
   name: string;
-  /** The step's zero-based position in the flow's step list. */
-  index: number | null;
+  /** The step's zero-based position in the flow's step list (seed 004's `step_index`; `index` on lines of older autopilots). */
+  step_index: number | null;
   status: string;
   retry_count: number;
 }
@@ -285,7 +285,7 @@ export function entry<E extends JournalEvent>(event: E, at: Position, ...details
     cycle: at.cycle,
     step: at.step,
     name: at.name,
-    index: typeof at.step === 'number' ? at.step - 1 : null,
+    step_index: typeof at.step === 'number' ? at.step - 1 : null,
     status: at.status,
     retry_count: at.retryCount,
     ...details[0],
@@ -408,7 +408,8 @@ const isTotals = (v: unknown): v is { passed: number; failed: number; skipped?: 
 
 /**
  * The details the engine decides by, checked on every line that holds them: a
- * wrong type makes the line not an event. The boundary pending (`after`),
+ * wrong type makes the line not an event. The boundary pending (`after`) and
+ * the conversation a person's A stopped at it (`stopped`),
  * the waivers and rounds of the journal index (`by`, `forced`, `then`,
  * `round_files`), the pinned step list (`pinned`: its flow shape is checked
  * where it is used), the repeat of a command (`reason`, `sub_step`,
@@ -422,7 +423,7 @@ const isTotals = (v: unknown): v is { passed: number; failed: number; skipped?: 
 const CHECKED = {
   boundary_reached: { after: isStepNumber },
   decision_answered: { then: isString, round_files: isStrings, option: isString, round_hashes: isHashes },
-  boundary_answered: { option: isString },
+  boundary_answered: { option: isString, stopped: isString },
   step_completed: { forced: isBoolean, criteria: isPinnedCriteria },
   edit_adopted: { criteria: isPinnedCriteria },
   step_skipped: { by: isString, reason: isString },
@@ -449,8 +450,8 @@ type ReadDetails<E extends JournalEvent> = {
   [K in DetailKey<E>]?: E extends keyof Checked ? (K extends keyof Checked[E] ? Guarded<Checked[E][K]> : unknown) : unknown;
 };
 
-/** Where the event happened, as a reader may rely on it: `index` is not checked (no reader needs it). */
-type ReadAt = Omit<At, 'index'> & { index?: unknown };
+/** Where the event happened, as a reader may rely on it: `step_index` (or an older line's `index`) is not checked (no reader needs it). */
+type ReadAt = Omit<At, 'step_index'> & { step_index?: unknown; index?: unknown };
 
 /** A line whose event this autopilot knows, as `judgeLine` vouches for it. */
 export type KnownEntry = { [E in JournalEvent]: { event: E } & Stamp & ReadAt & ReadDetails<E> }[JournalEvent];

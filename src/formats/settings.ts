@@ -14,6 +14,8 @@
  *                             # `evidence`: only the state and the step's done_when files
  * verify: npm test            # the project's test command (init finds it): `autopilot exec` runs it, and a
  *                             # report's Result counts only a run of it (docs/flow-format.md, "Outputs and their checks")
+ * follow_through: false       # no follow-through notice (on by default: work found away from the
+ *                             # last action's next target is said once, and journaled)
  * ```
  *
  * Pure: text → settings or the problem with them; settings → text. The YAML
@@ -56,6 +58,12 @@ export interface Settings {
    * a person's `autopilot repin`.
    */
   verify?: string;
+  /**
+   * `follow_through: false`: `next` and `status` say nothing when the work went
+   * elsewhere than the last action's next target (docs/state-and-journal.md,
+   * "Last action and follow-through"). Absent (the default): said once, journaled.
+   */
+  followThrough?: false;
 }
 
 export type CommitMode = 'work' | 'evidence';
@@ -113,6 +121,7 @@ export function parseSettings(
     lease?: { stale_after_minutes?: unknown; remote?: unknown; remote_timeout_seconds?: unknown; remote_stale_after_minutes?: unknown };
     commit?: unknown;
     verify?: unknown;
+    follow_through?: unknown;
   };
   const commit = config.commit === undefined || config.commit === null ? 'auto' : config.commit === true ? 'work' : config.commit;
   if (commit !== false && commit !== 'auto' && commit !== 'work' && commit !== 'evidence') {
@@ -122,6 +131,17 @@ export function parseSettings(
         message: '`commit` is not true, false, work or evidence',
         expected: 'commit: false (no progress commits), or true, or `evidence` (only the state and the files)',
         received: String(config.commit),
+      },
+    };
+  }
+  const follow = config.follow_through;
+  if (follow !== undefined && follow !== null && typeof follow !== 'boolean') {
+    return {
+      problem: {
+        file,
+        message: '`follow_through` is not true or false',
+        expected: 'follow_through: false (no follow-through notices)',
+        received: String(follow),
       },
     };
   }
@@ -162,6 +182,7 @@ export function parseSettings(
       remoteTimeoutMs: typeof timeout === 'number' ? timeout * 1000 : REMOTE_TIMEOUT_MS,
       ...(remoteStale.ms === undefined ? {} : { remoteStaleMs: remoteStale.ms }),
       ...(verify === undefined ? {} : { verify: verify.trim() }),
+      ...(follow === false ? { followThrough: false as const } : {}),
     },
   };
 }
@@ -176,6 +197,7 @@ export function serializeSettings(settings: Settings): string {
     ...(settings.remoteStaleMs === undefined ? [] : [`  remote_stale_after_minutes: ${settings.remoteStaleMs / MINUTE_MS}`]),
     ...(settings.commit === 'auto' ? [] : [`commit: ${settings.commit === 'work' ? 'true' : settings.commit}`]),
     ...(settings.verify === undefined ? [] : [verifyLine(settings.verify)]),
+    ...(settings.followThrough === false ? ['follow_through: false'] : []),
     '',
   ].join('\n');
 }

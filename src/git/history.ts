@@ -60,6 +60,36 @@ export async function committedVersions(handle: GitHandle, relPath: string, limi
   return versions;
 }
 
+export interface HeldAtHead {
+  /** The path as given (relative to the handle's root). */
+  path: string;
+  /** The blob HEAD's tree holds there. */
+  sha: string;
+  size: number;
+}
+
+/**
+ * The files of `relPaths` that HEAD's tree holds, with their blob and size,
+ * in one `git ls-tree`; none on a branch with no commit yet. For telling a
+ * file deleted from the work tree (HEAD still holds it) from one never
+ * committed.
+ */
+export async function heldAtHead(handle: GitHandle, relPaths: readonly string[]): Promise<HeldAtHead[]> {
+  const byTop = new Map(relPaths.map((p) => [topPath(handle, p), p] as const));
+  const out = await runGitOr(handle, ['--literal-pathspecs', 'ls-tree', '-l', '-z', 'HEAD', '--', ...byTop.keys()], 128);
+  const held: HeldAtHead[] = [];
+  for (const record of (out ?? '').split('\0')) {
+    // `<mode> blob <sha> <size>\t<path>`; a folder of that name is no file.
+    const match = /^\d+ blob ([0-9a-f]{40,64}) +(\d+)\t(.*)$/s.exec(record);
+    const path = match ? byTop.get(match[3]!) : undefined;
+    if (match && path !== undefined) held.push({ path, sha: match[1]!, size: Number(match[2]) });
+  }
+  return held;
+}
+
+/** A blob's text (`git cat-file blob`). */
+export const blobText = (handle: GitHandle, sha: string) => runGit(handle, ['cat-file', 'blob', sha]);
+
 export interface ProgressCommitInfo extends ProgressTrailers {
   sha: string;
 }

@@ -72,9 +72,54 @@ export interface RunOptions {
   /**
    * Stop git (SIGINT) when it has printed nothing for this long, and throw
    * `GitTimedOut`: for the commands that talk to a remote, which otherwise
-   * wait as long as the remote keeps the connection open.
+   * wait as long as the remote keeps the connection open. Such a git runs in
+   * a process group of its own, and the whole group is stopped: git's http
+   * helper outlives an interrupted `ls-remote` and would hold its pipes open.
    */
   timeoutMs?: number;
+}
+
+/** How long a stopped git's group has to end on SIGINT before it is killed: a helper may ignore the interrupt. */
+const GROUP_KILL_GRACE_MS = 1_000;
+
+/**
+ * A git command with a time limit, started in a process group of its own
+ * (not on Windows, which has none): `stop` signals every process of the
+ * group, git's helpers (`git remote-http`, ssh) included; the group is killed
+ * if this process exits while it runs. Without a time limit, git as before.
+ */
+function spawnGit(where: Pick<GitHandle, 'top' | 'env'>, args: readonly string[], options: Pick<RunOptions, 'env' | 'timeoutMs'>) {
+  const grouped = options.timeoutMs !== undefined && process.platform !== 'win32';
+  const child = spawn('git', [...args], {
+    cwd: where.top,
+    env: { ...where.env, ...options.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+    windowsHide: true,
+    detached: grouped,
+  });
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      if (grouped && child.pid !== undefined) process.kill(-child.pid, name);
+      else child.kill(name);
+    } catch {
+      // The group has ended already.
+    }
+  };
+  const killAtExit = () => signal('SIGKILL');
+  if (grouped) process.on('exit', killAtExit);
+  let grace: NodeJS.Timeout | undefined;
+  child.on('close', () => {
+    clearTimeout(grace);
+    // Whatever of the group is left (a helper that kept no pipe) ends with it.
+    if (grouped) signal('SIGKILL');
+    process.off('exit', killAtExit);
+  });
+  const stop = () => {
+    signal('SIGINT');
+    grace = setTimeout(() => signal('SIGKILL'), GROUP_KILL_GRACE_MS);
+    grace.unref();
+  };
+  return { child, stop };
 }
 
 /** Runs `git <args>` and returns its stdout, exactly as printed; throws `GitCommandError` on any non-zero exit. */
@@ -110,15 +155,16 @@ export interface GitConversation {
  * Starts `git <args>` for a conversation, its input given a piece at a time
  * (`runGit` is one whose input is given at once). If this process dies, git
  * reads the end of its input: `update-ref --stdin` then aborts an open
- * transaction. With `timeoutMs`, git is stopped (SIGINT) when it has printed
- * nothing for that long, and fails as `GitTimedOut`.
+ * transaction. With `timeoutMs`, git and its helpers are stopped (SIGINT to
+ * its process group, then SIGKILL) when it has printed nothing for that long,
+ * and it fails as `GitTimedOut`.
  */
 export function converseWithGit(
   where: Pick<GitHandle, 'top' | 'env'>,
   args: readonly string[],
   options: Pick<RunOptions, 'env' | 'timeoutMs'> = {},
 ): GitConversation {
-  const child = spawn('git', [...args], { cwd: where.top, env: { ...where.env, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+  const { child, stop } = spawnGit(where, args, options);
   let stdout = '';
   let stderr = '';
   let exit: number | undefined;
@@ -129,7 +175,7 @@ export function converseWithGit(
   const heard = () => {
     if (!timeoutMs) return;
     clearTimeout(timer);
-    timer = setTimeout(() => ((timedOut = true), child.kill('SIGINT')), timeoutMs);
+    timer = setTimeout(() => ((timedOut = true), stop()), timeoutMs);
   };
   heard();
   const waiting = new Set<() => void>();

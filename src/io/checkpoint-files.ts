@@ -9,6 +9,7 @@ import { parseCheckpointId } from '../engine/checkpoint-id.js';
 import { InputError } from '../errors.js';
 import { parseCheckpoint, type Checkpoint } from '../formats/checkpoint.js';
 import type { Repo } from './repo.js';
+import { firstEventAt } from './journal.js';
 
 export const checkpointsDir = (repo: Repo) => join(repo.autopilotDir, 'checkpoints');
 export const checkpointFile = (repo: Repo, id: string) => join(checkpointsDir(repo), `${id}.json`);
@@ -37,6 +38,12 @@ export const archivedIds = (repo: Repo): string[] => idsIn(archiveDir(repo), '.j
 
 /** The ids of the checkpoints on disk, newest first; files that are not checkpoints are left out. */
 export const checkpointIds = (repo: Repo): string[] => idsIn(checkpointsDir(repo), '.json');
+
+/** When the run last had a checkpoint: the newest one's time (from its id: one listing), else the run's first event. */
+export function lastCheckpointAt(repo: Repo): Date | undefined {
+  const newest = checkpointIds(repo)[0];
+  return newest === undefined ? firstEventAt(repo.journalFile) : parseCheckpointId(newest)?.at;
+}
 
 export function readCheckpoint(repo: Repo, id: string): Checkpoint {
   if (!parseCheckpointId(id)) {

@@ -105,6 +105,21 @@ export function openFile(file: string): number | undefined {
   return fd;
 }
 
+/** The time of the journal's first event (the run's beginning): its first line only, undefined when it reads as none. */
+export function firstEventAt(file: string): Date | undefined {
+  const fd = openFile(file);
+  if (fd === undefined) return undefined;
+  try {
+    const buffer = Buffer.alloc(4096);
+    const text = buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0)).toString('utf8');
+    const at = /"at":"([^"]{1,40})"/.exec(text.slice(0, text.indexOf('\n') < 0 ? undefined : text.indexOf('\n')))?.[1];
+    const date = at === undefined ? undefined : new Date(at);
+    return date && !Number.isNaN(date.getTime()) ? date : undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
  * Calls `visit` for each line from byte `start` (a line start), with its
  * 1-based number counted from there and the byte offset just past it. Works

@@ -264,7 +264,7 @@ function removeDeadTemps(file: string): void {
 }
 
 /** Who owns a file, in words: `uid 0 (root), mode 600`. */
-function ownerOf(file: string): string {
+export function ownerOf(file: string): string {
   try {
     const st = statSync(file);
     return `uid ${st.uid}${userName(st.uid)}, mode ${(st.mode & 0o777).toString(8)}`;
@@ -284,7 +284,7 @@ function userName(uid: number): string {
   }
 }
 
-const thisUser = () => (typeof process.getuid === 'function' ? `uid ${process.getuid()}${userName(process.getuid())}` : 'this user');
+export const thisUser = () => (typeof process.getuid === 'function' ? `uid ${process.getuid()}${userName(process.getuid())}` : 'this user');
 
 /** A lock this user cannot remove: what is true about it, and who can act. */
 function stuck(file: string, root: string | undefined, code: string, holder?: LockHolder): InputError {

@@ -51,6 +51,7 @@ const LOG_BASE_KEYS = new Set([
   'cycle',
   'step',
   'name',
+  'step_index',
   'index',
   'status',
   'retry_count',
@@ -124,9 +125,11 @@ function driftLines(view: View): string[] {
   return [...view.drift.map(said), ...(view.notices ?? []).map((n) => `! ${line(n)}`)];
 }
 
+const guardLines = (view: View) => (view.guards ?? []).map((g) => `! Guard off: ${line(g)}`);
+
 /** Everything wrong that a view knows of, a line each: drift, notices, guards that are off. */
 export function problemLines(view: View): string[] {
-  return [...driftLines(view), ...(view.guards ?? []).map((g) => `! Guard off: ${line(g)}`)];
+  return [...driftLines(view), ...guardLines(view)];
 }
 
 /** What follows the current step, in words; a following step whose condition is known not to hold is named as passed over. */
@@ -194,6 +197,9 @@ export function statusText(view: View): string {
           '   ',
         ),
       );
+    } else if (view.stopped) {
+      const who = view.stopped.session;
+      lines.push(...wrapped('Next', `step ${step.number} in a new conversation: a person answered A, so ${who} stops at the boundary`, '   '));
     } else if (view.pending) {
       const waits =
         view.pending.kind === 'failed'
@@ -208,7 +214,8 @@ export function statusText(view: View): string {
   if (view.batches) lines.push(...wrapped('Batches', batchesLine(view.batches), '   '));
   if (view.acceptance) lines.push(...wrapped('AC', acCoverageLine(view.acceptance), '   '));
   if (view.fork) lines.push(...forkLines(view.fork.reasons, view.fork.sides));
-  const problems = driftLines(view);
+  // A guard that is off (a lock in the way, a folder step commands cannot write) is a problem like any drift: never "none" beside it.
+  const problems = [...driftLines(view), ...guardLines(view)];
   lines.push(problems.length === 0 ? 'Problems  none' : 'Problems', ...problems.flatMap((p) => hanging(`  ${p}`, 4)));
   lines.push(`Source    ${view.source}`);
   const lease = view.lease;
@@ -229,7 +236,6 @@ export function statusText(view: View): string {
           : '';
     lines.push(...wrapped('Driver', `${who}${note}`));
   } else if (lease?.problem) lines.push(...wrapped('Driver', `? ${lease.problem} (a person takes over with \`--take-over\`)`));
-  for (const guard of view.guards ?? []) lines.push(...hanging(`! Guard off: ${line(guard)}`, 2));
   if (view.gitOff) {
     // What having no git costs, and the fix, not the engine's word for it.
     const fix = view.gitOff === 'not a git repository' ? '`git init` and a first commit turn them on' : 'install git to turn them on';

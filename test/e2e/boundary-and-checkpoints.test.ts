@@ -99,7 +99,7 @@ describe('the session boundary is the seed’s decision', () => {
     expect(read(dir, '_docs/_autopilot_state.md')).toBe(pointer);
   });
 
-  it('answered A: exit 3 telling this conversation to stop, and the next `next` proceeds', () => {
+  it('answered A: exit 3 telling this conversation to stop, again on its next `next`; a new conversation proceeds', () => {
     const dir = atDecompose();
     writeTasks(dir);
     autopilot(dir, 'done');
@@ -107,8 +107,9 @@ describe('the session boundary is the seed’s decision', () => {
     const a = autopilot(dir, 'decide', 'A');
     expect(a.code).toBe(3);
     expect(a.stdout).toContain('Start a new conversation and run `/autopilot`');
-    expect(autopilot(dir, 'next', '--json').json<NextJson>()).toMatchObject({ step: 6, action: 'start' });
-    expect(journal(dir).filter((e) => e.event === 'boundary_answered')).toEqual([expect.objectContaining({ option: 'A' })]);
+    expect(autopilot(dir, 'next').code).toBe(3);
+    expect(autopilot(dir, '--session', 'conversation-2', 'next', '--json').json<NextJson>()).toMatchObject({ step: 6, action: 'start' });
+    expect(journal(dir).filter((e) => e.event === 'boundary_answered')).toEqual([expect.objectContaining({ option: 'A', stopped: 'conversation-1' })]);
   });
 
   it('answered B: the same conversation goes on', () => {

@@ -1,11 +1,32 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { committedVersions, lastCommittedText, progressTrailers } from '../../src/git/history.js';
+import { blobText, committedVersions, heldAtHead, lastCommittedText, progressTrailers } from '../../src/git/history.js';
+import { rmSync } from 'node:fs';
 import { progressCommit } from '../../src/git/progress-commit.js';
 import { progressMessage, type ProgressFacts } from '../../src/git/progress-message.js';
 import { commit, git, gitFails, handleFor, newRepo, write } from '../helpers/git.js';
 
 const POINTER = '_docs/_autopilot_state.md';
+
+describe('heldAtHead', () => {
+  const JOURNAL = '_docs/_autopilot/journal.jsonl';
+
+  it('names the files HEAD holds though the work tree lost them (2 of 3 asked; a folder is no file), 0 on an unborn branch', async () => {
+    const unborn = newRepo();
+    expect(await heldAtHead(await handleFor(unborn), [POINTER, JOURNAL])).toEqual([]);
+    const repo = newRepo();
+    commit(repo, 'state', { [POINTER]: 'step: 1\n', [JOURNAL]: '{"event":"run_started"}\n', 'docs/notes.md': 'x\n' });
+    rmSync(join(repo, POINTER));
+    rmSync(join(repo, JOURNAL));
+    const handle = await handleFor(repo);
+    const held = await heldAtHead(handle, [POINTER, JOURNAL, 'docs', 'never.md']);
+    expect(held.map((h) => [h.path, h.size])).toEqual([
+      [JOURNAL, 24],
+      [POINTER, 8],
+    ]);
+    expect(await blobText(handle, held[1]!.sha)).toBe('step: 1\n');
+  });
+});
 
 describe('lastCommittedText and committedVersions', () => {
   it('give the committed texts of a file, newest first, not the work tree, and pass over a deletion', async () => {

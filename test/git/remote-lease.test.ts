@@ -190,6 +190,8 @@ async function silentServer(): Promise<{ port: number; connections: () => number
     count += 1;
     sockets.add(socket);
     socket.on('error', () => undefined);
+    // What the client says is read and dropped, so that its end (FIN) is seen: an http client speaks first.
+    socket.resume();
     socket.on('close', () => sockets.delete(socket));
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
@@ -239,6 +241,20 @@ describe('a remote that accepts and never answers', () => {
       ];
       expect(server.connections()).toBeGreaterThanOrEqual(3);
       console.log(`silent git:// remote: gave up after ${times.join(', ')} ms (timeout ${TIMEOUT} ms)`);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('over http:// (git runs its http helper): reading gives up after the timeout, and the helper is stopped with git: 0 connections left open', async () => {
+    const server = await silentServer();
+    try {
+      const dir = newRepo();
+      git(dir, 'remote', 'add', 'web', `http://127.0.0.1:${server.port}/x.git`);
+      const handle = await handleFor(dir);
+      await bounded(readRemoteLease(handle, 'web', { timeoutMs: TIMEOUT }), 'web');
+      expect(server.connections()).toBeGreaterThanOrEqual(1);
+      await expect.poll(() => server.open(), { timeout: 3_000 }).toBe(0);
     } finally {
       await server.close();
     }

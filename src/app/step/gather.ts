@@ -17,6 +17,7 @@ import { attemptOpening, latestAbout } from '../../io/journal-head.js';
 import type { Opening } from '../../engine/attempt-start.js';
 import { criteriaStep } from '../../engine/criteria.js';
 import { criteriaNow } from '../criteria.js';
+import { lastCheckpointAt } from '../../io/checkpoint-files.js';
 import { stepOutputs } from '../found-on-disk.js';
 import type { Repo } from '../../io/repo.js';
 import { skillDisplayPath } from '../../io/skills.js';
@@ -52,6 +53,8 @@ export interface Asker {
   staleMs: number;
   /** The settings' `verify:`, for `done`'s test results. */
   verify?: string;
+  /** `follow_through: false` in the settings: no follow-through notice. */
+  followThrough?: false;
   lease?: StepInput['lease'];
   person: boolean;
 }
@@ -141,6 +144,7 @@ function stepInput(loaded: Loaded, event: Event, asker: Asker): StepInput {
       evidence: loaded.evidence,
       ...(loaded.head.record ? { lastRecord: loaded.head.record } : {}),
       ...(loaded.boundary ? { boundary: loaded.boundary } : {}),
+      stopped: loaded.stopped,
       ...(loaded.flowChange || loaded.skills?.changed ? { flowChange: changeNotices(loaded) } : {}),
       ...(loaded.fork ? { fork: loaded.fork } : {}),
       criteriaHeld: loaded.criteria,
@@ -154,6 +158,8 @@ function stepInput(loaded: Loaded, event: Event, asker: Asker): StepInput {
     ...(asker.person ? { person: true } : {}),
     now: ctx.now(),
     staleMs: asker.staleMs,
+    followThrough: asker.followThrough,
+    lastCheckpoint: lastCheckpointAt(repo),
     ...(lease ? { lease } : {}),
     ...(latest ? { latest } : {}),
     ...(typeof failed?.reason === 'string' ? { lastFailure: failed.reason } : {}),

@@ -319,7 +319,7 @@ export function parsePointer(text: string, file: string): ParsedPointer {
       for (const { text: lineText, line } of s.body) {
         const kv = readKeyValue(lineText);
         if (!kv) continue;
-        const n = kv.key === 'cycle' ? parseCount(kv.value) : undefined;
+        const n = kv.key === 'cycle' || kv.key === 'cycle_number' ? parseCount(kv.value) : undefined;
         if (n === undefined || n < 1) problem(line, 'the cycle is not a cycle number', 'a whole number from 1, e.g. `cycle: 2`', lineText.trim());
         else {
           cycle = n;
@@ -362,12 +362,15 @@ export function parsePointer(text: string, file: string): ParsedPointer {
   return parsed;
 }
 
-/** Reads the engine's own `## Last Action` lines; anything it does not recognise makes it absent, never an error. */
+/** Seed 000's names for the last action's lines (its state file's keys), read as the engine's own. */
+const SEED_000_NAMES: Record<string, string> = { last_action: 'action', last_action_result: 'result', timestamp: 'at', next_target: 'next' };
+
+/** Reads the engine's own `## Last Action` lines (or seed 000's names for them); anything it does not recognise makes it absent, never an error. */
 function readLastAction(body: Line[]): LastAction | undefined {
   const values = new Map<string, string>();
   for (const { text } of body) {
     const kv = readKeyValue(text);
-    if (kv) values.set(kv.key, kv.value);
+    if (kv) values.set(SEED_000_NAMES[kv.key] ?? kv.key, kv.value);
   }
   const action = values.get('action');
   const result = values.get('result');

@@ -95,6 +95,33 @@ describe('session boundaries never loop', () => {
     expect(unnamed.outcome).toMatchObject({ kind: 'work' });
     expect(unnamed.entries[0]).toMatchObject({ event: 'boundary_answered', option: 'A', reached_by: 'local' });
   });
+
+  it("a person's A records the session that reached it as `stopped`; B records none", () => {
+    const reached = { after: 5, session: 'conv-a' };
+    const a = apply(flow, waiting, ev, { type: 'decide', option: 'A' }, { session: 'local', unnamed: true, boundary: reached });
+    expect(a.outcome).toEqual({ kind: 'boundary', after: 5, answered: 'A' });
+    expect(a.entries).toEqual([expect.objectContaining({ event: 'boundary_answered', option: 'A', stopped: 'conv-a' })]);
+    const b = apply(flow, waiting, ev, { type: 'decide', option: 'B' }, { session: 'local', unnamed: true, boundary: reached });
+    expect(b.entries[0]).not.toHaveProperty('stopped');
+  });
+
+  it("after a person's A: 4 commands of the conversation that reached it stop (exit 3, 0 entries); a new one, an unnamed one and a person's B go on", () => {
+    const stopped = { after: 5, session: 'conv-a' };
+    const held = (['next', 'done', 'substep', 'fail'] as const).map((type) => {
+      const event = type === 'substep' ? { type, text: '1 — x' } : type === 'fail' ? { type, reason: 'x' } : { type };
+      return apply(flow, waiting, ev, event, { session: 'conv-a', stopped });
+    });
+    expect(held.map((t) => [t.outcome, t.entries.length])).toEqual(Array(4).fill([{ kind: 'boundary', after: 5, answered: 'A' }, 0]));
+    expect(apply(flow, waiting, ev, { type: 'next' }, { session: 'conv-b', stopped })).toMatchObject({
+      outcome: { kind: 'work', action: 'start' },
+      entries: [expect.objectContaining({ event: 'step_started' })],
+    });
+    expect(apply(flow, waiting, ev, { type: 'next' }, { session: 'local', unnamed: true, stopped: { after: 5, session: 'local' } }).outcome).toMatchObject({
+      kind: 'work',
+    });
+    const b = apply(flow, waiting, ev, { type: 'decide', option: 'B' }, { session: 'local', unnamed: true, stopped });
+    expect(b).toMatchObject({ outcome: { kind: 'advanced' }, entries: [expect.objectContaining({ event: 'boundary_answered', option: 'B' })] });
+  });
 });
 
 describe('one attempt, one failure', () => {

@@ -231,6 +231,54 @@ describe('the rules that live in the step plan', () => {
     expect(p.transition.outcome.kind).toBe('failed');
     expect(p.reason).toBe('the build is red');
   });
+
+  it('2 refused `fail`s at a failed step (a reason, an empty one): each shows the recorded failure, 0 their own', () => {
+    const failed = at(flow, 7, 'failed', { retryCount: 3 });
+    const refused: Event[] = [
+      { type: 'fail', reason: 'refused, never recorded' },
+      { type: 'fail', reason: '' },
+    ];
+    for (const event of refused) {
+      const p = plan(input(stateAt(flow, failed, upTo(6)), event, { lastFailure: 'the scanner crashed' }));
+      expect(p.transition.outcome.kind).toBe('failed');
+      expect(p.entries.some((e) => e.event === 'step_failed')).toBe(false);
+      expect(p.reason).toBe('the scanner crashed');
+    }
+  });
+
+  it('the third failure shows its own reason, the one it records', () => {
+    const twice = at(flow, 7, 'in_progress', { retryCount: 2 });
+    const p = plan(input(stateAt(flow, twice, upTo(6)), { type: 'fail', reason: 'red a third time' }, { lastFailure: 'red twice' }));
+    expect(p.transition.outcome.kind).toBe('failed');
+    expect(p.reason).toBe('red a third time');
+  });
+});
+
+describe('the hourly checkpoint (seed 002)', () => {
+  const flow = builtInFlow('greenfield');
+  const minutesAgo = (m: number) => new Date(NOW.getTime() - m * 60_000);
+  const working = at(flow, 3, 'in_progress');
+  const substep: Event = { type: 'substep', text: '2 — Architecture' };
+
+  it('4 commands an hour or more after the last checkpoint: the 3 that record something take 1 each, labelled hourly; a resume takes none', () => {
+    const taken = [
+      plan(input(stateAt(flow, working, upTo(2)), substep, { lastCheckpoint: minutesAgo(61) })).checkpoint,
+      plan(input(stateAt(flow, working, upTo(2)), { type: 'fail', reason: 'red' }, { lastCheckpoint: minutesAgo(60) })).checkpoint,
+      plan(input(stateAt(flow, at(flow, 3), upTo(2)), { type: 'next' }, { lastCheckpoint: minutesAgo(600) })).checkpoint,
+      plan(input(stateAt(flow, working, upTo(2)), { type: 'next' }, { lastCheckpoint: minutesAgo(61) })).checkpoint,
+    ];
+    const hourly = { label: 'hourly', note: 'automatic: an hour since the last checkpoint' };
+    expect(taken).toEqual([hourly, hourly, hourly, undefined]);
+  });
+
+  it('59 minutes after the last: none; a boundary an hour after: the boundary’s, one only', () => {
+    expect(plan(input(stateAt(flow, working, upTo(2)), substep, { lastCheckpoint: minutesAgo(59) })).checkpoint).toBeUndefined();
+    const decompose = at(flow, 5, 'in_progress');
+    expect(plan(input(stateAt(flow, decompose, upTo(5)), { type: 'done' }, { lastCheckpoint: minutesAgo(90) })).checkpoint).toEqual({
+      label: 'boundary',
+      note: 'automatic: a session boundary',
+    });
+  });
 });
 
 describe('a checkpoint before a step the flow marks (checkpoint_before: [Deploy])', () => {

@@ -106,20 +106,20 @@ const problemOf = (text: string) => {
 };
 
 describe('entry', () => {
-  it('puts the position and the details on one object', () => {
+  it("puts the position and the details on one object: the step's place as seed 004 names it, `step_index`", () => {
     expect(entry('step_failed', AT, { reason: 'red', attempt: 1 })).toEqual({
       event: 'step_failed',
       flow: 'greenfield',
       cycle: 1,
       step: 3,
       name: 'Plan',
-      index: 2,
+      step_index: 2,
       status: 'in_progress',
       retry_count: 0,
       reason: 'red',
       attempt: 1,
     });
-    expect(entry('flow_completed', { ...AT, step: 'done' }).index).toBeNull();
+    expect(entry('flow_completed', { ...AT, step: 'done' }).step_index).toBeNull();
   });
 
   it('takes only the details of its own event', () => {

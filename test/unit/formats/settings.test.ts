@@ -58,6 +58,11 @@ describe('parseSettings', () => {
     expect(commit('# To turn them off, remove the # before the next line:\n# commit: false\n')).toBe('auto');
   });
 
+  it('reads `follow_through: false` as notices off; true, or no line, as on (the default)', () => {
+    const follow = (text: string) => (parse(text) as { settings: Settings }).settings.followThrough;
+    expect([follow('follow_through: false\n'), follow('follow_through: true\n'), follow('')]).toEqual([false, undefined, undefined]);
+  });
+
   it("lets an override stand in for the file's threshold, which is then not judged", () => {
     expect(parse('lease:\n  stale_after_minutes: 3\n', 60_000)).toEqual({ settings: { staleMs: 60_000, commit: 'auto', remoteTimeoutMs: 5000 } });
     expect(parse('lease:\n  stale_after_minutes: never\n', 60_000)).toEqual({ settings: { staleMs: 60_000, commit: 'auto', remoteTimeoutMs: 5000 } });
@@ -72,6 +77,7 @@ describe('parseSettings', () => {
     ['a threshold of zero', 'lease:\n  stale_after_minutes: 0\n', /^the lease threshold is not a number of minutes$/, '0'],
     ['a threshold in words', 'lease:\n  stale_after_minutes: ten\n', /^the lease threshold is not a number of minutes$/, 'ten'],
     ['a remote threshold below zero', 'lease:\n  remote_stale_after_minutes: -5\n', /^the lease threshold is not a number of minutes$/, '-5'],
+    ['follow_through: sometimes', 'follow_through: sometimes\n', /^`follow_through` is not true or false$/, 'sometimes'],
   ])('%s: a problem naming the file', (_what, text, message, received) => {
     const parsed = parse(text);
     if (!('problem' in parsed)) throw new Error('accepted');
@@ -105,6 +111,7 @@ describe('serializeSettings ∘ parseSettings', () => {
         remote: fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9._/-]{0,99}$/),
         remoteTimeoutMs: fc.integer({ min: 1, max: 600 }).map((seconds) => seconds * 1000),
         remoteStaleMs: fc.integer({ min: 1, max: 10_000 }).map((minutes) => minutes * 60_000),
+        followThrough: fc.constant<false>(false),
       },
       { requiredKeys: ['staleMs', 'commit', 'remoteTimeoutMs'] },
     );

@@ -139,6 +139,20 @@ describe('parsePointer: hand edits read leniently', () => {
     expect(parsePointer(`${TEMPLATE}\n## Cycle\n- **cycle**: 17\n`, FILE).position.cycle).toBe(17);
   });
 
+  it("reads seed 000's names as the engine's own: `cycle_number` (1 line) and the 4 lines of the last action", () => {
+    const text = `${TEMPLATE}\n## Cycle\ncycle_number: 4\n\n## Last Action\nlast_action: done step 2 (Research)\nlast_action_result: success\ntimestamp: 2026-11-26T10:00:00.000Z\nnext_target: step 3 (Plan)\n`;
+    const parsed = parsePointer(text, FILE);
+    expect(parsed.position.cycle).toBe(4);
+    expect(parsed.lastAction).toEqual({
+      action: 'done step 2 (Research)',
+      result: 'success',
+      at: '2026-11-26T10:00:00.000Z',
+      next: 'step 3 (Plan)',
+      nextStep: 3,
+    });
+    expect(parsed.extraSections).toBe('');
+  });
+
   it('accepts the schema marker comment the engine writes, anywhere in the file', () => {
     const marker = '<!-- autopilot-state v1: written by autopilot; `autopilot check` validates hand edits -->';
     expect(parsePointer(`${TEMPLATE}\n${marker}\n`, FILE).position).toEqual(TEMPLATE_POSITION);
