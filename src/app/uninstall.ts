@@ -20,6 +20,7 @@ import { packageRoot } from '../io/package-root.js';
 import { gatePath, openRepo } from '../io/repo.js';
 import { SETUP_FILE_MAX_BYTES } from '../limits.js';
 import type { Context } from './context.js';
+import { changedInGit } from './git-changed.js';
 import { repositoryFiles } from './init.js';
 
 export interface UninstallFile {
@@ -33,6 +34,8 @@ export interface UninstallResult {
   files: UninstallFile[];
   /** The run's docs folder: removed (`--remove-docs`), kept, or not there. */
   docs: { path: string; state: 'removed' | 'kept' | 'absent' };
+  /** What to commit: the paths it removed or edited that git tracks (never all of the work tree); undefined without git. */
+  commit?: string[];
 }
 
 /** The setup folders init may have made, deepest first: removed where empty. */
@@ -105,7 +108,8 @@ export async function runUninstall(ctx: Context, options: { removeDocs?: boolean
     removeIfEmpty(repo.docs);
     if (!existsSync(repo.docs)) state = 'absent';
   }
-  return { files, docs: { path: docsPath, state } };
+  const touched = [...files.filter((f) => f.action !== 'left').map((f) => f.path), ...(state === 'removed' ? [docsPath] : [])];
+  return { files, docs: { path: docsPath, state }, commit: changedInGit(repo, touched) };
 }
 
 function removeIfEmpty(folder: string): void {

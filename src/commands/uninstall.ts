@@ -6,6 +6,8 @@ import { defineCommand } from './command.js';
 const SAID = { removed: '- ', edited: '~ ', left: '! ' } as const;
 const WHAT = { removed: 'removed', edited: "autopilot's part taken out", left: 'left as it is' } as const;
 
+const quote = (p: string) => (/^[\w./@-]+$/.test(p) ? p : `'${p.replaceAll("'", "'\\''")}'`);
+
 function text(r: UninstallResult): string {
   const width = Math.max(0, ...r.files.map((f) => f.path.length));
   const lines = r.files.map((f) => `${SAID[f.action]}${f.path.padEnd(width)}  ${WHAT[f.action]}${f.why ? `: ${f.why}` : ''}`);
@@ -15,8 +17,7 @@ function text(r: UninstallResult): string {
     lines.push(`Kept ${r.docs.path}/: the run's documents, state and journal (\`autopilot uninstall --remove-docs\` removes it too).`);
   const left = r.files.filter((f) => f.action === 'left');
   if (left.length > 0) lines.push(`Changed since autopilot wrote ${left.length === 1 ? 'it' : 'them'}: remove by hand what you no longer want.`);
-  if (r.files.some((f) => f.action !== 'left') || r.docs.state === 'removed')
-    lines.push('Commit the change: `git add -A && git commit -m "Remove autopilot"`.');
+  if (r.commit && r.commit.length > 0) lines.push(`Commit the change: \`git add -A -- ${r.commit.map(quote).join(' ')} && git commit -m "Remove autopilot"\`.`);
   lines.push('The package itself: `npm uninstall md-autopilot`.');
   return lines.join('\n');
 }
@@ -38,5 +39,5 @@ export const uninstall = defineCommand({
   ],
   mcp: { omitted: 'it removes the setup the MCP server runs from: a person runs it, at a shell' },
   run: (ctx, a: { removeDocs?: boolean }) => runUninstall(ctx, { removeDocs: a.removeDocs === true }),
-  view: (r) => ({ json: { files: r.files, docs: r.docs }, text: text(r), exit: EXIT.ok }),
+  view: (r) => ({ json: { files: r.files, docs: r.docs, commit: r.commit ?? [] }, text: text(r), exit: EXIT.ok }),
 });
