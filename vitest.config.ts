@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -25,7 +26,9 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Test repositories are folders of the system's temporary folder: neither autopilot nor git looks above
     // it for a root, so a stray `_docs/` or `.git` there (another program's) is never every test's root.
-    env: { GIT_CEILING_DIRECTORIES: realpathSync(tmpdir()) },
+    // `autopilot` on PATH is this copy (test/path/autopilot links to bin/autopilot.js), as after a global install: the
+    // hints every test reads say `autopilot next` as they would there (test/e2e/newcomer.test.ts runs without it).
+    env: { GIT_CEILING_DIRECTORIES: realpathSync(tmpdir()), PATH: `${join(import.meta.dirname, 'test', 'path')}${delimiter}${process.env.PATH ?? ''}` },
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], globalSetup: ['test/tmp-guard.ts'] } },
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts', 'test/git/**/*.test.ts'], ...built } },
