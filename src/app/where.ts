@@ -50,10 +50,14 @@ export function rootLine(found: RootElsewhere, options: RepoOptions): string {
   return `autopilot works in ${found.root}, the nearest folder above that holds ${MARK_SAID[found.mark](docs)} (\`-C DIR\` names another).`;
 }
 
-/** The first `name` on PATH, as a shell would find it; undefined when none is there. */
+/**
+ * The first `name` on PATH, as a person's shell would find it; undefined when
+ * none is there. A `node_modules/.bin` folder is passed over: npm and npx put
+ * the project's on PATH for the command they run, not for the person's shell.
+ */
 function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
   for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (dir === '') continue;
+    if (dir === '' || /(^|[\\/])node_modules[\\/]\.bin[\\/]?$/.test(dir)) continue;
     const file = join(dir, name);
     if (existsSync(file)) return file;
   }
@@ -75,7 +79,8 @@ export const NPX_LAUNCH = 'npx --no -- autopilot';
 
 /**
  * How to run autopilot again in this project, as a hint names it:
- * - `autopilot` where that name on PATH is this very copy (a global install);
+ * - `autopilot` where that name on PATH is this very copy (a global install;
+ *   not a `node_modules/.bin` that npx put there);
  * - the project's installed binary: `node_modules/.bin/autopilot` from the
  *   root (the form the agents' files use), `npx --no -- autopilot` from
  *   anywhere else in it;

@@ -43,6 +43,8 @@ describe('hintLaunch', () => {
     expect(hintLaunch({}, project, env(pathWith('this copy')))).toBe('autopilot');
     expect(hintLaunch({}, project, env(pathWith('another program')))).toBe('node_modules/.bin/autopilot');
     expect(hintLaunch({}, below, env(''))).toBe('npx --no -- autopilot');
+    // npx puts the project's node_modules/.bin on PATH for the command it runs: a person's shell does not have it.
+    expect(hintLaunch({}, below, env(join(project, 'node_modules', '.bin')))).toBe('npx --no -- autopilot');
     const bare = folder();
     expect(hintLaunch({}, bare, env(''))).toBe(`node ${join(ROOT, 'bin', 'autopilot.js')}`);
     expect(hintLaunch({ dir: bare }, ROOT, env(''))).toBe('node bin/autopilot.js');
