@@ -32,8 +32,8 @@ interface Globals {
   session?: string;
 }
 
-/** The registry's command names: what `withLaunch` recognises in a hint. */
-const NAMES = COMMANDS.map((c) => c.name);
+/** The registry's command names, and `help`: what `withLaunch` recognises in a hint. */
+const NAMES = [...COMMANDS.map((c) => c.name), 'help'];
 
 const repoOptions = (g: Globals) => ({ ...(g.C ? { dir: g.C } : {}), ...(g.docs ? { docs: g.docs } : {}) });
 

@@ -9,13 +9,13 @@
 
 const cache = new Map<string, RegExp>();
 
-/** `autopilot ` as a word of its own, followed by one of the commands as a word of its own. */
+/** `autopilot ` as a word of its own, followed by one of the commands as a word of its own (after `-C DIR`, if any). */
 function hintPattern(commands: readonly string[]): RegExp {
   const key = commands.join(' ');
   let pattern = cache.get(key);
   if (!pattern) {
     const names = [...commands].sort((a, b) => b.length - a.length).join('|');
-    pattern = new RegExp(`(?<![\\w./@$-])autopilot (?=(?:${names})(?![\\w-]))`, 'g');
+    pattern = new RegExp(`(?<![\\w./@$-])autopilot (?=(?:-C \\S+ )?(?:${names})(?![\\w-]))`, 'g');
     cache.set(key, pattern);
   }
   return pattern;

@@ -52,7 +52,8 @@ function program(cmd: string, args: string[], cwd: string, options: SpawnSyncOpt
 }
 
 /** A hint that names a bare `autopilot <command>` (not `/autopilot`, `.bin/autopilot`, `-- autopilot`). */
-const BARE_HINT = /(?<![\w./@$-])(?<!-- )autopilot (status|next|substep|done|fail|skip|exec|decide|ack|init|uninstall|report|check|log|restore|repin|reset)\b/;
+const BARE_HINT =
+  /(?<![\w./@$-])(?<!-- )autopilot (-C \S+ )?(status|next|substep|done|fail|skip|exec|decide|ack|init|uninstall|report|check|log|restore|repin|reset|help)\b/;
 
 /** The README, and the fenced block of `kind` that follows `after`. */
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');

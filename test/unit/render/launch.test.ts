@@ -7,16 +7,17 @@ const NAMES = COMMANDS.map((c) => c.name);
 const NPX = 'npx --no -- autopilot';
 
 describe('withLaunch', () => {
-  it('says 6 hints of 6 shapes with the launch: backquoted, after a colon, in a list, chained, with options, at the start', () => {
+  it('says 8 hints of 7 shapes with the launch: backquoted, after a colon, in a list, chained, with options, at the start, before -C DIR', () => {
     const text = [
       'Next: step 4 — run `autopilot next`',
       'A person answers: autopilot decide <A|B>',
       '  Finished:  autopilot done      Failed: autopilot fail --reason "<why>"',
       'autopilot ack && autopilot next',
       '(`autopilot check --repair` moves them aside)',
+      'Next: autopilot -C ../x init',
     ].join('\n');
     const said = withLaunch(text, NAMES, () => NPX);
-    expect(said.match(/npx --no -- autopilot \w+/g)).toEqual([
+    expect(said.match(/npx --no -- autopilot [\w-]+/g)).toEqual([
       `${NPX} next`,
       `${NPX} decide`,
       `${NPX} done`,
@@ -24,6 +25,7 @@ describe('withLaunch', () => {
       `${NPX} ack`,
       `${NPX} next`,
       `${NPX} check`,
+      `${NPX} -C`,
     ]);
     expect(said).not.toMatch(/(^|[^-] )autopilot (next|decide|done|fail|ack|check)\b/m);
   });
