@@ -106,7 +106,8 @@ export async function main(argv: string[]): Promise<number> {
   const globals = parsed.globals as Globals;
   commandRun = command.name;
   // Where the command works, when that is not where it started (a root found above): said to a person on stderr, to a program as `root`.
-  const elsewhere = 'frontEnd' in command || ('plain' in command && command.plain) ? undefined : rootElsewhere(repoOptions(globals));
+  const quiet = 'frontEnd' in command || ('plain' in command && command.plain) || (json && !carriesRoot(command));
+  const elsewhere = quiet ? undefined : rootElsewhere(repoOptions(globals));
   if (elsewhere && !json) writeOut(2, `${rootLine(elsewhere, repoOptions(globals))}\n`);
   try {
     const ctx = contextOf(globals);

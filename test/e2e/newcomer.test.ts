@@ -206,7 +206,7 @@ describe('point 11: npx hands every option to autopilot, and hints name the laun
     expect(status.code).toBe(0);
     said.push(status.stdout);
     for (const text of said) expect(text).not.toMatch(BARE_HINT);
-  });
+  }, 120_000);
 });
 
 describe('point 12: the README, the test guard, a broken flow, docs/README.md', () => {
