@@ -37,8 +37,11 @@ const NAMES = [...COMMANDS.map((c) => c.name), 'help'];
 
 const repoOptions = (g: Globals) => ({ ...(g.C ? { dir: g.C } : {}), ...(g.docs ? { docs: g.docs } : {}) });
 
-/** A text with its hints said with the launch that works here (`app/where.ts`). */
-const hinted = (text: string, g: Globals) => withLaunch(text, NAMES, () => hintLaunch(repoOptions(g)));
+const quoted = (word: string) => (/^[\w./@=:-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`);
+
+/** A text with its hints said with the launch that works here (`app/where.ts`), and the `-C`, `--docs` this command was given. */
+const hinted = (text: string, g: Globals) =>
+  withLaunch(text, NAMES, () => hintLaunch(repoOptions(g)), `${g.C ? ` -C ${quoted(g.C)}` : ''}${g.docs ? ` --docs ${quoted(g.docs)}` : ''}`);
 
 /** The answers that carry `root` (a position's paths are the root's): status, the step commands, init. */
 const carriesRoot = (command: { name: string; mcp: object }) =>

@@ -45,6 +45,13 @@ describe('withLaunch', () => {
     expect(asked).toBe(0);
   });
 
+  it("puts the options that chose the repository after 4 hints' command word, not in 1 that names its own -C", () => {
+    const text = 'run `autopilot next`; A person answers: autopilot decide <A|B>; autopilot fail --reason "x"; Next: autopilot -C ../y init';
+    expect(withLaunch(text, NAMES, () => 'node bin/autopilot.js', ' -C ../x')).toBe(
+      'run `node bin/autopilot.js next -C ../x`; A person answers: node bin/autopilot.js decide -C ../x <A|B>; node bin/autopilot.js fail -C ../x --reason "x"; Next: node bin/autopilot.js -C ../y init',
+    );
+  });
+
   it('asks for the launch once for a text of 3 hints, never for a text of none, and keeps a bare `autopilot` launch as it is', () => {
     let asked = 0;
     withLaunch('`autopilot next`, `autopilot done`, `autopilot status`', NAMES, () => (asked++, NPX));
