@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -13,7 +14,9 @@ import { defineConfig } from 'vitest/config';
  * - facts: what those clients do that autopilot relies on (docs/claude-code-facts.md,
  *   docs/codex-facts.md); run when a client is upgraded (`npm run test:facts`), not by `npm test`.
  */
-const built = { globalSetup: ['test/tmp-guard.ts', 'test/global-setup.ts'] };
+/** A command that ran outside its test repository fails its test file and the run (test/tmp-guard.ts). */
+export const TMP_GUARD = { globalSetup: ['test/tmp-guard.ts'], setupFiles: ['test/tmp-guard-file.ts'] };
+const built = { globalSetup: [...TMP_GUARD.globalSetup, 'test/global-setup.ts'], setupFiles: TMP_GUARD.setupFiles };
 
 export default defineConfig({
   test: {
@@ -25,9 +28,11 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Test repositories are folders of the system's temporary folder: neither autopilot nor git looks above
     // it for a root, so a stray `_docs/` or `.git` there (another program's) is never every test's root.
-    env: { GIT_CEILING_DIRECTORIES: realpathSync(tmpdir()) },
+    // `autopilot` on PATH is this copy (test/path/autopilot links to bin/autopilot.js), as after a global install: the
+    // hints every test reads say `autopilot next` as they would there (test/e2e/newcomer.test.ts runs without it).
+    env: { GIT_CEILING_DIRECTORIES: realpathSync(tmpdir()), PATH: `${join(import.meta.dirname, 'test', 'path')}${delimiter}${process.env.PATH ?? ''}` },
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], globalSetup: ['test/tmp-guard.ts'] } },
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], ...TMP_GUARD } },
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts', 'test/git/**/*.test.ts'], ...built } },
       { extends: true, test: { name: 'faults', include: ['test/faults/**/*.test.ts'], ...built } },
       // Alone, after the others: its promise is a time per case (under a second), which another file's processes would blur.

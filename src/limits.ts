@@ -345,6 +345,23 @@ export const SESSION_MAX_LENGTH = 128;
 export const REMOTE_TIMEOUT_MS = 5_000;
 
 /**
+ * What the git layer collects from one git command's output (stdout and
+ * stderr together, in characters as read): the largest answer it asks for is
+ * a whole tree's listing (`ls-tree -r`, about 110 bytes a file: 60 MB for half
+ * a million files), far below this; past it git is stopped and the command
+ * fails saying so, rather than the process running out of memory or past
+ * the longest string V8 holds (512 MB).
+ */
+export const GIT_OUTPUT_MAX_CHARS = 256 * MB;
+
+/**
+ * How many git processes the git layer runs at once (`git/slots.ts`): a
+ * progress commit starts four side by side, a history read four `git show`;
+ * the rest wait for a slot, so a burst never crowds a small machine.
+ */
+export const GIT_PROCESSES_MAX = 4;
+
+/**
  * The longest MCP message the server reads (one JSON-RPC line): far above any
  * call an agent makes (free text is bounded far lower), far below what would
  * exhaust memory. A longer one is answered with an error, not read.

@@ -32,6 +32,7 @@ import type { Plan, Written } from './commit.js';
 import type { Context } from './context.js';
 import { readPointerText } from './load-state.js';
 import { loadRepoFlows } from './flows.js';
+import { brokenFlowError } from './invalid-flows.js';
 import { transact, type Opened } from './transaction.js';
 import type { CommitSetting } from '../formats/settings.js';
 import { firstCommitMissing, gitFallbackOff } from './git-source.js';
@@ -272,7 +273,11 @@ function chosenFlow(flows: Flow[], flowId: string): Flow {
       received: flowId,
     });
   const flow = flows.find((f) => f.id === flowId);
-  if (!flow) throw new InputError({ message: `--flow ${flowId}: no such flow`, expected: `one of ${flows.map((f) => f.id).join(', ')}`, received: flowId });
+  if (!flow)
+    throw (
+      brokenFlowError(flows, flowId) ??
+      new InputError({ message: `--flow ${flowId}: no such flow`, expected: `one of ${flows.map((f) => f.id).join(', ')}`, received: flowId })
+    );
   return flow;
 }
 

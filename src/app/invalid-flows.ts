@@ -28,3 +28,14 @@ export const invalidFlowsError = (invalid: InvalidFlow[]) =>
     invalid.flatMap((f) => f.problems),
     FLOW_FIX_HINT,
   );
+
+/**
+ * The error for `--flow ID` where the repository's own file for that flow
+ * holds problems (`init --flow bugfix`, `reset --flow bugfix`): each problem
+ * with its file and line, rather than "no such flow"; undefined when no such
+ * file was left out.
+ */
+export function brokenFlowError(flows: Flow[], id: string): InputError | undefined {
+  const broken = invalidFlows(flows).filter((f) => f.id === id);
+  return broken.length > 0 ? invalidFlowsError(broken) : undefined;
+}

@@ -3,10 +3,11 @@
  * reports for ever — journal lines that are not JSON at all (a line a kill or
  * a full disk cut short) — is cut out of the journal, under the lock. The
  * cut bytes are kept, with their line numbers, in a side file next to the
- * journal, and the repair is journaled (`journal_repaired`). Lines that are
- * JSON but not events (a bad merge, a hand edit) are left for a person: they
- * may mean something.
+ * journal, byte for byte (a binary line too), and the repair is journaled
+ * (`journal_repaired`). Lines that are JSON but not events (a bad merge, a
+ * hand edit) are left for a person: they may mean something.
  */
+import { isUtf8 } from 'node:buffer';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chainHash, entry } from '../formats/journal-line.js';
@@ -32,20 +33,36 @@ const isJson = (line: string): boolean => {
   }
 };
 
+const NEWLINE = Buffer.from('\n');
+
+/** The journal's lines as they are on disk, split at each newline byte (the last one empty when the file ends with one). */
+function splitLines(bytes: Buffer): Buffer[] {
+  const lines: Buffer[] = [];
+  let start = 0;
+  for (let at = bytes.indexOf(0x0a); at >= 0; at = bytes.indexOf(0x0a, start)) {
+    lines.push(bytes.subarray(start, at));
+    start = at + 1;
+  }
+  lines.push(bytes.subarray(start));
+  return lines;
+}
+
 export async function runRepair(ctx: Context): Promise<RepairResult> {
   const { result } = await transact<undefined, RepairResult>(ctx, { flows: 'read' }, async (tx) => {
     const { repo } = tx;
     if (!existsSync(repo.journalFile)) return { plan: { entries: [] }, answer: () => ({ cut: [] }) };
-    const text = readFileSync(repo.journalFile, 'utf8');
-    if (text === '') return { plan: { entries: [] }, answer: () => ({ cut: [] }) };
-    const lines = text.split('\n');
+    const bytes = readFileSync(repo.journalFile);
+    if (bytes.length === 0) return { plan: { entries: [] }, answer: () => ({ cut: [] }) };
+    const raw = splitLines(bytes);
+    // A line that is not UTF-8 is cut whatever it parses as: read as text, its bytes would not survive a rewrite.
+    const lines = raw.map((line) => (isUtf8(line) ? line.toString('utf8') : undefined));
     const cut: number[] = [];
     const kept: string[] = [];
     // The line after a cut one names it as `prev`: a seam the repair settles (`seams`), as a merge's are.
     const seams: string[] = [];
     let afterCut = false;
     lines.forEach((line, i) => {
-      if (line.trim() === '' || isJson(line)) {
+      if (line !== undefined && (line.trim() === '' || isJson(line))) {
         kept.push(line);
         if (afterCut && line.trim() !== '') {
           seams.push(chainHash(line));
@@ -60,8 +77,8 @@ export async function runRepair(ctx: Context): Promise<RepairResult> {
     const loaded = await tx.state();
     const stamp = isoTime(ctx.now()).replace(/[:.]/g, '-');
     const side = join(repo.autopilotDir, `journal.cut-${stamp}.txt`);
-    // The cut bytes first, flushed: a crash after this and before the rewrite loses nothing.
-    writeFileSync(side, cut.map((n) => `line ${n}: ${lines[n - 1]}\n`).join(''), { flag: 'wx' });
+    // The cut bytes first, byte for byte, flushed: a crash after this and before the rewrite loses nothing.
+    writeFileSync(side, Buffer.concat(cut.flatMap((n) => [Buffer.from(`line ${n}: `), raw[n - 1]!, NEWLINE])), { flag: 'wx', flush: true });
     let rewritten = kept.join('\n');
     if (rewritten !== '' && !rewritten.endsWith('\n')) rewritten += '\n';
     writeFileAtomically(repo.journalFile, rewritten);

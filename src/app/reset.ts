@@ -21,6 +21,7 @@ import type { Position } from '../formats/pointer/position.js';
 import { readJournalHead } from '../io/journal-head.js';
 import { gatePath, type Repo } from '../io/repo.js';
 import type { Context } from './context.js';
+import { brokenFlowError } from './invalid-flows.js';
 import { readPointer } from './load-state.js';
 import { transact } from './transaction.js';
 
@@ -67,7 +68,11 @@ export async function runReset(ctx: Context, flowId: string | undefined): Promis
           received: existsSync(repo.pointerFile) ? 'a pointer that does not parse, and no journal record' : 'no pointer and no journal',
         });
       const flow = flows.find((f) => f.id === id);
-      if (!flow) throw new InputError({ message: `reset --flow ${id}: no such flow`, expected: `one of ${flows.map((f) => f.id).join(', ')}`, received: id });
+      if (!flow)
+        throw (
+          brokenFlowError(flows, id) ??
+          new InputError({ message: `reset --flow ${id}: no such flow`, expected: `one of ${flows.map((f) => f.id).join(', ')}`, received: id })
+        );
       return flow;
     },
   };

@@ -23,6 +23,7 @@ import { gatePath, openRepo, type Repo } from '../io/repo.js';
 import { SETUP_FILE_MAX_BYTES } from '../limits.js';
 import type { Context } from './context.js';
 import { removeOurs, sortDocs, type SortedDocs } from './docs-removal.js';
+import { changedInGit } from './git-changed.js';
 import { repositoryFiles } from './init.js';
 
 export interface UninstallFile {
@@ -40,6 +41,8 @@ export interface UninstallResult {
    * folder is then kept), each relative to the repository.
    */
   docs: { path: string; state: 'removed' | 'kept' | 'absent'; removed?: string[]; kept?: string[] };
+  /** What to commit: the paths it removed or edited that git tracks (never all of the work tree); undefined without git. */
+  commit?: string[];
 }
 
 /** The setup folders init may have made, deepest first: removed where empty. */
@@ -111,17 +114,19 @@ export async function runUninstall(ctx: Context, options: { removeDocs?: boolean
     } else if (removal.kind === 'changed') files.push({ path, action: 'left', why: removal.why });
   }
   for (const folder of FOLDERS) removeIfEmpty(join(repo.root, folder));
+  const touched = files.filter((f) => f.action !== 'left').map((f) => f.path);
   if (sorted) {
     // Only autopilot's files go: a person's own notes stay where they are, listed.
     removeOurs(repo, sorted);
-    return { files, docs: { path: docsPath, state: existsSync(repo.docs) ? 'kept' : 'removed', removed: sorted.ours, kept: sorted.persons } };
+    const docs = { path: docsPath, state: existsSync(repo.docs) ? ('kept' as const) : ('removed' as const), removed: sorted.ours, kept: sorted.persons };
+    return { files, docs, commit: changedInGit(repo, [...touched, ...sorted.ours]) };
   }
-  if (!existsSync(repo.docs)) return { files, docs: { path: docsPath, state: 'absent' } };
+  if (!existsSync(repo.docs)) return { files, docs: { path: docsPath, state: 'absent' }, commit: changedInGit(repo, touched) };
   // What init and a lock leave in a repository that never ran: empty folders.
   removeIfEmpty(repo.autopilotDir);
   if (dirname(repo.autopilotDir) !== repo.docs) removeIfEmpty(dirname(repo.autopilotDir));
   removeIfEmpty(repo.docs);
-  return { files, docs: { path: docsPath, state: existsSync(repo.docs) ? 'kept' : 'absent' } };
+  return { files, docs: { path: docsPath, state: existsSync(repo.docs) ? 'kept' : 'absent' }, commit: changedInGit(repo, touched) };
 }
 
 function removeIfEmpty(folder: string): void {

@@ -15,6 +15,8 @@ import { errorText, safe, statusText } from '../render/text.js';
 import { parseCommandLine, usageText } from './parse-args.js';
 import { paint, paintError } from '../render/colour.js';
 import { styleFor } from './colour.js';
+import { hintLaunch, rootElsewhere, rootLine } from '../app/where.js';
+import { withLaunch } from '../render/launch.js';
 
 // The command layer is one static graph, one file once bundled (start-up pays per module file);
 // only what is heavy and rare loads on demand: the Markdown and YAML parsers, git, the MCP
@@ -30,10 +32,25 @@ interface Globals {
   session?: string;
 }
 
+/** The registry's command names, and `help`: what `withLaunch` recognises in a hint. */
+const NAMES = [...COMMANDS.map((c) => c.name), 'help'];
+
+const repoOptions = (g: Globals) => ({ ...(g.C ? { dir: g.C } : {}), ...(g.docs ? { docs: g.docs } : {}) });
+
+const quoted = (word: string) => (/^[\w./@=:-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`);
+
+/** A text with its hints said with the launch that works here (`app/where.ts`), and the `-C`, `--docs` this command was given. */
+const hinted = (text: string, g: Globals) =>
+  withLaunch(text, NAMES, () => hintLaunch(repoOptions(g)), `${g.C ? ` -C ${quoted(g.C)}` : ''}${g.docs ? ` --docs ${quoted(g.docs)}` : ''}`);
+
+/** The answers that carry `root` (a position's paths are the root's): status, the step commands, init. */
+const carriesRoot = (command: { name: string; mcp: object }) =>
+  command.name === 'init' || ('answer' in command.mcp && (command.mcp.answer === 'status' || command.mcp.answer === 'step'));
+
 function contextOf(g: Globals): Context {
   const { session, from } = sessionOf(g.session);
   return {
-    repo: { ...(g.C ? { dir: g.C } : {}), ...(g.docs ? { docs: g.docs } : {}) },
+    repo: repoOptions(g),
     session,
     sessionFrom: from,
     role: 'cli',
@@ -45,8 +62,7 @@ function contextOf(g: Globals): Context {
 function nextToRun(g: Globals): { line: string; why: string } {
   const at = g.C ? `-C ${g.C} ` : '';
   // A folder that is not there, or a docs path that is wrong, has no run: `init` says what is wrong with it.
-  if (hasRun({ repo: { ...(g.C ? { dir: g.C } : {}), ...(g.docs ? { docs: g.docs } : {}) } }))
-    return { line: `autopilot ${at}status`, why: 'where the work stands' };
+  if (hasRun({ repo: repoOptions(g) })) return { line: `autopilot ${at}status`, why: 'where the work stands' };
   return { line: `autopilot ${at}init`, why: 'this repository has no run yet: set it up' };
 }
 
@@ -74,29 +90,39 @@ export async function main(argv: string[]): Promise<number> {
   const args = argv.slice(2);
   const parsed = parseCommandLine(args, COMMANDS, VERSION);
   if (parsed.kind === 'version') return (out(VERSION), EXIT.ok);
-  if (parsed.kind === 'help') return (out(parsed.text), EXIT.ok);
+  if (parsed.kind === 'help') return (out(hinted(parsed.text, {})), EXIT.ok);
   if (parsed.kind === 'usage') {
     // No command at all is not a mistake: what autopilot is, and the one command to run now.
     const next = nextToRun(parsed.globals as Globals);
-    return (out(json ? JSON.stringify({ usage: 'autopilot [options] <command>', next: next.line, why: next.why }) : usageText(VERSION, next)), EXIT.ok);
+    const said = json
+      ? JSON.stringify({ usage: 'autopilot [options] <command>', next: next.line, why: next.why })
+      : hinted(usageText(VERSION, next), parsed.globals as Globals);
+    return (out(said), EXIT.ok);
   }
   if (parsed.kind === 'error') {
     const error = new InputError(parsed.problem);
-    return fail(EXIT.badInput, errorJson(error), errorText(error));
+    return fail(EXIT.badInput, errorJson(error), hinted(errorText(error), {}));
   }
 
   let answer: Answer;
   const { command } = parsed;
+  const globals = parsed.globals as Globals;
   commandRun = command.name;
+  // Where the command works, when that is not where it started (a root found above): said to a person on stderr, to a program as `root`.
+  const quiet = 'frontEnd' in command || ('plain' in command && command.plain) || (json && !carriesRoot(command));
+  const elsewhere = quiet ? undefined : rootElsewhere(repoOptions(globals));
+  if (elsewhere && !json) writeOut(2, `${rootLine(elsewhere, repoOptions(globals))}\n`);
   try {
-    const ctx = contextOf(parsed.globals as Globals);
-    if ('frontEnd' in command) answer = await serveMcp(ctx, (parsed.globals as Globals).session);
+    const ctx = contextOf(globals);
+    if ('frontEnd' in command) answer = await serveMcp(ctx, globals.session);
     else answer = command.view(await command.run(ctx, readArguments(command, parsed.raw)));
   } catch (error) {
-    return fail(exitCodeOfError(error), errorJson(error), errorText(error));
+    return fail(exitCodeOfError(error), errorJson(error), hinted(errorText(error), globals));
   }
+  const body = elsewhere && carriesRoot(command) ? { ...answer.json, root: elsewhere.root } : answer.json;
   // Whatever a repository or an agent wrote reaches the terminal escaped: no control sequence runs, no line is forged.
-  out(json ? JSON.stringify(answer.json) : 'plain' in command && command.plain ? safe(answer.text) : coloured(1, safe(answer.text), paint));
+  const text = () => safe(hinted(answer.text, globals));
+  out(json ? JSON.stringify(body) : 'plain' in command && command.plain ? text() : coloured(1, text(), paint));
   return answer.exit;
 }
 

@@ -24,6 +24,7 @@ function docsLines(docs: UninstallResult['docs']): string[] {
     ...(more > 0 ? [`  … and ${more} more (\`--json\` lists them all)`] : []),
   ];
 }
+const quote = (p: string) => (/^[\w./@-]+$/.test(p) ? p : `'${p.replaceAll("'", "'\\''")}'`);
 
 function text(r: UninstallResult): string {
   const width = Math.max(0, ...r.files.map((f) => f.path.length));
@@ -32,8 +33,7 @@ function text(r: UninstallResult): string {
   lines.push(...docsLines(r.docs));
   const left = r.files.filter((f) => f.action === 'left');
   if (left.length > 0) lines.push(`Changed since autopilot wrote ${left.length === 1 ? 'it' : 'them'}: remove by hand what you no longer want.`);
-  if (r.files.some((f) => f.action !== 'left') || r.docs.state === 'removed')
-    lines.push('Commit the change: `git add -A && git commit -m "Remove autopilot"`.');
+  if (r.commit && r.commit.length > 0) lines.push(`Commit the change: \`git add -A -- ${r.commit.map(quote).join(' ')} && git commit -m "Remove autopilot"\`.`);
   lines.push('The package itself: `npm uninstall md-autopilot`.');
   return lines.join('\n');
 }
@@ -56,5 +56,5 @@ export const uninstall = defineCommand({
   ],
   mcp: { omitted: 'it removes the setup the MCP server runs from: a person runs it, at a shell' },
   run: (ctx, a: { removeDocs?: boolean }) => runUninstall(ctx, { removeDocs: a.removeDocs === true }),
-  view: (r) => ({ json: { files: r.files, docs: r.docs }, text: text(r), exit: EXIT.ok }),
+  view: (r) => ({ json: { files: r.files, docs: r.docs, commit: r.commit ?? [] }, text: text(r), exit: EXIT.ok }),
 });

@@ -563,10 +563,14 @@ export function parseJournalLine(text: string, file: string, line: number): { en
       line,
       message: `a journal line is ${verdict.problem}; every reader skips it`,
       expected: JOURNAL_LINE_EXAMPLE,
-      received: text.slice(0, 80),
+      received: BINARY.test(text) ? `${text.length} characters of binary data, not text` : text.slice(0, 80),
     },
   };
 }
+
+/** What no line of text holds: a byte that is not UTF-8 (read as U+FFFD), a NUL or another control character but tab and CR. */
+// eslint-disable-next-line no-control-regex
+const BINARY = /[\ufffd\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 const CHAIN_HASH = /^[0-9a-f]{8}$/;
 

@@ -42,6 +42,22 @@ export class GitTimedOut extends GitCommandError {
   }
 }
 
+/**
+ * git printed more than the git layer collects from one command
+ * (`GIT_OUTPUT_MAX_CHARS`), and was stopped: a repository larger than
+ * autopilot handles, or a file in it far larger than any of autopilot's.
+ */
+export class GitOutputTooLarge extends GitCommandError {
+  readonly limit: number;
+  constructor(args: readonly string[], limit: number, stderr: string) {
+    super(args, -1, '', stderr);
+    this.name = 'GitOutputTooLarge';
+    this.limit = limit;
+    const command = args.find((arg) => !arg.startsWith('-')) ?? '';
+    this.message = `git ${command} printed more than ${limit.toLocaleString('en')} characters, more than autopilot reads from one git command, so it was stopped: the repository is larger than autopilot handles`;
+  }
+}
+
 export type RefusalReason = 'detached' | 'merge' | 'rebase' | 'am' | 'cherry-pick' | 'revert' | 'bisect' | 'head-moved';
 
 const REFUSALS: Record<RefusalReason, { message: string; expected: string }> = {

@@ -11,7 +11,9 @@
  * another repository or index.
  */
 import { spawn } from 'node:child_process';
-import { GitCommandError, GitTimedOut } from './errors.js';
+import { GIT_OUTPUT_MAX_CHARS } from '../limits.js';
+import { GitCommandError, GitOutputTooLarge, GitTimedOut } from './errors.js';
+import { releaseSlot, takeSlot } from './slots.js';
 
 export interface GitHandle {
   /** The folder given to `openGit` (autopilot's repository root); file paths are relative to it. */
@@ -77,6 +79,8 @@ export interface RunOptions {
    * helper outlives an interrupted `ls-remote` and would hold its pipes open.
    */
   timeoutMs?: number;
+  /** What is collected of its output before git is stopped and the command fails as `GitOutputTooLarge` (default `GIT_OUTPUT_MAX_CHARS`). */
+  maxOutputChars?: number;
 }
 
 /** How long a stopped git's group has to end on SIGINT before it is killed: a helper may ignore the interrupt. */
@@ -153,16 +157,41 @@ export interface GitConversation {
 
 /**
  * Starts `git <args>` for a conversation, its input given a piece at a time
- * (`runGit` is one whose input is given at once). If this process dies, git
+ * (`runGit` is one whose input is given at once), once one of the slots git
+ * runs in is free (`slots.ts`: a few at once). If this process dies, git
  * reads the end of its input: `update-ref --stdin` then aborts an open
  * transaction. With `timeoutMs`, git and its helpers are stopped (SIGINT to
  * its process group, then SIGKILL) when it has printed nothing for that long,
- * and it fails as `GitTimedOut`.
+ * and it fails as `GitTimedOut`; past `maxOutputChars` of output it is stopped
+ * and fails as `GitOutputTooLarge`.
  */
 export function converseWithGit(
   where: Pick<GitHandle, 'top' | 'env'>,
   args: readonly string[],
-  options: Pick<RunOptions, 'env' | 'timeoutMs'> = {},
+  options: Pick<RunOptions, 'env' | 'timeoutMs' | 'maxOutputChars'> = {},
+): GitConversation {
+  const started = takeSlot().then(() => {
+    let released = false;
+    const release = () => void (released || ((released = true), releaseSlot()));
+    try {
+      return startGit(where, args, options, release);
+    } catch (error) {
+      release();
+      throw error;
+    }
+  });
+  return {
+    say: (text, lines) => started.then((git) => git.say(text, lines)),
+    end: (input) => started.then((git) => git.end(input)),
+  };
+}
+
+/** `git <args>` started in a slot taken for it: `release` gives the slot back when git has exited (or could not start). */
+function startGit(
+  where: Pick<GitHandle, 'top' | 'env'>,
+  args: readonly string[],
+  options: Pick<RunOptions, 'env' | 'timeoutMs' | 'maxOutputChars'>,
+  release: () => void,
 ): GitConversation {
   const { child, stop } = spawnGit(where, args, options);
   let stdout = '';
@@ -180,13 +209,27 @@ export function converseWithGit(
   heard();
   const waiting = new Set<() => void>();
   const wake = () => waiting.forEach((check) => check());
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => ((stdout += chunk), heard(), wake()));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => ((stderr += chunk), heard()));
+  // What git prints is collected up to a limit: past it, git is stopped and nothing more is kept.
+  const maxOutput = options.maxOutputChars ?? GIT_OUTPUT_MAX_CHARS;
+  let tooLarge = false;
+  const fits = (chunk: string) => {
+    if (!tooLarge && stdout.length + stderr.length + chunk.length > maxOutput) {
+      tooLarge = true;
+      child.kill();
+    }
+    return !tooLarge;
+  };
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => void (fits(chunk) && ((stdout += chunk), heard(), wake())));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => void (fits(chunk) && ((stderr += chunk), heard())));
   child.stdin.on('error', () => undefined);
-  child.on('error', (error) => ((startError = error), (exit = -1), clearTimeout(timer), wake()));
-  child.on('close', (code) => ((exit = exit ?? code ?? -1), clearTimeout(timer), wake()));
+  child.on('error', (error) => ((startError = error), (exit = -1), clearTimeout(timer), release(), wake()));
+  child.on('close', (code) => ((exit = exit ?? code ?? -1), clearTimeout(timer), release(), wake()));
   const failure = () =>
-    timedOut && timeoutMs ? new GitTimedOut(args, timeoutMs, stdout, stderr) : new GitCommandError(args, exit ?? -1, stdout, stderr, startError);
+    tooLarge
+      ? new GitOutputTooLarge(args, maxOutput, stderr)
+      : timedOut && timeoutMs
+        ? new GitTimedOut(args, timeoutMs, stdout, stderr)
+        : new GitCommandError(args, exit ?? -1, stdout, stderr, startError);
   let read = 0;
   return {
     say(text, lines) {
@@ -214,7 +257,7 @@ export function converseWithGit(
         const check = () => {
           if (exit === undefined) return;
           waiting.delete(check);
-          if (exit === 0) resolve(stdout);
+          if (exit === 0 && !tooLarge) resolve(stdout);
           else reject(failure());
         };
         waiting.add(check);

@@ -59,12 +59,45 @@ function ceilings(env: NodeJS.ProcessEnv): Set<string> {
   return new Set(list.map((d) => resolve(d)));
 }
 
-/** The nearest folder at or above `start` that holds the docs folder, `.autopilot/` or `.git`; `start` when none does. */
-function findRoot(start: string, docs: string, env: NodeJS.ProcessEnv): string {
+/** Why a folder was taken for the root: the first of these it holds. */
+export type RootMark = '.git' | '.autopilot' | 'pointer' | 'journal' | 'docs';
+
+/** What in `dir` marks a run of autopilot's (its settings folder, the docs folder's pointer or journal); undefined when none does. */
+function runMark(dir: string, docs: string): RootMark | undefined {
+  if (existsSync(join(dir, '.autopilot'))) return '.autopilot';
+  if (existsSync(join(dir, docs, '_autopilot_state.md'))) return 'pointer';
+  if (existsSync(join(dir, docs, '_autopilot', 'journal.jsonl'))) return 'journal';
+  return undefined;
+}
+
+export interface FoundRoot {
+  root: string;
+  /** What made it the root; absent when nothing did and the command works where it started. */
+  mark?: RootMark;
+}
+
+/**
+ * The repository's root for a command started in `start`, walking up as git
+ * does and stopping where git stops (`GIT_CEILING_DIRECTORIES`):
+ * - inside a git work tree, the nearest folder at or above `start` that holds
+ *   the docs folder, `.autopilot/` or `.git` (a package of a monorepo may keep
+ *   a run of its own);
+ * - outside git, `start` when it holds the docs folder, else the nearest
+ *   folder that holds `.autopilot/`, a pointer or a journal: a bare docs
+ *   folder above (a stray `_docs/` in a shared temporary folder) is no run,
+ *   and the command works where it started.
+ */
+export function findRoot(start: string, docs: string, env: NodeJS.ProcessEnv = process.env): FoundRoot {
   const stop = ceilings(env);
+  let nearest: FoundRoot | undefined;
+  let run: FoundRoot | undefined = existsSync(join(start, docs)) ? { root: start, mark: 'docs' } : undefined;
   for (let dir = start; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, docs)) || existsSync(join(dir, '.autopilot')) || existsSync(join(dir, '.git'))) return dir;
-    if (dirname(dir) === dir || stop.has(dirname(dir))) return start;
+    const git = existsSync(join(dir, '.git'));
+    const mark = runMark(dir, docs);
+    nearest ??= git ? { root: dir, mark: '.git' } : mark ? { root: dir, mark } : existsSync(join(dir, docs)) ? { root: dir, mark: 'docs' } : undefined;
+    run ??= mark ? { root: dir, mark } : undefined;
+    if (git) return nearest!;
+    if (dirname(dir) === dir || stop.has(dirname(dir))) return run ?? { root: start };
   }
 }
 
@@ -89,7 +122,7 @@ export function openRepo(options: RepoOptions = {}, cwd = process.cwd()): Repo {
       received: docsName,
     });
   }
-  const root = realpathSync.native(findRoot(start, docsName, process.env));
+  const root = realpathSync.native(findRoot(start, docsName, process.env).root);
   const docs = resolve(root, docsName);
   if (!isInside(root, docs) || docs === root || !isInside(root, realOrSelf(docs))) {
     throw new InputError({

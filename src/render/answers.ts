@@ -69,6 +69,8 @@ const position = z.object({
   drift: z.array(z.object({ kind: z.string(), step: stepNumber, message: z.string() })),
   notices: z.array(z.string()).optional(),
   commit: z.string().optional(),
+  /** The command line only: the repository's root, when it is not the folder the command started in (found above it). */
+  root: z.string().optional(),
 });
 
 /** The question waiting for a person, as `status` shows it: each option with the exact command that gives it. */
@@ -232,6 +234,8 @@ export const initAnswer = z.object({
   commits: z.string().optional(),
   /** The project's test command (`verify:` in .autopilot/config.yml), null where none is known yet, and where it was found. */
   verify: z.object({ command: z.string().nullable(), found_in: z.string().optional() }).optional(),
+  /** The repository's root, when it is not the folder init started in (found above it). */
+  root: z.string().optional(),
 });
 
 export const breadcrumbAnswer = z.object({ markdown: z.string(), marked: z.boolean(), noted: z.string().optional() });

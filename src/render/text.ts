@@ -15,6 +15,7 @@ import { currentStep, type BatchView, type View } from '../app/view.js';
 import { batchesLine } from '../engine/task-batches.js';
 import { describeRecord, rangeText, type SideName, type SideSummary } from '../engine/fork.js';
 import { isBidiControl } from '../formats/bidi.js';
+import { summariseUnreadable } from './journal-problems.js';
 
 const RULE = '══════════════════════════════════════════════';
 
@@ -501,9 +502,9 @@ export function errorText(given: unknown): string {
 
 export function checkText(r: CheckResult): string {
   const summary = `Checked ${r.flows.length} flows (${r.flows.join(', ')}), ${r.skills} skills, the pointer (${r.pointer}) and ${r.journalEvents} journal events`;
-  return r.problems.length === 0
-    ? `✓ ${summary}: no problems.`
-    : [...r.problems.map((p) => safe(formatProblem(p))), `✗ ${summary}: ${r.problems.length} problem(s).`].join('\n');
+  if (r.problems.length === 0) return `✓ ${summary}: no problems.`;
+  const { problems, repair } = summariseUnreadable(r.problems);
+  return [...problems.map((p) => safe(formatProblem(p))), `✗ ${summary}: ${r.problems.length} problem(s).`, ...(repair ? [repair] : [])].join('\n');
 }
 
 /** The line `log` prints above the first event a merge put after another branch's (a seam of the chain). */
