@@ -8,7 +8,7 @@
  * person's, kept and listed. Removing takes out autopilot's files and then
  * the folders left empty, the docs folder too when nothing is left in it.
  */
-import { readdirSync, rmdirSync, unlinkSync, type Dirent } from 'node:fs';
+import { readdirSync, rmdirSync, rmSync, unlinkSync, type Dirent } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { runOutputs, taskFilePrefixes } from '../engine/run-outputs.js';
@@ -97,6 +97,8 @@ export function removeOurs(repo: Repo, sorted: SortedDocs): void {
     unlinkSync(path);
     for (let folder = dirname(path); folder.startsWith(repo.docs); folder = dirname(folder)) folders.add(folder);
   }
+  // Everything under autopilot's own folder is autopilot's, empty folders (a cache's) too.
+  rmSync(repo.autopilotDir, { recursive: true, force: true });
   // Deepest first: a folder's emptiness is known once the folders in it are gone.
   for (const folder of [...folders].sort((a, b) => b.length - a.length)) {
     try {

@@ -107,13 +107,20 @@ export function batchStarted(position: Position, facts: BatchFacts, batch: numbe
   });
 }
 
-export function batchCompleted(position: Position, facts: BatchFacts, batch: number, forced?: { reason: string }): JournalEntry {
+export function batchCompleted(
+  position: Position,
+  facts: BatchFacts,
+  batch: number,
+  forced?: { reason: string },
+  acceptedFailures?: { reason: string },
+): JournalEntry {
   const code = facts.report?.batch === batch ? facts.report.code : undefined;
   return entry('batch_completed', position, {
     batch,
     of: facts.plan.length,
     tasks: facts.plan[batch - 1]!,
     ...(forced ? { forced: true as const, reason: forced.reason } : {}),
+    ...(acceptedFailures && !forced ? { accepted_failures: true as const, reason: acceptedFailures.reason } : {}),
     code_unseen: code && !code.seen ? code.why : undefined,
   });
 }

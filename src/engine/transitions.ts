@@ -266,14 +266,17 @@ export function apply(flow: Flow, position: Position, evidence: Evidence, event:
       const batch = currentBatch(step, position, ev.batches);
       if (ev.batches && batch !== undefined) {
         const facts = ev.batches;
-        const findings = judgeBatchReport(facts, batch);
+        const judged = judgeBatchReport(facts, batch);
+        // A person accepts the batch's failed test run as a step's (every other check still holds).
+        const accepted = event.acceptFailures !== undefined && judged.some((f) => f.acceptable);
+        const findings = accepted ? judged.filter((f) => !f.acceptable) : judged;
         if (findings.length > 0 && !event.force) {
           // The last batch: what the step's own files lack is said with it, so one round of fixes covers both.
           const whole = batch === facts.plan.length ? apply(flow, { ...position, subStep: '0' }, evidence, event, ctx) : undefined;
           const more = whole?.outcome.kind === 'refused' ? (whole.outcome.findings ?? []) : [];
           return refuseBatch(position, step, batch, facts, [...findings, ...more]);
         }
-        const completed = batchCompleted(position, facts, batch, findings.length > 0 ? event.force : undefined);
+        const completed = batchCompleted(position, facts, batch, findings.length > 0 ? event.force : undefined, accepted ? event.acceptFailures : undefined);
         if (batch < facts.plan.length) {
           // The next batch waits for `next`: a `done` repeated after a kill is then told from the next batch's own.
           const next: Position = { ...atBatch(position, facts, batch + 1), status: 'not_started', retryCount: 0 };

@@ -87,7 +87,7 @@ export interface EventDetails {
    * A batch's report passed its checks and code changed (or a person forced it, with a reason);
    * `code_unseen`: why the check that code changed could not see the work tree (no git, no snapshot).
    */
-  batch_completed: { batch: number; of: number; tasks: string[]; forced?: true; reason?: string; code_unseen?: string };
+  batch_completed: { batch: number; of: number; tasks: string[]; forced?: true; accepted_failures?: true; reason?: string; code_unseen?: string };
   /**
    * `by: folder`: found done on disk; `forced`: a person forced it done, with a reason;
    * `accepted_failures`: a person accepted its failed test run (`done --accept-failures`), with a reason.

@@ -109,8 +109,9 @@ describe('a batch changes the code (issue 29, point 5)', () => {
     expect(code[0]!.message).toContain('nothing outside _docs/ changed since batch 1 began');
     expect(code[0]!.write).toContain('01 names src/config.js, src/config.test.js under Touches');
     expect(events(dir).filter((e) => e.event === 'batch_completed')).toHaveLength(0);
-    // The code written: accepted, and the batch's commit holds it.
+    // The code written, and the tests run again on it: accepted, and the batch's commit holds it.
     write(dir, 'src/config.js', 'export const config = {};\n');
+    expect(autopilot(dir, 'exec').code).toBe(0);
     const done = autopilot(dir, 'done', '--json');
     expect(done.code, done.stdout).toBe(0);
     expect(done.json<NextJson & { notices?: string[] }>().notices?.join(' ')).toContain('01 names src/config.test.js under Touches');

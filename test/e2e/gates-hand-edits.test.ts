@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { autopilot, journal, namingCriteria, read, write, writeArtifacts, type NextJson } from '../helpers/cli.js';
 import { commit, git, newRepo } from '../helpers/git.js';
-import { batchReport, FILLED_ARGV, filledTemplate, hasResult, stepEvidence } from '../helpers/templates.js';
+import { batchReport, filledTemplate, hasResult, stepEvidence, testProject } from '../helpers/templates.js';
 
 const POINTER = '_docs/_autopilot_state.md';
 const CRITERIA = '_docs/00_problem/acceptance_criteria.md';
@@ -44,7 +44,10 @@ function startAndWrite(dir: string, expected?: number): NextJson {
   if (expected !== undefined) expect(json.step).toBe(expected);
   const files = stepEvidence(json.done_when!);
   for (const [file, text] of Object.entries(files)) write(dir, file, namingCriteria(dir, file, text));
-  if (Object.values(files).some(hasResult)) expect(autopilot(dir, 'exec', '--', ...FILLED_ARGV).code).toBe(0);
+  if (Object.values(files).some(hasResult)) {
+    testProject(dir);
+    expect(autopilot(dir, 'exec').code).toBe(0);
+  }
   return json;
 }
 
@@ -321,7 +324,8 @@ function atImplement(): string {
 function batchWork(dir: string, batch: number): void {
   const id = String(batch).padStart(2, '0');
   write(dir, `src/task_${id}.js`, `// task ${id}\n`);
-  expect(autopilot(dir, 'exec', '--', ...FILLED_ARGV).code).toBe(0);
+  testProject(dir);
+  expect(autopilot(dir, 'exec').code).toBe(0);
   write(dir, `_docs/03_implementation/batch_${id}.md`, batchReport(batch, [id], [batch === 1 ? 'AC-01' : 'AC-02']));
 }
 

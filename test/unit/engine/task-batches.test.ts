@@ -192,6 +192,22 @@ describe('done inside a step that walks batches', () => {
     expect(forced.entries[0]).toMatchObject({ event: 'batch_completed', batch: 2, forced: true, reason: 'checked by hand' });
   });
 
+  it('a batch’s failed test run: refused (1 acceptable finding); a person’s --accept-failures records it as accepted, every other check still holding', () => {
+    const failing = (text: string) => {
+      const f = withReport(1, text);
+      return { ...f, report: { ...f.report!, runs: [{ command: 'npm test', exitCode: 1, totals: { passed: 2, failed: 1 }, seq: 9 }] } };
+    };
+    const report = REPORT('01 and 02', 'AC-01 holds.').replace('Exit code: 0\nTotals: 3 passed, 0 failed', 'Exit code: 1\nTotals: 2 passed, 1 failed');
+    const refused = run(implementing('batch 1 of 3 — 01, 02'), failing(report), { type: 'done' });
+    expect(refused.outcome.kind).toBe('refused');
+    if (refused.outcome.kind === 'refused') expect(refused.outcome.findings!.map((x) => x.acceptable)).toEqual([true]);
+    const accepted = run(implementing('batch 1 of 3 — 01, 02'), failing(report), { type: 'done', acceptFailures: { reason: 'flaky #42' } });
+    expect(accepted.entries[0]).toMatchObject({ event: 'batch_completed', batch: 1, accepted_failures: true, reason: 'flaky #42' });
+    // A task left out is no failed run: accepting failures does not pass it.
+    const short = run(implementing('batch 1 of 3 — 01, 02'), failing(report.replace('01 and 02', '01')), { type: 'done', acceptFailures: { reason: 'x' } });
+    expect(short.outcome.kind).toBe('refused');
+  });
+
   it('after the last batch completes the step, the batch recorded first; the step’s own files are checked last', () => {
     const f = withReport(3, REPORT('04', ''));
     const done = run(implementing('batch 3 of 3 — 04'), f, { type: 'done' }, { done: upTo(6) });

@@ -71,3 +71,14 @@ describe('other YAML the reader must survive', () => {
     expect(problems[0]!.received!.length).toBeLessThan(100);
   });
 });
+
+describe('block nesting (a fuzz case: a skill front matter of 21,600 compact `- ` indicators overflowed yaml’s stack)', () => {
+  it(`${YAML_MAX_NESTING + 1} compact \`- \` indicators on one line are refused at that line, before yaml runs; ${YAML_MAX_NESTING} still read`, () => {
+    const deep = read(`${BASE}${'- '.repeat(20_000)}x\n`);
+    expect(deep.problems).toEqual([expect.objectContaining({ file: FILE, line: 5, message: expect.stringContaining(`more than ${YAML_MAX_NESTING} deep`) })]);
+    const indented = read(`${BASE}list:\n${' '.repeat(2 * (YAML_MAX_NESTING + 1))}- x\n`);
+    expect(indented.problems).toEqual([expect.objectContaining({ line: 6, message: expect.stringContaining('indentation') })]);
+    const fine = read(`${BASE}deep:\n  ${'- '.repeat(YAML_MAX_NESTING - 2)}x\n`);
+    expect(fine.problems.filter((p) => p.message.includes('nests'))).toEqual([]);
+  });
+});
