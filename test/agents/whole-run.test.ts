@@ -28,151 +28,47 @@
  * - h4 (`next` names the file to write for a pattern, `write`): without it the agent derives the
  *   name from the pattern and the `write named` figure is 0 (asserted).
  */
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLAUDE, claudeHome, put, startClaude, tempDir } from '../helpers/claude.js';
-import { CODEX, codexHome, runCodex, tempFolder } from '../helpers/codex.js';
+import {
+  bashAnswer,
+  BIN,
+  claudeMissing,
+  codexMissing,
+  git,
+  journal,
+  mcpAnswer,
+  newProject,
+  personEnv,
+  processEnded,
+  questionOf,
+  resultFor,
+  sessionIn,
+  showQuestion,
+  Terminal,
+  WORKSPACE_WRITE,
+  writeScript,
+  type Answer,
+  type Decision,
+  type Written,
+} from '../helpers/agent-run.js';
+import { claudeHome, startClaude, tempDir } from '../helpers/claude.js';
+import { codexHome, runCodex, tempFolder } from '../helpers/codex.js';
 import { namingCriteria } from '../helpers/cli.js';
-import { ROOT } from '../helpers/engine.js';
 import { fillTemplate } from '../helpers/templates.js';
-import { bash, startModelServer, toolUse, userText, withoutReminders, type MessagesBody, type Turn as ClaudeTurn } from '../helpers/model-server.js';
+import { bash, startModelServer, toolUse, type Turn as ClaudeTurn } from '../helpers/model-server.js';
 import { startResponsesServer, type InputItem, type ResponsesBody, type Turn as CodexTurn } from '../helpers/responses-server.js';
 
-const BIN = 'node_modules/.bin/autopilot';
 /** A whole run: five to seven conversations of a real client, each a few seconds to start on a loaded machine. */
 const TIMEOUT = 420_000;
 
 // ---------------------------------------------------------------------------
 // The repository and the person.
 
-/** The environment of a person's terminal: nothing of an agent client or of autopilot's session variables. */
-function personEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const key of Object.keys(env)) if (/^(CODEX_|OPENAI_|CLAUDE|AUTOPILOT_|ANTHROPIC_)/.test(key)) delete env[key];
-  return env;
-}
-
-function git(repo: string, ...args: string[]): string {
-  const run = spawnSync('git', args, { cwd: repo, encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`git ${args.join(' ')}: ${run.stderr}`);
-  return run.stdout;
-}
-
-/**
- * A new project as a person starts one: a repository with a first commit, autopilot installed
- * (`node_modules/.bin/autopilot` → this checkout, ignored), `autopilot init --hooks` run and its files
- * committed, and what a user allows Claude Code to do (`.claude/settings.local.json`).
- */
-function newProject(folder: string): string {
-  const repo = realpathSync(folder);
-  git(repo, 'init', '--quiet');
-  git(repo, 'config', 'user.name', 'Person');
-  git(repo, 'config', 'user.email', 'person@example.com');
-  writeFileSync(join(repo, 'README.md'), '# Reading list\n\nA small tool to keep track of the books a team reads.\n');
-  writeFileSync(join(repo, '.gitignore'), 'node_modules/\n');
-  // The project's tests: node's test runner over test/ (the person's choice; init keeps it and says so).
-  mkdirSync(join(repo, '.autopilot'), { recursive: true });
-  writeFileSync(join(repo, '.autopilot', 'config.yml'), 'verify: node --test\n');
-  git(repo, 'add', '-A');
-  git(repo, 'commit', '--quiet', '-m', 'First commit');
-  mkdirSync(join(repo, 'node_modules', '.bin'), { recursive: true });
-  symlinkSync(ROOT, join(repo, 'node_modules', 'md-autopilot'));
-  symlinkSync('../md-autopilot/bin/autopilot.js', join(repo, BIN));
-  const init = spawnSync(join(repo, BIN), ['init', '--hooks'], { cwd: repo, encoding: 'utf8', env: personEnv() });
-  if (init.status !== 0) throw new Error(`init: ${init.stdout}${init.stderr}`);
-  put(repo, '.claude/settings.local.json', { permissions: { allow: [`Bash(${BIN}:*)`, 'mcp__autopilot', 'Write'] } });
-  git(repo, 'add', '-A');
-  git(repo, 'commit', '--quiet', '-m', 'Set up autopilot');
-  return repo;
-}
-
-/**
- * The person's terminal: one `bash` that stays open for the whole test. Each command line is written
- * to its stdin, followed by a marker line carrying the exit code; the shell never exits in between.
- */
-class Terminal {
-  private readonly shell: ChildProcessWithoutNullStreams;
-  private output = '';
-  private count = 0;
-  private waiter: (() => void) | undefined;
-  readonly pid: number;
-  readonly typed: { line: string; code: number; output: string }[] = [];
-
-  constructor(cwd: string) {
-    this.shell = spawn('bash', ['--norc', '--noprofile'], { cwd, env: personEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
-    this.pid = this.shell.pid!;
-    const take = (chunk: string) => {
-      this.output += chunk;
-      this.waiter?.();
-    };
-    this.shell.stdout.setEncoding('utf8').on('data', take);
-    this.shell.stderr.setEncoding('utf8').on('data', take);
-  }
-
-  get alive(): boolean {
-    return this.shell.exitCode === null && this.shell.signalCode === null;
-  }
-
-  /** Types a command line and waits for it to finish: its exit code and what it printed (stdout and stderr). */
-  async type(line: string): Promise<{ code: number; output: string }> {
-    if (!this.alive) throw new Error('the person closed their terminal');
-    const marker = `__typed_${++this.count}__`;
-    const from = this.output.length;
-    this.shell.stdin.write(`${line}\necho "${marker} $?"\n`);
-    const pattern = new RegExp(`${marker} (\\d+)\\n`);
-    for (;;) {
-      const found = pattern.exec(this.output.slice(from));
-      if (found) {
-        const typed = { line, code: Number(found[1]), output: this.output.slice(from, from + found.index) };
-        this.typed.push(typed);
-        return typed;
-      }
-      if (!this.alive) throw new Error(`the terminal ended while running ${line}`);
-      await new Promise<void>((resolve) => {
-        this.waiter = resolve;
-        setTimeout(resolve, 1000);
-      });
-    }
-  }
-
-  close(): void {
-    this.shell.stdin.end();
-  }
-}
-
 // ---------------------------------------------------------------------------
 // What the agent knows: autopilot's answers, and the skill files they name.
-
-/** One autopilot answer as the agent received it: the exit code (MCP: 0, or 4 for `held`, 3 for a question) and its JSON. */
-interface Answer {
-  exit: number;
-  json: Record<string, unknown>;
-}
-
-interface Decision {
-  id: string;
-  question: string;
-  options: { option: string; choice: string }[];
-  recommendation: { option: string; reason: string };
-}
-
-/** The question a decision or a boundary answer asks a person. */
-function questionOf(answer: Answer): Decision | undefined {
-  const json = answer.json as { decision?: Decision; boundary?: { decision?: Decision } };
-  return json.decision ?? json.boundary?.decision;
-}
-
-/** What the agent shows the person on exit 3: the question, each option, the recommendation with its reason. */
-function showQuestion(decision: Decision): string {
-  return [
-    decision.question,
-    ...decision.options.map((o) => `${o.option}: ${o.choice}`),
-    `Recommended: ${decision.recommendation.option} (${decision.recommendation.reason})`,
-    'Please answer it with autopilot decide in your terminal.',
-  ].join('\n');
-}
 
 /** The project the person described: one with screens (so Problem writes ui.md, and UI Design runs) or not. */
 interface Project {
@@ -239,12 +135,6 @@ function documentFor(path: string, skill: string, stepName: string, project: Pro
   }
   for (const example of examples(skill)) lines.push(example, '');
   return `${lines.join('\n').trimEnd()}\n`;
-}
-
-/** One file the agent writes: the path and its text. */
-interface Written {
-  path: string;
-  text: string;
 }
 
 /** What the agent writes for a work answer (start, resume or retry): the files not there yet. */
@@ -411,28 +301,6 @@ function agent(project: Project, log: RunLog, conversation: number, kills: KillP
 
 // ---------------------------------------------------------------------------
 // The figures of a whole run.
-
-interface JournalLine {
-  seq: number;
-  session: string;
-  event: string;
-  step: number | 'done';
-  reason?: string;
-  option?: string;
-  actor?: string;
-  command?: string | null;
-  exit_code?: number | null;
-  totals?: { passed: number; failed: number };
-}
-
-function journal(repo: string): JournalLine[] {
-  const file = join(repo, '_docs/_autopilot/journal.jsonl');
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as JournalLine);
-}
 
 interface StepCommit {
   sha: string;
@@ -673,57 +541,8 @@ async function wholeRun(
   }
 }
 
-/** Whether a process ends (no such pid, or a zombie) within `ms`, polled. */
-async function processEnded(pid: number, ms = 15_000): Promise<boolean> {
-  for (const until = Date.now() + ms; ;) {
-    let state: string;
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    } catch {
-      state = '';
-    }
-    if (/^[ZX]?$/.test(state)) return true;
-    if (Date.now() > until) return false;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 // ---------------------------------------------------------------------------
 // Claude Code: Bash for autopilot (named `--session <id>` as /autopilot says), the Write tool for files.
-
-/** The conversation's id as the expanded /autopilot text carries it. */
-function sessionIn(body: MessagesBody): string {
-  const ids = [...userText(body).matchAll(/--session ([0-9a-f-]{36})/g)].map((m) => m[1]!);
-  if (ids.length === 0) throw new Error('no --session <id> in the request');
-  return ids.at(-1)!;
-}
-
-/** An autopilot Bash call's answer: Claude Code prefixes `Exit code N` when it is not 0. */
-function bashAnswer(text: string): Answer {
-  const failed = /^Exit code (\d+)\n/.exec(text);
-  const body = failed ? text.slice(failed[0].length) : text;
-  try {
-    return { exit: failed ? Number(failed[1]) : 0, json: JSON.parse(body) as Record<string, unknown> };
-  } catch {
-    return { exit: failed ? Number(failed[1]) : -1, json: { error: { code: 'not_json', message: body } } };
-  }
-}
-
-/** The text of the tool_result for a tool_use id in the request's last user message. */
-function resultFor(body: MessagesBody, id: string): string | undefined {
-  const last = body.messages.at(-1);
-  if (!last || typeof last.content === 'string') return undefined;
-  const block = last.content.find((b) => b.type === 'tool_result' && b.tool_use_id === id);
-  if (!block) return undefined;
-  const content = block.content;
-  return withoutReminders(typeof content === 'string' ? content : (content ?? []).map((c) => c.text ?? '').join('\n'));
-}
-
-const claudeMissing = !existsSync(CLAUDE);
-const codexMissing =
-  !existsSync(CODEX) ||
-  spawnSync(CODEX, ['--version'], { encoding: 'utf8', env: { ...personEnv(), CODEX_HOME: tempFolder('autopilot-whole-run-') } }).status !== 0;
 
 describe.skipIf(claudeMissing)('the whole run under the real Claude Code', () => {
   it(
@@ -788,34 +607,6 @@ describe.skipIf(claudeMissing)('the whole run under the real Claude Code', () =>
 // ---------------------------------------------------------------------------
 // Codex: the autopilot MCP tools (the shell's commands run in a sandbox that cannot see a killed
 // conversation end, docs/codex-facts.md), exec_command for files.
-
-/** The JSON an MCP call's output carries: Codex hands the model `Wall time: …\nOutput:\n<structuredContent>` (or a list of texts). */
-function mcpAnswer(output: unknown): Answer {
-  const text = typeof output === 'string' ? output : (output as { text?: string }[]).map((part) => part.text ?? '').join('\n');
-  const body = text.slice(text.indexOf('Output:\n') + 'Output:\n'.length).trim();
-  let json: Record<string, unknown>;
-  try {
-    json = JSON.parse(body) as Record<string, unknown>;
-  } catch {
-    json = { error: { code: /held/.test(body) ? 'held' : 'not_json', message: body } };
-  }
-  const code = (json.error as { code?: string } | undefined)?.code;
-  const exit = code === 'held' ? 4 : code ? 2 : json.outcome === 'decision' || json.outcome === 'boundary' ? 3 : 0;
-  return { exit, json };
-}
-
-/** A shell script that writes the files (a here-document each). */
-function writeScript(files: Written[]): string {
-  const dirs = [...new Set(files.map((file) => dirname(file.path)))];
-  return [`mkdir -p ${dirs.map((d) => `'${d}'`).join(' ')}`, ...files.map((file) => `cat > '${file.path}' <<'AUTOPILOT_EOF'\n${file.text}AUTOPILOT_EOF`)].join(
-    '\n',
-  );
-}
-
-const WORKSPACE_WRITE = {
-  topLevel: 'sandbox_mode = "workspace-write"',
-  toml: ['[sandbox_workspace_write]', 'exclude_slash_tmp = true', 'exclude_tmpdir_env_var = true'].join('\n'),
-};
 
 describe.skipIf(codexMissing)('the whole run under the real Codex', () => {
   it(

@@ -48,9 +48,11 @@ afterAll(async () => {
  */
 const ARCHITECTURE = [
   '# Architecture',
-  ...['Overview', 'Components', 'Data flow', 'Stack and deployment', 'Review and risks'].map(
-    (h) => `\n## ${h}\n\nA short paragraph of real words about ${h.toLowerCase()} here.`,
-  ),
+  '\n## Overview\n\nA command-line tool reads the clinic calendar once an hour and sends each patient one reminder by text.',
+  '\n## Components\n\nThe scheduler wakes every 60 minutes; the sender talks to the SMS gateway; a SQLite file keeps what was sent.',
+  '\n## Data flow\n\nCalendar rows become reminders, reminders become gateway calls, and every answer from the gateway is stored.',
+  '\n## Stack and deployment\n\nNode 20 on one small Debian host, started by systemd, with nightly backups of the database file.',
+  '\n## Review and risks\n\nGateway outages are likely but short: the sender retries for 6 hours, then tells the front desk.',
   '\n## Test strategy\n\nUnit and end to end tests cover AC-01, AC-02, AC-03, AC-04, AC-05, AC-06 and AC-07.',
   '\n## Self-check\n\n- [x] Every acceptance criterion lands on a component and on a test.\n- [x] Each risk says how likely, how bad, and what reduces it.\n',
 ].join('\n');

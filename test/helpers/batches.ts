@@ -20,8 +20,8 @@ export const TASKS = [
   { id: '05', name: 'Show status', batch: 3, deps: '03', ac: 'AC-03' },
 ];
 
-/** The index Decompose writes: three batches, a task file for each task, each criterion covered. */
-export function writeIndex(dir: string): void {
+/** The index Decompose writes and a task file for each task, keyed by path: three batches, each criterion covered. */
+export function indexFiles(): Record<string, string> {
   const rows = TASKS.map((t) => `| ${t.id} | ${t.name} | 3 | ${t.batch} | ${t.deps} | unit tests of its criteria |`);
   const coverage = ['AC-01', 'AC-02', 'AC-03'].map(
     (ac) =>
@@ -29,43 +29,45 @@ export function writeIndex(dir: string): void {
         .map((t) => t.id)
         .join(', ')} |`,
   );
-  writeFile(
-    dir,
-    '_docs/02_tasks/_index.md',
-    [
-      '# Tasks',
-      '',
-      '## Tasks',
-      '',
-      '| Task | Name | Points | Batch | Depends on | Test strategy |',
-      '|---|---|---|---|---|---|',
-      ...rows,
-      '',
-      '## Batches',
-      '',
-      '| Batch | Tasks | Points | Why together |',
-      '|---|---|---|---|',
-      '| 1 | 01, 02 | 6 | the two readers share no code |',
-      '| 2 | 03 | 3 | the walk needs both readers |',
-      '| 3 | 04, 05 | 6 | both read the walk and nothing else |',
-      '',
-      '## Coverage',
-      '',
-      '| Criterion | Tasks |',
-      '|---|---|',
-      ...coverage,
-      '',
-      '## Self-check',
-      '',
-      '- [x] Every task row has its task file beside the index.',
-      '- [x] Every dependency is a task of an earlier batch.',
-      '- [x] Every task has points from 1, 2, 3, 5, 8 and a test strategy.',
-      '- [x] Every acceptance criterion or test case id is covered by a task.',
-      '',
-    ].join('\n'),
-  );
-  for (const t of TASKS)
-    writeFile(dir, `_docs/02_tasks/${t.id}_${t.name.toLowerCase().replace(/ /g, '_')}.md`, filledTemplate('decompose', 'templates/task.md'));
+  const index = [
+    '# Tasks',
+    '',
+    '## Tasks',
+    '',
+    '| Task | Name | Points | Batch | Depends on | Test strategy |',
+    '|---|---|---|---|---|---|',
+    ...rows,
+    '',
+    '## Batches',
+    '',
+    '| Batch | Tasks | Points | Why together |',
+    '|---|---|---|---|',
+    '| 1 | 01, 02 | 6 | the two readers share no code |',
+    '| 2 | 03 | 3 | the walk needs both readers |',
+    '| 3 | 04, 05 | 6 | both read the walk and nothing else |',
+    '',
+    '## Coverage',
+    '',
+    '| Criterion | Tasks |',
+    '|---|---|',
+    ...coverage,
+    '',
+    '## Self-check',
+    '',
+    '- [x] Every task row has its task file beside the index.',
+    '- [x] Every dependency is a task of an earlier batch.',
+    '- [x] Every task has points from 1, 2, 3, 5, 8 and a test strategy.',
+    '- [x] Every acceptance criterion or test case id is covered by a task.',
+    '',
+  ].join('\n');
+  const files: Record<string, string> = { '_docs/02_tasks/_index.md': index };
+  for (const t of TASKS) files[`_docs/02_tasks/${t.id}_${t.name.toLowerCase().replace(/ /g, '_')}.md`] = filledTemplate('decompose', 'templates/task.md');
+  return files;
+}
+
+/** Writes the index Decompose writes, with its task files (`indexFiles`). */
+export function writeIndex(dir: string): void {
+  for (const [path, text] of Object.entries(indexFiles())) writeFile(dir, path, text);
 }
 
 /**
