@@ -160,7 +160,8 @@ describe('seed 001: boundary A holds the conversation that reached it', () => {
       run('next');
       for (const f of files) write(dir, `_docs/${f}`);
       const done = run('done', '--json').json<NextJson>();
-      if (done.decision) run('decide', 'B');
+      // The person answers in a terminal: `decide` with an option before it is refused (person-only commands).
+      if (done.decision) expect(autopilot(dir, 'decide', 'B').code).toBe(0);
     }
     expect(journal(dir).at(-1)).toMatchObject({ event: 'boundary_reached', after: 5 });
     return dir;
