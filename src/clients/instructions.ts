@@ -35,7 +35,12 @@ export const OUTCOMES: readonly { what: string; exit: number; mcp: readonly Erro
     mcp: ['bad_input', 'outside_repository', 'guard_off', 'disk_full'],
     does: 'fix what `error` names (file, line)',
   },
-  { what: 'another session holds it', exit: ERROR_EXIT.held, mcp: ['held'], does: 'show `error.message`, `error.decision`; stop, ask the person' },
+  {
+    what: 'another session holds it',
+    exit: ERROR_EXIT.held,
+    mcp: ['held', 'lease_moved'],
+    does: 'show `error.message`, `error.decision`; stop, ask the person',
+  },
   { what: 'git, internal error', exit: ERROR_EXIT.internal, mcp: ['git_failed', 'internal'], does: 'show it; stop' },
 ];
 
