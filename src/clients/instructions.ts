@@ -57,7 +57,7 @@ const LOOP = `1. \`next\` hands out a step: read \`skill\`, write the files of \
    \`exec\` (runs \`verify:\`), then \`done\`. Pass next's \`step\` as \`--step N\` to
    the commands after it. After a crash, repeat it. Failed: \`fail --reason "<why>"\`.
 2. Act on each answer by its exit code, or over MCP by its result or error
-   (isError, the text starts with the code):
+   (isError; it starts with the code):
 
 ${table}
 
@@ -69,7 +69,7 @@ or takes over: ask them; never run that command yourself.`;
 
 /** The `/autopilot` command for Claude Code: the status inlined when it is expanded, the arguments, the conversation's id. */
 export const claudeCommand = (bin = AGENT_BIN) => `---
-description: Drive the autopilot workflow one step at a time
+description: Drive the autopilot workflow step by step
 allowed-tools: Bash(${bin} status:*)
 ---
 Where the work stands:
