@@ -21,19 +21,25 @@ export const EXIT = {
   heldByAnotherSession: 4,
 } as const;
 
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
 /** What each exit code means to a person: the help's section on them, and the contract's list. */
-export const EXIT_MEANING: Record<(typeof EXIT)[keyof typeof EXIT], string> = {
+export const EXIT_MEANING: Record<ExitCode, string> = {
   0: 'done',
   1: 'an internal error, or git refused what was asked of it',
   2: 'bad usage or bad input (the message names the file and line)',
   3: 'stopped for a person: a decision, a session boundary, a step failed 3 times',
-  4: 'another session holds the repository',
+  4: 'another session holds the repository (or was taking its lease just then: run it again)',
 };
 
 /**
- * Every error code an answer can carry (`error.code`; over MCP, the text a
- * tool error starts with), and the exit code the command line gives it. The
- * texts an agent reads hold a row for each (`clients/instructions.ts`, tested).
+ * The one map of errors, as the MCP SDK's `ErrorCode` is: every error code
+ * an answer can carry (`error.code` in `--json`; over MCP, the code a tool
+ * error's text starts with, `mcp/server.ts`) and the exit code the command
+ * line gives it. An error carries its code (`CodedError.code`, as `McpError`
+ * carries its own), so the code and the exit are both read from the error
+ * and this map, nowhere else. The texts an agent reads hold a row for each
+ * (`clients/instructions.ts`, tested); the help lists them by exit code.
  */
 export const ERROR_EXIT = {
   /** Bad usage or bad input. */
@@ -48,35 +54,58 @@ export const ERROR_EXIT = {
   disk_full: EXIT.badInput,
   /** Another session holds the repository, or the lock was not freed in time. */
   held: EXIT.heldByAnotherSession,
+  /**
+   * The lease on a shared remote kept moving while autopilot read it: another
+   * session was taking or renewing it. Nothing was written; run the command
+   * again (still moving: another session drives, and a person decides).
+   */
+  lease_moved: EXIT.heldByAnotherSession,
   /** Git refused what a command asked of it (a progress commit), with git's words. */
   git_failed: EXIT.internal,
   internal: EXIT.internal,
-} as const;
+} as const satisfies Record<string, ExitCode>;
 
 export type ErrorCode = keyof typeof ERROR_EXIT;
 
 export const ERROR_CODES = Object.keys(ERROR_EXIT) as ErrorCode[];
 
-/**
- * The CLI loads rare parts (the Markdown parser, git, the MCP server) from
- * bundles of their own, each with its own copy of this module: a brand, not
- * the class object, says what an error is, so `instanceof` holds across them.
- */
-const INPUT_ERROR = Symbol.for('autopilot.InputError');
-const HELD_ERROR = Symbol.for('autopilot.HeldError');
-const GIT_FAILED = Symbol.for('autopilot.GitFailed');
+/** Over MCP, an answer with this exit code is a result (work, or a stop for a person); any other is a tool error that starts with its code. */
+export const isMcpResult = (exit: number): boolean => exit === EXIT.ok || exit === EXIT.stoppedForPerson;
 
-function branded(cls: object, base: object, brand: symbol, value: unknown): boolean {
-  if (cls !== base) return Function.prototype[Symbol.hasInstance].call(cls, value);
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true;
+/**
+ * Brands a class so that `instanceof` knows its instances whichever copy of
+ * it made them. The CLI loads rare parts (the Markdown parser, git, the MCP
+ * server) from bundles of their own, each with its own copy of the modules it
+ * uses: the brand is a registered symbol (`Symbol.for`), the same in every
+ * copy, set on the class's prototype, so an error thrown in a lazy bundle is
+ * still known for what it is. A subclass that is not branded itself is told
+ * by its prototype, as usual. Called in the class's static block.
+ */
+export function brand(cls: abstract new (...args: never[]) => object, name: string): void {
+  const mark = Symbol.for(`autopilot.${name}`);
+  Object.defineProperty(cls.prototype, mark, { value: true });
+  Object.defineProperty(cls, Symbol.hasInstance, {
+    value(this: unknown, value: unknown): boolean {
+      if (this !== cls) return Function.prototype[Symbol.hasInstance].call(this, value);
+      return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[mark] === true;
+    },
+  });
+}
+
+/** An error a user can act on: it carries its code (`ERROR_EXIT`) and, most of them, a hint. Anything else is `internal`. */
+export abstract class CodedError extends Error {
+  static {
+    brand(this, 'CodedError');
+  }
+  abstract readonly code: ErrorCode;
+  abstract readonly hint: string | undefined;
 }
 
 /** Bad usage or bad input: exit 2. Carries one problem or several (`check`). */
-export class InputError extends Error {
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return branded(this, InputError, INPUT_ERROR, value);
+export class InputError extends CodedError {
+  static {
+    brand(this, 'InputError');
   }
-  readonly [INPUT_ERROR] = true;
   readonly problems: Problem[];
   readonly hint: string | undefined;
   readonly code: ErrorCode;
@@ -91,11 +120,10 @@ export class InputError extends Error {
 }
 
 /** Another session (or a lock that was not freed in time) holds the repository: exit 4. */
-export class HeldError extends Error {
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return branded(this, HeldError, HELD_ERROR, value);
+export class HeldError extends CodedError {
+  static {
+    brand(this, 'HeldError');
   }
-  readonly [HELD_ERROR] = true;
   readonly code = 'held' as const;
   readonly file: string | undefined;
   readonly hint: string;
@@ -112,12 +140,25 @@ export class HeldError extends Error {
   }
 }
 
-/** Git refused what a command asked of it — a progress commit — after the state was written: exit 1, git's words in the message. */
-export class GitFailed extends Error {
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return branded(this, GitFailed, GIT_FAILED, value);
+/** The lease on a shared remote kept moving while autopilot read it (`lease_moved`, exit 4): nothing was written; run the command again. */
+export class LeaseMoved extends CodedError {
+  static {
+    brand(this, 'LeaseMoved');
   }
-  readonly [GIT_FAILED] = true;
+  readonly code = 'lease_moved' as const;
+  readonly hint: string;
+  constructor(remote: string) {
+    super(`the lease on ${remote} kept changing while autopilot read it: another session is taking or renewing it`);
+    this.name = 'LeaseMoved';
+    this.hint = 'Nothing was written. Run the command again; if the lease keeps moving, another session drives this project: ask the person.';
+  }
+}
+
+/** Git refused what a command asked of it — a progress commit — after the state was written: exit 1, git's words in the message. */
+export class GitFailed extends CodedError {
+  static {
+    brand(this, 'GitFailed');
+  }
   readonly code = 'git_failed' as const;
   readonly hint: string;
   constructor(message: string, hint: string) {
@@ -168,21 +209,25 @@ export function knownError(error: unknown): unknown {
   return error instanceof Error && !(error instanceof InputError) && code && DISK_FULL.has(code) ? diskFull(code, path) : error;
 }
 
-export function exitCodeOfError(given: unknown): number {
+/** The code of what was thrown: its own where it is one of autopilot's errors (a full disk read as one), else `internal`. */
+export function errorCodeOf(given: unknown): ErrorCode {
   const error = knownError(given);
-  if (error instanceof HeldError) return EXIT.heldByAnotherSession;
-  if (error instanceof InputError) return EXIT.badInput;
-  return EXIT.internal;
+  return error instanceof CodedError ? error.code : 'internal';
+}
+
+/** The command line's exit code for what was thrown, by its code (`ERROR_EXIT`). */
+export function exitCodeOfError(given: unknown): ExitCode {
+  return ERROR_EXIT[errorCodeOf(given)];
 }
 
 /** The one JSON shape of every error: the first problem's fields at the top, all of them in `problems` when there are several. */
-export function errorJson(given: unknown, code?: ErrorCode): { error: Record<string, unknown> } {
+export function errorJson(given: unknown, code: ErrorCode = errorCodeOf(given)): { error: Record<string, unknown> } {
   const error = knownError(given);
   if (error instanceof InputError) {
     const [first] = error.problems;
     return {
       error: {
-        code: code ?? error.code,
+        code,
         message: error.problems.map(formatProblem).join('\n'),
         ...(first?.file ? { file: first.file } : {}),
         ...(first?.line ? { line: first.line } : {}),
@@ -196,7 +241,7 @@ export function errorJson(given: unknown, code?: ErrorCode): { error: Record<str
   if (error instanceof HeldError) {
     return {
       error: {
-        code: 'held',
+        code,
         message: error.message,
         ...(error.file ? { file: error.file } : {}),
         hint: error.hint,
@@ -205,8 +250,8 @@ export function errorJson(given: unknown, code?: ErrorCode): { error: Record<str
       },
     };
   }
-  if (error instanceof GitFailed) return { error: { code: 'git_failed', message: error.message, hint: error.hint } };
-  return { error: { code: 'internal', message: error instanceof Error ? error.message : String(error) } };
+  if (error instanceof CodedError) return { error: { code, message: error.message, hint: error.hint } };
+  return { error: { code, message: error instanceof Error ? error.message : String(error) } };
 }
 
 /** A refused step command's problem in the same shape. */

@@ -155,9 +155,6 @@ export const CHECKPOINT_LABEL_MAX_LENGTH = 40;
 /** A step command that writes after this long without a checkpoint takes one (seed 002: hourly). */
 export const CHECKPOINT_EVERY_MS = 60 * 60_000;
 
-/** A session id from Claude Code's SessionStart hook: its ids are UUIDs; anything longer is not taken. */
-export const SESSION_ID_MAX_LENGTH = 128;
-
 /** The docs folder (`--docs`): a short path inside the repository, each folder of it shorter still. */
 export const DOCS_PATH_MAX_LENGTH = 200;
 export const DOCS_SEGMENT_MAX_LENGTH = 100;
@@ -290,12 +287,6 @@ export const LOCK_EMPTY_GRACE_MS = 2_000;
 
 /** How long the SessionStart hook waits for its input on stdin: a hook never waits on a terminal. */
 export const HOOK_STDIN_WAIT_MS = 300;
-
-/** How long Claude Code lets the SessionStart hook run (its settings' `timeout`, in seconds): the hook takes a fraction of one. */
-export const HOOK_TIMEOUT_SECONDS = 10;
-
-/** Codex 0.169 cuts a SessionEnd hook's timeout to 3 s, and says so in every run of a project whose hooks ask for more. */
-export const CODEX_SESSION_END_TIMEOUT_SECONDS = 3;
 
 export function formatBytes(bytes: number): string {
   if (bytes < KB) return `${bytes} bytes`;

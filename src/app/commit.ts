@@ -21,6 +21,7 @@ import { serializeJournalIndex } from '../formats/journal-index.js';
 import { serializeLease, type Lease } from '../formats/lease.js';
 import { archiveDir, archivedFile, checkpointFile, checkpointIds, checkpointsDir } from '../io/checkpoint-files.js';
 import { DISK_FULL, diskFull, InputError } from '../errors.js';
+import { clientFolders } from '../clients/index.js';
 import { chainHash, serializeEntries, toPointerRecord, type HeldEdit, type JournalEntry, type StampedEntry } from '../formats/journal-line.js';
 import { removeLeftovers, sweepLeftovers, writeFileAtomically } from '../io/atomic-write.js';
 import { crashPoint, diskFullWanted } from '../io/crash-point.js';
@@ -248,10 +249,10 @@ export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writ
 }
 
 /**
- * The folders the client files `init` sets up live in, relative to the root (`app/init.ts`;
- * `test/unit/app/leftovers.test.ts` holds the list to what `init --hooks` writes).
+ * The folders the files `init` sets up live in, relative to the root: autopilot's own and the clients'
+ * (`src/clients/`; `test/unit/app/agents-setup.test.ts` holds them to what `init --hooks` writes).
  */
-const SETUP_FOLDERS = ['.autopilot', '.claude', '.claude/commands', '.cursor', '.cursor/commands', '.codex', '.codex/rules'];
+const setupFolders = () => ['.autopilot', ...clientFolders()];
 
 /** Every folder autopilot writes a file into: the root, the docs folder, its own folders, the client files' folders, and this commit's. */
 export function leftoverFolders(repo: Repo, files: readonly { path: string }[] = []): string[] {
@@ -264,7 +265,7 @@ export function leftoverFolders(repo: Repo, files: readonly { path: string }[] =
     dirname(repo.flowCacheFile),
     checkpointsDir(repo),
     archiveDir(repo),
-    ...SETUP_FOLDERS.map((folder) => join(repo.root, folder)),
+    ...setupFolders().map((folder) => join(repo.root, folder)),
     ...files.map((file) => dirname(file.path)),
   ];
 }

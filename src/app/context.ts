@@ -5,7 +5,7 @@
  * `$AUTOPILOT_SESSION`, then the client's own id for the conversation, else
  * `local`.
  */
-import { SESSION_ENV } from '../clients/index.js';
+import { sessionEnv } from '../clients/index.js';
 import { InputError } from '../errors.js';
 import type { RepoOptions } from '../io/repo.js';
 import { SESSION_MAX_LENGTH } from '../limits.js';
@@ -47,7 +47,7 @@ export function sessionOf(given: string | undefined, env: NodeJS.ProcessEnv = pr
   if (named(given)) return { session: checked(named(given), '--session'), from: 'given' };
   if (named(env.AUTOPILOT_SESSION)) return { session: checked(named(env.AUTOPILOT_SESSION), '$AUTOPILOT_SESSION'), from: 'env' };
   if (named(client)) return { session: checked(named(client), 'the client'), from: 'client' };
-  for (const key of SESSION_ENV) if (named(env[key])) return { session: checked(named(env[key]), `$${key}`), from: 'client' };
+  for (const key of sessionEnv()) if (named(env[key])) return { session: checked(named(env[key]), `$${key}`), from: 'client' };
   return { session: DEFAULT_SESSION, from: 'default' };
 }
 

@@ -3,7 +3,8 @@
  * project): `refs/autopilot/lease` on that remote, taken and renewed with
  * `git push --force-with-lease` as a compare-and-swap, so git's own server
  * decides who wins. A push the compare-and-swap rejects is exit 4 naming the
- * holder. Another session's lease is taken only by a person's `--take-over`,
+ * holder; a lease that moves under every read is exit 4 too (`lease_moved`:
+ * run it again). Another session's lease is taken only by a person's `--take-over`,
  * never for its age (the clocks and the network between the machines are
  * unknown), unless the settings turn unattended takeover on
  * (`lease.remote_stale_after_minutes`, `staleMs` here): then a lease this
@@ -35,7 +36,9 @@ export async function holdRemoteLease(...args: Parameters<typeof holdIt>): Promi
   try {
     return await holdIt(...args);
   } catch (error) {
-    if (error instanceof Error && error.name === 'RemoteNotAnswering')
+    // The class of the bundle that threw it, or of any copy: it carries a brand (`errors.ts`).
+    const { RemoteNotAnswering } = await import('../git/remote-lease.js');
+    if (error instanceof RemoteNotAnswering)
       throw new GitFailed(error.message, 'Nothing was written. Run the command again once the remote answers (or raise `lease.remote_timeout_seconds`).');
     throw error;
   }

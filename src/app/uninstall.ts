@@ -1,7 +1,7 @@
 /**
  * `uninstall`: takes out exactly what `init` put in (`app/init.ts`, each
- * client's files in `src/clients/`): its lines in shared files (.gitignore,
- * .gitattributes, CLAUDE.md, AGENTS.md's section, the MCP servers, the
+ * client's files and folders in `src/clients/`): its lines in shared files
+ * (.gitignore, .gitattributes, and the clients' instructions, MCP servers,
  * permission rules and hooks), its own files where they are still as it
  * wrote them (a changed one is left, and said so), then the folders it made
  * that are left empty. The run's docs folder stays unless asked
@@ -14,7 +14,7 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, rmdirSync, unlinkSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type { Removal, SetupFile } from '../clients/client.js';
-import { CLIENTS } from '../clients/index.js';
+import { CLIENTS, clientFolders } from '../clients/index.js';
 import { everyLaunch } from '../clients/launch.js';
 import { InputError } from '../errors.js';
 import { writeFileAtomically } from '../io/atomic-write.js';
@@ -46,7 +46,7 @@ export interface UninstallResult {
 }
 
 /** The setup folders init may have made, deepest first: removed where empty. */
-const FOLDERS = ['.claude/commands', '.claude', '.cursor/commands', '.cursor', '.codex/rules', '.codex', '.autopilot'];
+const folders = () => [...clientFolders(), '.autopilot'];
 
 /** The removal that does something, of those the candidates found: an edit or removal first, else a change said. */
 function best(removals: Removal[]): Removal {
@@ -113,7 +113,7 @@ export async function runUninstall(ctx: Context, options: { removeDocs?: boolean
       files.push({ path, action: 'edited' });
     } else if (removal.kind === 'changed') files.push({ path, action: 'left', why: removal.why });
   }
-  for (const folder of FOLDERS) removeIfEmpty(join(repo.root, folder));
+  for (const folder of folders()) removeIfEmpty(join(repo.root, folder));
   const touched = files.filter((f) => f.action !== 'left').map((f) => f.path);
   if (sorted) {
     // Only autopilot's files go: a person's own notes stay where they are, listed.

@@ -31,6 +31,9 @@ import { InputError } from '../errors.js';
 import { OLD_CLAUDE_ASK } from './legacy.js';
 import { CLAUDE_MD_LINE, claudeCommand, TEXT_MARK } from './instructions.js';
 
+/** What Claude Code names the project's root in, to its hooks: they run autopilot from there. */
+const PROJECT_DIR = 'CLAUDE_PROJECT_DIR';
+
 /** Claude Code's permission rules that make it ask the person before an agent runs a person's command or option (none is an MCP tool). */
 export function askRules(): string[] {
   return [...PERSON_COMMANDS.map((name) => `Bash(*autopilot* ${name}*)`), ...PERSON_OPTIONS.map((flag) => `Bash(*autopilot* *${flag}*)`)];
@@ -48,7 +51,7 @@ export function withClaudeSettings(text: string | undefined, file: string, launc
   const kept = ask.filter((rule) => !(typeof rule === 'string' && OLD_RULES.has(rule)));
   const rules = [...kept, ...askRules().filter((rule) => !kept.includes(rule))];
   const withRules = { ...json, permissions: { ...permissions, ask: rules } };
-  return changed(text, hooks ? withHooks(withRules, file, launch.claudeHook) : withRules);
+  return changed(text, hooks ? withHooks(withRules, file, (event) => launch.hook(event, PROJECT_DIR)) : withRules);
 }
 
 /** Claude Code's settings without autopilot's ask rules and hooks. */
@@ -75,6 +78,9 @@ export function withoutClaudeSettings(text: string, file: string): Removal {
 export const claudeCode: Client = {
   id: 'claude-code',
   name: 'Claude Code',
+  processNames: ['claude'],
+  folders: ['.claude/commands', '.claude'],
+  hooksFile: '.claude/settings.json',
   files: (launch, { hooks }) => [
     { path: '.claude/commands/autopilot.md', make: ours(claudeCommand(launch.bin), TEXT_MARK), unmake: oursRemoved(claudeCommand(launch.bin), TEXT_MARK) },
     { path: 'CLAUDE.md', make: (t) => withLines(t, '', [CLAUDE_MD_LINE]), unmake: (t) => withoutLines(t, '', [CLAUDE_MD_LINE]) },
@@ -90,7 +96,7 @@ export const claudeCode: Client = {
   commandEnv: [],
   mcpMeta: [],
   // Claude Code gives its hooks $CLAUDE_PROJECT_DIR (and SessionStart $CLAUDE_ENV_FILE).
-  ranHook: (_fields, env) => env.CLAUDE_PROJECT_DIR !== undefined || env.CLAUDE_ENV_FILE !== undefined,
+  ranHook: (_fields, env) => env[PROJECT_DIR] !== undefined || env.CLAUDE_ENV_FILE !== undefined,
   sessionStarted(id, fields, env) {
     // Never on a resume (the line of the first start still holds) or a fork (the hook is handed the parent's id, which would be wrong).
     if (!id || fields.source !== 'startup') return [];

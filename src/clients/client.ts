@@ -1,11 +1,14 @@
 /**
- * One agent client (Claude Code, Codex, Cursor) as autopilot meets it: the
- * files `init` sets up for it, the ids it gives a conversation, and how its
- * hooks are told apart. Each client is one file of this folder behind this
- * interface, listed in `index.ts`; `init`, the session's name
+ * One agent client (Claude Code, Codex, Cursor, and the agents autopilot only
+ * recognises) as autopilot meets it: the names its process runs under, the
+ * files and folders `init` sets up for it, the ids it gives a conversation,
+ * how its hooks are told apart and what they may cost. Each client is one
+ * file of this folder behind this interface, listed in `index.ts`; `init`,
+ * `check`, `uninstall`, the sweep after a commit, the session's name
  * (`app/context.ts`), the conversation's process (`io/conversation.ts`), the
  * MCP server and the hooks iterate that list (docs/sessions.md). Adding a
- * client is one file and one line there.
+ * client is one file and one line there; nothing outside this folder names
+ * one.
  *
  * Below `app` and `io`: no state, no repository, only the client's own words.
  */
@@ -39,9 +42,13 @@ export interface Launch {
   spellings: readonly (readonly Token[])[];
   /** The MCP server, started from whatever folder of the project the client runs in. */
   mcp: { command: string; args: string[] };
-  /** A hook's command line (`hook session-start`), for Claude Code and for Codex. */
-  claudeHook: (event: string) => string;
-  codexHook: (event: string) => string;
+  /**
+   * A hook's command line (`hook session-start`): from the project's root
+   * where the client names it to its hooks in the environment variable
+   * `rootEnv`, else from the nearest installed binary above the folder the
+   * hook runs in.
+   */
+  hook: (event: string, rootEnv?: string) => string;
 }
 
 /**
@@ -81,8 +88,18 @@ export interface Client {
   id: string;
   /** Its name for a person. */
   name: string;
+  /**
+   * The names its process runs under (`claude`; run as a script, `claude.js`
+   * too): a command line call with such a process above it belongs to that
+   * conversation (`io/conversation.ts`).
+   */
+  processNames: readonly string[];
   /** Every file `init` sets up for it. A file's `make` may load a parser of its own (Codex's TOML). */
   files(launch: Launch, options: SetupOptions): SetupFile[];
+  /** The folders of its own those files go in, deepest first: swept for what a kill left, and removed by `uninstall` where empty. */
+  folders: readonly string[];
+  /** The file its SessionStart and SessionEnd hooks go in (`init --hooks`), where it runs them. */
+  hooksFile?: string;
   /** The environment variables naming the conversation in every shell command it runs, in order. */
   sessionEnv: readonly string[];
   /**

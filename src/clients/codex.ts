@@ -9,15 +9,20 @@
  * judged (`codex-toml.ts`, a bundle of its own); the exec policy is written
  * here, with no parser.
  */
-import { CODEX_SESSION_END_TIMEOUT_SECONDS } from '../limits.js';
 import { OPTION_COMMANDS, PERSON_COMMANDS, PERSON_OPTIONS, type Client, type Launch, type Token } from './client.js';
 import { changed, oursRemoved, parseObject, withHooks, withoutHooks } from './config-files.js';
 import { withAgentsSection, withoutAgentsSection } from './instructions.js';
 import { oldCodexRules, oldRulesSteps, RULES_MARK } from './legacy.js';
 
-/** Codex's hooks file: the same format as Claude Code's, run from the folder Codex started in; SessionEnd within Codex's limit. */
+/** Codex 0.169 cuts a SessionEnd hook's timeout to 3 s, and says so in every run of a project whose hooks ask for more. */
+export const CODEX_SESSION_END_TIMEOUT_SECONDS = 3;
+
+/** Codex's hooks file: the same format as Claude Code's, run from the folder Codex started in (it names no root); SessionEnd within Codex's limit. */
 export function withCodexHooks(text: string | undefined, file: string, launch: Launch): string | undefined {
-  return changed(text, withHooks(parseObject(text, file), file, launch.codexHook, { sessionEnd: CODEX_SESSION_END_TIMEOUT_SECONDS }));
+  return changed(
+    text,
+    withHooks(parseObject(text, file), file, (event) => launch.hook(event), { sessionEnd: CODEX_SESSION_END_TIMEOUT_SECONDS }),
+  );
 }
 
 const token = (t: Token) => (typeof t === 'string' ? JSON.stringify(t) : `[${t.map((w) => JSON.stringify(w)).join(', ')}]`);
@@ -58,6 +63,9 @@ const rulesOf = (launch: Launch, text: string) => {
 export const codex: Client = {
   id: 'codex',
   name: 'Codex',
+  processNames: ['codex'],
+  folders: ['.codex/rules', '.codex'],
+  hooksFile: '.codex/hooks.json',
   files(launch, { hooks }) {
     const rules = codexRules(launch);
     return [

@@ -6,7 +6,6 @@
  * in, text out (undefined: the file already says it).
  */
 import { InputError } from '../errors.js';
-import { HOOK_TIMEOUT_SECONDS } from '../limits.js';
 import type { Launch, Removal } from './client.js';
 
 export type Json = Record<string, unknown>;
@@ -42,6 +41,9 @@ export function withMcpServer(text: string | undefined, file: string, launch: La
   const have = isObject(servers.autopilot) ? servers.autopilot : {};
   return changed(text, { ...json, mcpServers: { ...servers, autopilot: { ...have, ...launch.mcp } } });
 }
+
+/** How long a client lets autopilot's hook run (the hook's `timeout`, in seconds): the hook takes a fraction of one. */
+export const HOOK_TIMEOUT_SECONDS = 10;
 
 /** A hook group that runs autopilot's `hook <event>`, with this command line. */
 const hookGroup = (command: string, timeout: number) => ({ hooks: [{ type: 'command', command, timeout }] });

@@ -10,6 +10,9 @@ import { autopilotCommand, TEXT_MARK } from './instructions.js';
 export const cursor: Client = {
   id: 'cursor',
   name: 'Cursor',
+  // The editor, and its agent on the command line.
+  processNames: ['cursor', 'cursor-agent'],
+  folders: ['.cursor/commands', '.cursor'],
   files: (launch) => [
     {
       path: '.cursor/commands/autopilot.md',

@@ -1,27 +1,47 @@
 /**
  * The agent clients autopilot sets up and recognises, in the order their ids
  * are tried (docs/sessions.md). A new client: one file beside these, one line
- * here.
+ * here. Everything below reads the list when it is asked, never a copy made
+ * at load, so a client added to it (test/unit/clients/fake-client.test.ts) is
+ * picked up everywhere.
  */
 import type { Client, HookFields } from './client.js';
 import { claudeCode } from './claude-code.js';
 import { codex } from './codex.js';
 import { cursor } from './cursor.js';
+import { aider, amp, gemini, goose, opencode } from './recognised.js';
 
-export const CLIENTS: readonly Client[] = [claudeCode, codex, cursor];
+export const CLIENTS: readonly Client[] = [
+  claudeCode,
+  codex,
+  cursor,
+  // Recognised by their process only.
+  gemini,
+  opencode,
+  goose,
+  aider,
+  amp,
+];
 
 /** The environment variables that name the conversation of a shell command, in order. */
-export const SESSION_ENV: readonly string[] = CLIENTS.flatMap((c) => c.sessionEnv);
+export const sessionEnv = (): readonly string[] => CLIENTS.flatMap((c) => c.sessionEnv);
 
 /** The environment variables a client puts in every shell command it runs. */
-export const COMMAND_ENV: readonly string[] = CLIENTS.flatMap((c) => c.commandEnv);
+export const commandEnv = (): readonly string[] => CLIENTS.flatMap((c) => c.commandEnv);
 
-/** The `_meta` keys of an MCP call that name the conversation: the clients', then the generic `sessionId`. */
-const MCP_META: readonly string[] = [...CLIENTS.flatMap((c) => c.mcpMeta), 'sessionId'];
+/** The names the clients' processes run under, in lower case. */
+export const processNames = (): ReadonlySet<string> => new Set(CLIENTS.flatMap((c) => c.processNames.map((n) => n.toLowerCase())));
 
-/** The conversation's id an MCP call carries, where its client sends one. */
+/** The folders of their own the clients' files go in, deepest first within each client. */
+export const clientFolders = (): readonly string[] => CLIENTS.flatMap((c) => c.folders);
+
+/** The clients that run autopilot's SessionStart and SessionEnd hooks (`init --hooks`), with the file each keeps them in. */
+export const hookedClients = (): { name: string; file: string }[] =>
+  CLIENTS.flatMap((c) => (c.hooksFile === undefined ? [] : [{ name: c.name, file: c.hooksFile }]));
+
+/** The conversation's id an MCP call carries, where its client sends one: the clients' `_meta` keys, then the generic `sessionId`. */
 export function mcpSessionOf(meta: Record<string, unknown> | undefined): string | undefined {
-  for (const key of MCP_META) if (typeof meta?.[key] === 'string') return meta[key];
+  for (const key of [...CLIENTS.flatMap((c) => c.mcpMeta), 'sessionId']) if (typeof meta?.[key] === 'string') return meta[key];
   return undefined;
 }
 

@@ -35,7 +35,12 @@ export const OUTCOMES: readonly { what: string; exit: number; mcp: readonly Erro
     mcp: ['bad_input', 'outside_repository', 'guard_off', 'disk_full'],
     does: 'fix what `error` names (file, line)',
   },
-  { what: 'another session holds it', exit: ERROR_EXIT.held, mcp: ['held'], does: 'show `error.message`, `error.decision`; stop, ask the person' },
+  {
+    what: 'another session holds it',
+    exit: ERROR_EXIT.held,
+    mcp: ['held', 'lease_moved'],
+    does: 'show `error.message`, `error.decision`; stop, ask the person',
+  },
   { what: 'git, internal error', exit: ERROR_EXIT.internal, mcp: ['git_failed', 'internal'], does: 'show it; stop' },
 ];
 
@@ -52,7 +57,7 @@ const LOOP = `1. \`next\` hands out a step: read \`skill\`, write the files of \
    \`exec\` (runs \`verify:\`), then \`done\`. Pass next's \`step\` as \`--step N\` to
    the commands after it. After a crash, repeat it. Failed: \`fail --reason "<why>"\`.
 2. Act on each answer by its exit code, or over MCP by its result or error
-   (isError, the text starts with the code):
+   (isError; it starts with the code):
 
 ${table}
 
@@ -64,7 +69,7 @@ or takes over: ask them; never run that command yourself.`;
 
 /** The `/autopilot` command for Claude Code: the status inlined when it is expanded, the arguments, the conversation's id. */
 export const claudeCommand = (bin = AGENT_BIN) => `---
-description: Drive the autopilot workflow one step at a time
+description: Drive the autopilot workflow step by step
 allowed-tools: Bash(${bin} status:*)
 ---
 Where the work stands:

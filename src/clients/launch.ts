@@ -32,9 +32,8 @@ function installed(): Launch {
     // The binary from the project's root, or by name where the shell finds it on its PATH.
     spellings: [[[AGENT_BIN, `./${AGENT_BIN}`, 'autopilot']], ...RUNNERS],
     mcp: { command: 'sh', args: ['-c', `${FIND_BIN} mcp`] },
-    // Claude Code names the folder it started in, where it read these settings.
-    claudeHook: (event) => `"$CLAUDE_PROJECT_DIR"/${AGENT_BIN} hook ${event}`,
-    codexHook: (event) => `${FIND_BIN} hook ${event}`,
+    // A client that names the folder it started in (where it read these settings) gives the root; else the binary is found.
+    hook: (event, rootEnv) => (rootEnv === undefined ? `${FIND_BIN} hook ${event}` : `"$${rootEnv}"/${AGENT_BIN} hook ${event}`),
   };
 }
 
@@ -47,8 +46,7 @@ function byPath(script: string): Launch {
     // The script runs by itself too (it starts with `#!/usr/bin/env node`).
     spellings: [['node', script], [script], ...RUNNERS],
     mcp: { command: 'node', args: [script, 'mcp'] },
-    claudeHook: line,
-    codexHook: line,
+    hook: line,
   };
 }
 

@@ -1,10 +1,16 @@
 /** `autopilot hook session-start|session-end`: for an agent client's hooks; always exits 0, never blocks a session. */
 import type { SessionStart } from '../app/hooks.js';
+import { hookedClients } from '../clients/index.js';
 import { EXIT, InputError } from '../errors.js';
 import { errorText, pendingLines, problemLines, statusText } from '../render/text.js';
 import { defineCommand } from './command.js';
 
 const EVENTS = ['session-start', 'session-end'] as const;
+
+/** The clients that run these hooks (`src/clients/`). */
+const HOOKED = hookedClients()
+  .map((c) => c.name)
+  .join(', ');
 
 /** What the model reads as the conversation starts: the status, its problems, and what to do next in this client's words. */
 function startText(r: SessionStart): string {
@@ -43,7 +49,7 @@ export const hook = defineCommand({
   summary: "for an agent client's hooks: `session-start` (the status as context), `session-end` (releases the lease); always exits 0",
   plain: true,
   examples: [
-    { line: 'autopilot hook session-start', does: 'the status as context for a new conversation (Claude Code, Codex)' },
+    { line: 'autopilot hook session-start', does: `the status as context for a new conversation (${HOOKED})` },
     { line: 'autopilot hook session-end', does: 'release the lease when the conversation ends' },
   ],
   arguments: [{ key: 'event', name: '<event>', summary: 'session-start or session-end', choices: EVENTS }],

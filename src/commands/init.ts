@@ -1,8 +1,14 @@
 /** `autopilot init`: set a repository up for autopilot and its agents; safe to run again. */
 import { runInit, type InitResult } from '../app/init.js';
+import { hookedClients } from '../clients/index.js';
 import { EXIT } from '../errors.js';
 import type { InitAnswer } from '../render/answers.js';
 import { defineCommand } from './command.js';
+
+/** The clients whose hooks `--hooks` adds, and the file each keeps them in (`src/clients/`). */
+const HOOKED = hookedClients()
+  .map((c) => `${c.name} (${c.file})`)
+  .join(' and ');
 
 const SAID = { created: '+', changed: '~', kept: '=' } as const;
 const WHAT = { created: 'created', changed: "autopilot's part added", kept: 'as it was' } as const;
@@ -50,7 +56,7 @@ export const init = defineCommand({
       key: 'hooks',
       flags: '--hooks',
       type: 'boolean',
-      summary: 'also add the SessionStart and SessionEnd hooks: Claude Code (.claude/settings.json) and Codex (.codex/hooks.json)',
+      summary: `also add the SessionStart and SessionEnd hooks: ${HOOKED}`,
     },
   ],
   mcp: { omitted: 'it sets up the agent client that starts the MCP server: a person runs it once, at a shell' },

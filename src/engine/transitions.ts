@@ -3,7 +3,7 @@
  * substep. Pure: (flow, reconciled position, evidence, event) → (new
  * position, journal entries, outcome). The shell writes what comes out.
  */
-import type { Problem } from '../errors.js';
+import { ERROR_EXIT, EXIT, type ExitCode, type Problem } from '../errors.js';
 import { stepByNumber, type Decision, type Flow, type Step } from '../flow/model.js';
 import { MAX_RETRIES, type Position } from '../formats/pointer/position.js';
 import type { Finding } from '../evidence/types.js';
@@ -52,17 +52,18 @@ export interface Transition {
   outcome: Outcome;
 }
 
-export function exitCodeOf(outcome: Outcome): 0 | 2 | 3 {
+/** The command line's exit code for an outcome: a refusal is its error code's (`ERROR_EXIT`), a stop for a person 3, the rest 0. */
+export function exitCodeOf(outcome: Outcome): ExitCode {
   switch (outcome.kind) {
     case 'refused':
-      return 2;
+      return ERROR_EXIT.refused;
     case 'decision':
     case 'boundary':
     case 'failed':
     case 'fork':
-      return 3;
+      return EXIT.stoppedForPerson;
     default:
-      return 0;
+      return EXIT.ok;
   }
 }
 

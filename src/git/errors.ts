@@ -1,9 +1,10 @@
 /**
  * What the git layer throws. A caller tells them apart with `instanceof`:
  * a refusal is the user's situation (exit 2, nothing written), a failed
- * command is git's own answer, passed on with its words.
+ * command is git's own answer, passed on with its words. One a caller outside
+ * the git bundle tells apart carries a brand (`brand` in `errors.ts`).
  */
-import { InputError } from '../errors.js';
+import { brand, InputError } from '../errors.js';
 
 /** A git command exited with a failure, or could not be started at all. */
 export class GitCommandError extends Error {
@@ -109,6 +110,9 @@ export class SigningFailed extends GitCommandError {
  * it fell silent is not known: read the remote again before deciding.
  */
 export class RemoteNotAnswering extends GitTimedOut {
+  static {
+    brand(this, 'RemoteNotAnswering');
+  }
   readonly remote: string;
   constructor(remote: string, failure: GitTimedOut) {
     super(failure.args, failure.timeoutMs, failure.stdout, failure.stderr, failure);

@@ -9,10 +9,13 @@
  * pushing from the same old value exactly one wins.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { InputError } from '../errors.js';
+import { InputError, LeaseMoved } from '../errors.js';
 import { GitCommandError, GitTimedOut, RemoteNotAnswering } from './errors.js';
 import { oneLine } from './progress-message.js';
 import { runGit, runGitOr, type GitHandle } from './run.js';
+
+/** What a caller outside the git layer tells apart, from the bundle it loaded this from. */
+export { RemoteNotAnswering };
 
 export const LEASE_REF = 'refs/autopilot/lease';
 const LEASE_FILE = 'lease.json';
@@ -82,7 +85,9 @@ async function network(handle: GitHandle, remote: string, args: string[], option
 /**
  * The lease on `remote` and the commit holding it, or undefined when nobody
  * holds it. A remote that does not answer within `options.timeoutMs` throws
- * `RemoteNotAnswering`; one that cannot be reached, `GitCommandError`.
+ * `RemoteNotAnswering`; one that cannot be reached, `GitCommandError`; a lease
+ * that moves under every one of 3 reads (another session taking or renewing
+ * it), `LeaseMoved` (exit 4: run the command again).
  */
 export async function readRemoteLease(handle: GitHandle, remote: string, options: RemoteOptions = {}): Promise<RemoteLeaseState | undefined> {
   checkRemote(remote);
@@ -97,7 +102,7 @@ export async function readRemoteLease(handle: GitHandle, remote: string, options
     if (fetched !== undefined) return { sha, lease: parseLease(fetched) };
     if (await runGitOr(handle, ['cat-file', '-t', sha], 128)) return { sha, lease: undefined };
   }
-  throw new Error(`the lease on ${remote} kept changing while autopilot read it; try again`);
+  throw new LeaseMoved(remote);
 }
 
 /**

@@ -1,13 +1,13 @@
 /**
  * The process of the conversation a command belongs to: the agent client
- * (Claude Code, Codex, Cursor, …) above it. The lease records it, so that a
+ * above it (the clients and their process names: `src/clients/`). The lease records it, so that a
  * conversation that has ended — crashed, closed, finished — is known to be
  * gone at once, and the next conversation never waits for a timer
  * (docs/sessions.md).
  *
  * - The MCP server's conversation is its parent: the client started it.
  * - A command line call walks up from its parent to the nearest process
- *   whose command names a known agent (a Bash tool's shell sits between).
+ *   whose command names a client's process (a Bash tool's shell sits between).
  *   With no agent above it, its parent stands in: a person's shell — unless
  *   a client's environment says a client ran it: then the command runs in a
  *   sandbox that hides the client's processes, and nothing stands in.
@@ -18,7 +18,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { COMMAND_ENV } from '../clients/index.js';
+import { commandEnv, processNames } from '../clients/index.js';
 import type { ProcessRef } from '../engine/lease.js';
 import { CONVERSATION_MAX_DEPTH } from '../limits.js';
 
@@ -29,10 +29,18 @@ interface ProcessInfo extends ProcessRef {
   argv: string[];
 }
 
-/** An agent client's command: `claude`, `codex`, `cursor-agent`, … (or `node …/claude`, `node …/codex.js`). */
-const AGENT = /^(claude|codex|cursor|cursor-agent|gemini|opencode|goose|aider|amp)(\.exe|\.js|\.cjs|\.mjs)?$/i;
+/** What a program's file may end in beside its name: `claude.exe`, `codex.js`. */
+const PROGRAM_SUFFIX = /\.(exe|js|cjs|mjs)$/i;
 
-export const isAgentCommand = (argv: readonly string[]): boolean => argv.slice(0, 2).some((word) => AGENT.test(basename(word)));
+/**
+ * Whether a command is an agent client's: its program, or the script its
+ * program runs (`node …/codex.js`), is named as a client's process
+ * (`clients/`: `claude`, `codex`, `cursor-agent`, …), in any case.
+ */
+export function isAgentCommand(argv: readonly string[]): boolean {
+  const names = processNames();
+  return argv.slice(0, 2).some((word) => names.has(basename(word).replace(PROGRAM_SUFFIX, '').toLowerCase()));
+}
 
 /** One process's parent, start time and command line; `gone` when no process has the pid; undefined when this system cannot tell. */
 export function processInfo(pid: number): ProcessInfo | 'gone' | undefined {
@@ -79,8 +87,8 @@ function psInfo(pid: number): ProcessInfo | 'gone' | undefined {
   return { pid, ppid: Number(words[0]), start: words.slice(1, 6).join(' '), argv: words.slice(6) };
 }
 
-/** What a client puts in the environment of every shell command it runs: such a command has the client above it (docs/codex-facts.md). */
-const CLIENT_RUNS_ME = COMMAND_ENV;
+/** Whether a client put in this environment what it puts in every shell command it runs: such a command has the client above it (docs/codex-facts.md). */
+const clientRanMe = (env: NodeJS.ProcessEnv) => commandEnv().some((key) => env[key]);
 
 /**
  * Whether this process can tell that a process of this machine has ended.
@@ -89,12 +97,12 @@ const CLIENT_RUNS_ME = COMMAND_ENV;
  * every process outside looks gone.
  */
 export function seesOtherProcesses(role: 'cli' | 'server', conversation: ProcessRef | undefined, env: NodeJS.ProcessEnv = process.env): boolean {
-  return role === 'server' || conversation !== undefined || !CLIENT_RUNS_ME.some((key) => env[key]);
+  return role === 'server' || conversation !== undefined || !clientRanMe(env);
 }
 
-/** The conversation this process belongs to; undefined where it cannot be told. */
-export function conversationProcess(role: 'cli' | 'server', env: NodeJS.ProcessEnv = process.env): ProcessRef | undefined {
-  const parent = processInfo(process.ppid);
+/** The conversation this process belongs to; undefined where it cannot be told. `from`: the process to look from, this one's parent. */
+export function conversationProcess(role: 'cli' | 'server', env: NodeJS.ProcessEnv = process.env, from = process.ppid): ProcessRef | undefined {
+  const parent = processInfo(from);
   if (!parent || parent === 'gone') return undefined;
   if (role === 'server') return { pid: parent.pid, start: parent.start };
   let at: ProcessInfo | 'gone' | undefined = parent;
@@ -105,7 +113,7 @@ export function conversationProcess(role: 'cli' | 'server', env: NodeJS.ProcessE
   // A client ran this command, yet no client is above it: the command sees a process tree of its own (Codex's
   // workspace-write sandbox on Linux runs it in a PID namespace whose pid 1 is the sandbox), and a pid seen here
   // names some other process outside it. The conversation cannot be told; the parent does not stand in.
-  if (CLIENT_RUNS_ME.some((key) => env[key])) return undefined;
+  if (clientRanMe(env)) return undefined;
   return { pid: parent.pid, start: parent.start };
 }
 

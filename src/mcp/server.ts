@@ -23,7 +23,7 @@ import {
 import type { Context, sessionOf } from '../app/context.js';
 import type { mcpSessionOf } from '../clients/index.js';
 import type { runStatus } from '../app/status.js';
-import { EXIT, errorJson, InputError } from '../errors.js';
+import { errorJson, InputError, isMcpResult } from '../errors.js';
 import type { errorText, statusText } from '../render/text.js';
 import { toolsOf, type ToolHost } from './tools.js';
 import { LineTransport } from './transport.js';
@@ -128,8 +128,7 @@ export function createServer(ctx: Context, given: string | undefined, host: McpH
     try {
       const { session, from } = sessionOf(typeof args.data.session === 'string' ? args.data.session : given, process.env, mcpSessionOf(request.params._meta));
       const r = await tool.call({ ...ctx, session, sessionFrom: from, role: 'server' }, args.data);
-      const ok = r.exit === EXIT.ok || r.exit === EXIT.stoppedForPerson;
-      if (ok) return { content: [{ type: 'text', text: answerText(r.json, r.text) }], structuredContent: r.json as Record<string, unknown> };
+      if (isMcpResult(r.exit)) return { content: [{ type: 'text', text: answerText(r.json, r.text) }], structuredContent: r.json as Record<string, unknown> };
       const line = r.text.split('\n', 1)[0]!;
       const code = (r.json as { error?: { code?: string } }).error?.code ?? (r.json as { outcome?: string }).outcome ?? `exit ${r.exit}`;
       return { content: [{ type: 'text', text: `${code}: ${line}\n${JSON.stringify(r.json)}` }], isError: true };

@@ -3,7 +3,7 @@ import type { Finding } from '../evidence/types.js';
 import { acCoverageLine } from '../evidence/ac-coverage.js';
 import type { LastAction } from '../formats/pointer/parse-pointer.js';
 import { evidenceFor, hasArtifacts, isSettled } from '../engine/evidence.js';
-import { formatProblem, GitFailed, HeldError, InputError, knownError, type Problem } from '../errors.js';
+import { CodedError, formatProblem, HeldError, InputError, knownError, type Problem } from '../errors.js';
 import type { CheckResult } from '../app/check.js';
 import type { Seam } from '../app/log.js';
 import type { StampedEntry } from '../formats/journal-line.js';
@@ -496,7 +496,7 @@ export function errorText(given: unknown): string {
   const error = knownError(given);
   if (error instanceof InputError) return safe([error.problems.map(formatProblem).join('\n'), ...(error.hint ? [error.hint] : [])].join('\n'));
   if (error instanceof HeldError) return safe([`${error.file ? `${error.file}: ` : ''}${error.message}`, error.hint].join('\n'));
-  if (error instanceof GitFailed) return safe([error.message, error.hint].join('\n'));
+  if (error instanceof CodedError) return safe([error.message, ...(error.hint ? [error.hint] : [])].join('\n'));
   return `autopilot: internal error: ${safe(error instanceof Error ? error.message : String(error))}`;
 }
 

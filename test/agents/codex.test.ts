@@ -556,7 +556,7 @@ describe.skipIf(codexMissing).concurrent('autopilot under codex exec (workspace-
     // The person decides: the decision the agent is to show says so, and AGENTS.md tells the agent to stop on exit 4.
     expect(JSON.stringify(error.decision)).toMatch(/person/i);
     expect(agentsMessage(second.server.turns()[0]!)).toContain(
-      '| another session holds it | 4 | `held` | show `error.message`, `error.decision`; stop, ask the person |',
+      '| another session holds it | 4 | `held` `lease_moved` | show `error.message`, `error.decision`; stop, ask the person |',
     );
     const mcp = mcpCalls(refused);
     expect(mcp.map((c) => c.tool)).toEqual(['next']);

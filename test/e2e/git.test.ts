@@ -282,4 +282,39 @@ describe('the lease on a shared remote', () => {
     expect(journal(b).at(-1)).toMatchObject({ event: 'lease_taken_over', remote: 'origin', reason: 'stale' });
     expect(await run(a, 'machine-a', 'lease', '--take-over', '--remote', 'origin')).toBe(0);
   });
+
+  it('moved under each of its 3 reads (another machine renewing it just then): exit 4, `lease_moved`, run it again; nothing written, never `internal`', async () => {
+    const { a, b } = machines();
+    expect(await run(a, 'machine-a', 'lease', '--remote', 'origin')).toBe(0);
+    // B's remote serves every read after moving the lease to a commit of its own: each ls-remote and fetch sees another.
+    const mover = join(tempDir(), 'moving-upload-pack');
+    writeFileSync(
+      mover,
+      [
+        '#!/bin/sh',
+        'for repo; do :; done',
+        'export GIT_AUTHOR_NAME=other GIT_AUTHOR_EMAIL=other@example.com GIT_COMMITTER_NAME=other GIT_COMMITTER_EMAIL=other@example.com',
+        'tree=$(git --git-dir="$repo" mktree </dev/null)',
+        'moved=$(echo "renewed $$" | git --git-dir="$repo" commit-tree "$tree")',
+        'git --git-dir="$repo" update-ref refs/autopilot/lease "$moved"',
+        'exec git upload-pack "$@"',
+        '',
+      ].join('\n'),
+      { mode: 0o755 },
+    );
+    git(b, 'config', 'remote.origin.uploadpack', mover);
+    const before = git(b, 'status', '--porcelain');
+    const env = { ...process.env, AUTOPILOT_MACHINE_ID: 'machine-b', AUTOPILOT_SESSION: 'machine-b' };
+    const moved = spawnSync(process.execPath, [BIN, '-C', b, 'lease', '--remote', 'origin', '--json'], { encoding: 'utf8', env });
+    expect(moved.status, moved.stdout + moved.stderr).toBe(4);
+    expect(JSON.parse(moved.stdout).error).toEqual({
+      code: 'lease_moved',
+      message: 'the lease on origin kept changing while autopilot read it: another session is taking or renewing it',
+      hint: expect.stringContaining('Run the command again'),
+    });
+    const said = spawnSync(process.execPath, [BIN, '-C', b, 'lease', '--remote', 'origin'], { encoding: 'utf8', env });
+    expect(said.status).toBe(4);
+    expect(said.stderr).not.toContain('internal error');
+    expect(git(b, 'status', '--porcelain')).toBe(before);
+  });
 });

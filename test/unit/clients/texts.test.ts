@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { agentsSection, autopilotCommand, claudeCommand, OUTCOMES } from '../../../src/clients/instructions.js';
 import { exitCodeOf, type Outcome } from '../../../src/engine/transitions.js';
-import { ERROR_CODES, ERROR_EXIT, EXIT, exitCodeOfError, GitFailed, HeldError, InputError, type ErrorCode } from '../../../src/errors.js';
+import { ERROR_CODES, ERROR_EXIT, EXIT, exitCodeOfError, GitFailed, HeldError, InputError, LeaseMoved, type ErrorCode } from '../../../src/errors.js';
 
 /** The table's rows as an agent reads them: what, exit, the MCP column's codes (none: a result), what to do. */
 function rows(text: string): { what: string; exit: number; codes: string[]; result: boolean; does: string }[] {
@@ -27,6 +27,7 @@ const thrown: Record<Exclude<ErrorCode, 'refused'>, unknown> = {
   guard_off: new InputError({ message: 'x' }, undefined, 'guard_off'),
   disk_full: Object.assign(new Error('no space'), { code: 'ENOSPC' }),
   held: new HeldError({ message: 'held', hint: 'ask the person' }),
+  lease_moved: new LeaseMoved('origin'),
   git_failed: new GitFailed('git refused', 'see git'),
   internal: new Error('a bug'),
 };
