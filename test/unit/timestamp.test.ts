@@ -11,13 +11,17 @@ const FIRST = Date.parse('0001-01-01T00:00:00.000Z');
 const LAST = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 describe('isoTime', () => {
-  it('agrees with toISOString on 100,000 moments from year 1 to 9999, and on a Date as on its number', () => {
+  // 10,000 moments find, 20 seeds of 20, each slip in the date arithmetic that shows on many days: a year ended by
+  // `<` for `<=` February, an unpadded year or millisecond, a day count truncated toward zero before 1970, the
+  // centuries' rule left out. Two slips that show on a few days in 400 years (the era's last day left out, a century
+  // counted a day long) 100,000 found in 8 and 19 seeds of 20, 10,000 in 1 and 3: the edges below find both every time.
+  it('agrees with toISOString on 10,000 moments from year 1 to 9999, and on a Date as on its number', () => {
     fc.assert(
       fc.property(fc.integer({ min: FIRST, max: LAST }), (ms) => {
         expect(isoTime(ms)).toBe(new Date(ms).toISOString());
         expect(isoTime(new Date(ms))).toBe(isoTime(ms));
       }),
-      { numRuns: 100_000 },
+      { numRuns: 10_000 },
     );
   });
 

@@ -2,9 +2,10 @@
  * The chain on real files (rule 11): what `commit` stamps (`prev`), the seams
  * the journal's end shows after a union merge (`readJournalHead`), what the
  * whole-journal reader (`check`, `log`) names, and that the end stays a
- * bounded read at a million events.
+ * bounded read on a journal four times the widest window (`npm run bench`
+ * times a million events).
  */
-import { appendFileSync, mkdtempSync, openSync, closeSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, openSync, closeSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -14,7 +15,7 @@ import { chainHash, entry, judgeLine, prevOf, serializeEntries, type JournalEntr
 import type { Position } from '../../../src/formats/pointer/position.js';
 import { readJournalHead } from '../../../src/io/journal-head.js';
 import { readJournal, readLinesBackwards } from '../../../src/io/journal.js';
-import { JOURNAL_CHAIN_WINDOW_BYTES, JOURNAL_LINE_MAX_BYTES } from '../../../src/limits.js';
+import { JOURNAL_CHAIN_WINDOW_BYTES, JOURNAL_FORK_WINDOW_BYTES, JOURNAL_LINE_MAX_BYTES } from '../../../src/limits.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'autopilot-chain-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -256,7 +257,14 @@ describe('readLinesBackwards', () => {
   });
 });
 
-describe('a million events', () => {
+/**
+ * 100,000 events, about 40 MB: four times the widest window the end is read in (`JOURNAL_FORK_WINDOW_BYTES`), so a
+ * read that reached past the windows would show in `bytes`. A million (400 MB written on every unit run) proved no
+ * more; `npm run bench` times `status` and `next` on a million-event history.
+ */
+const EVENTS = 100_000;
+
+describe(`${EVENTS.toLocaleString('en')} events`, () => {
   /** A journal of `count` chained substep events, each its own command's, written in large pieces. */
   function bigJournal(count: number): { file: string; lines: string[] } {
     const file = join(dir, `big-${n++}.jsonl`);
@@ -283,7 +291,8 @@ describe('a million events', () => {
   }
 
   it('the end is read within the chain window, with and without a fork', { timeout: 120_000 }, () => {
-    const { file, lines } = bigJournal(1_000_000);
+    const { file, lines } = bigJournal(EVENTS);
+    expect(statSync(file).size).toBeGreaterThan(4 * JOURNAL_FORK_WINDOW_BYTES);
     const timed = () => {
       const runs: number[] = [];
       let head = readJournalHead(file);
@@ -296,7 +305,7 @@ describe('a million events', () => {
     };
     const { head, ms: plain } = timed();
     expect(head.fork).toBeUndefined();
-    expect(head.lastSeq).toBe(1_000_000);
+    expect(head.lastSeq).toBe(EVENTS);
     expect(head.bytes).toBeLessThan(JOURNAL_CHAIN_WINDOW_BYTES + 64 * 1024);
 
     // Another branch's 3 events, forked 5 events before the end: a union merge appends them.
@@ -305,7 +314,7 @@ describe('a million events', () => {
     const theirs = [1, 2, 3].map((i) => {
       const line = JSON.stringify({
         prev,
-        seq: 999_995 + i,
+        seq: EVENTS - 5 + i,
         at: '2026-11-26T11:00:00.000Z',
         session: 'other',
         ...completed(1),
@@ -317,11 +326,11 @@ describe('a million events', () => {
     appendFileSync(file, theirs.join('\n') + '\n');
     const { head: forked, ms: withFork } = timed();
     expect(forked.fork).toMatchObject({ forkPoint: chainHash(fork), a: { lines: 5 }, b: { lines: 3 } });
-    expect(forked.lastSeq).toBe(1_000_000);
+    expect(forked.lastSeq).toBe(EVENTS);
     expect(forked.bytes).toBeLessThan(JOURNAL_CHAIN_WINDOW_BYTES + 64 * 1024);
     // What is read is held above (bytes, not time: no timed test in npm test); the figures are printed for docs/performance.md.
     console.log(
-      `readJournalHead at 1,000,000 events (median of 5): ${plain.toFixed(1)} ms without a fork, ${withFork.toFixed(1)} ms with one (${forked.bytes} bytes read)`,
+      `readJournalHead at ${EVENTS.toLocaleString('en')} events (median of 5): ${plain.toFixed(1)} ms without a fork, ${withFork.toFixed(1)} ms with one (${forked.bytes} bytes read)`,
     );
   });
 });

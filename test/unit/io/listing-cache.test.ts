@@ -4,12 +4,14 @@
  * again; kept names are used only while the folder is exactly as it was, so
  * a name added, removed or renamed is seen by the very next call. Real
  * folders, large enough that their own size marks them as large on this
- * file system.
+ * file system (the other notes are links to one file: names are what make a
+ * folder large, and a link is a name without a file to write). The quiet
+ * window passes on a faked clock (`Date` only: the folders' times are real).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { findMatches } from '../../../src/io/find-matches.js';
 import { listingsFile } from '../../../src/io/listing-cache.js';
 import { parseListings } from '../../../src/formats/listing-cache.js';
@@ -17,6 +19,7 @@ import { LARGE_LISTING_BYTES, LISTING_QUIET_MS } from '../../../src/limits.js';
 
 const made: string[] = [];
 afterEach(() => {
+  vi.useRealTimers();
   for (const path of made.splice(0)) rmSync(path, { recursive: true, force: true });
 });
 
@@ -28,16 +31,22 @@ function largeFolder(): { base: string; folder: string; others: number } {
   mkdirSync(folder);
   writeFileSync(join(folder, 'solution_draft_01.md'), 'a draft\n');
   writeFileSync(join(folder, 'solution_draft_02.md'), 'a draft\n');
+  const note = join(base, 'note.md');
+  writeFileSync(note, 'n\n');
   let others = 0;
   while (statSync(folder).size <= LARGE_LISTING_BYTES && others < 60_000) {
-    for (let i = 0; i < 1000; i++) writeFileSync(join(folder, `a-note-that-is-not-a-draft-${String(others++).padStart(6, '0')}.md`), 'n\n');
+    for (let i = 0; i < 1000; i++) linkSync(note, join(folder, `a-note-that-is-not-a-draft-${String(others++).padStart(6, '0')}.md`));
   }
   expect(statSync(folder).size).toBeGreaterThan(LARGE_LISTING_BYTES);
   made.push(listingsFile(folder));
   return { base, folder, others };
 }
 
-const quiet = () => new Promise((resolve) => setTimeout(resolve, LISTING_QUIET_MS + 200));
+/** The quiet window passes: `Date.now()` reads as it will `LISTING_QUIET_MS` + 200 ms from now, until `vi.useRealTimers()`. */
+const quiet = () => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(Date.now() + LISTING_QUIET_MS + 200);
+};
 const drafts = (base: string) => findMatches(base, '01_solution/solution_draft_*.md', 10);
 const kept = (folder: string) => {
   const parsed = parseListings(readFileSync(listingsFile(folder), 'utf8'), 'listings');
@@ -45,9 +54,9 @@ const kept = (folder: string) => {
 };
 
 describe('the listing cache of a large folder', () => {
-  it("keeps a quiet folder's matching names, reads them while the folder is as it was, and sees each of 3 changes (add, remove, rename) on the next call", async () => {
+  it("keeps a quiet folder's matching names, reads them while the folder is as it was, and sees each of 3 changes (add, remove, rename) on the next call", () => {
     const { base, folder, others } = largeFolder();
-    await quiet();
+    quiet();
     expect(drafts(base)).toEqual(['01_solution/solution_draft_01.md', '01_solution/solution_draft_02.md']);
     expect(kept(folder)?.segments).toEqual({ 'solution_draft_*.md': ['solution_draft_01.md', 'solution_draft_02.md'] });
 
@@ -56,6 +65,8 @@ describe('the listing cache of a large folder', () => {
     writeFileSync(listingsFile(folder), JSON.stringify({ ...listings, segments: { 'solution_draft_*.md': ['solution_draft_02.md'] } }));
     expect(drafts(base)).toEqual(['01_solution/solution_draft_02.md']);
 
+    // Back to the real clock: each change below is fresh.
+    vi.useRealTimers();
     writeFileSync(join(folder, 'solution_draft_03.md'), 'a draft\n');
     expect(drafts(base)).toEqual(['01_solution/solution_draft_01.md', '01_solution/solution_draft_02.md', '01_solution/solution_draft_03.md']);
     unlinkSync(join(folder, 'solution_draft_02.md'));
@@ -67,12 +78,12 @@ describe('the listing cache of a large folder', () => {
     expect(others).toBeGreaterThan(1000);
   });
 
-  it('keeps nothing for a folder changed within the quiet window, and reads a broken cache file as none', async () => {
+  it('keeps nothing for a folder changed within the quiet window, and reads a broken cache file as none', () => {
     const { base, folder } = largeFolder();
     expect(drafts(base)).toEqual(['01_solution/solution_draft_01.md', '01_solution/solution_draft_02.md']);
     expect(existsSync(listingsFile(folder))).toBe(false);
 
-    await quiet();
+    quiet();
     mkdirSync(dirname(listingsFile(folder)), { recursive: true });
     writeFileSync(listingsFile(folder), '{"identity": 12, "segments": "not names"}');
     expect(drafts(base)).toEqual(['01_solution/solution_draft_01.md', '01_solution/solution_draft_02.md']);

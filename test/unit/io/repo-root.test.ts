@@ -99,13 +99,16 @@ describe('isInside', () => {
     expect(isInside('/repo', '/repo-other/notes.md')).toBe(false);
   });
 
-  it('answers as path.relative does on 100,000 pairs of paths with `.`, `..`, empty and look-alike segments', () => {
+  // 10,000 pairs find, 20 seeds of 20, the bug this was written for (any name starting `..` taken for a climb) and
+  // each slip in the quick paths: a plain path's test that misses `//` or `/./`, a prefix without the separator
+  // (`/repo-other`), a prefix taken with a `..` in it; 3,000 already did.
+  it('answers as path.relative does on 10,000 pairs of paths with `.`, `..`, empty and look-alike segments', () => {
     fc.assert(
       fc.property(path, path, fc.boolean(), (root, tail, nested) => {
         const target = nested ? `${root}${tail}` : tail;
         expect(isInside(root, target)).toBe(byRelative(root, target));
       }),
-      { numRuns: 100_000 },
+      { numRuns: 10_000 },
     );
   });
 });
