@@ -43,7 +43,6 @@ const common = {
 // little at start-up.
 const LAZY = {
   'src/flow/parse-flow.ts': 'parse-flow',
-  'src/summary/task-table.ts': 'task-table',
   'src/app/parse-yaml.ts': 'parse-yaml',
   'src/io/skill-state.ts': 'skill-state',
   'src/io/skill-outputs.ts': 'skill-outputs',

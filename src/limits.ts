@@ -248,10 +248,11 @@ export const VERIFY_SOURCE_MAX_BYTES = 1 * MB;
 export const CONFIG_MAX_ALIASES = 10;
 
 /**
- * A task index read for a boundary's summary (also past the byte limit,
- * lines and table cells cost remark time): with the syntax a table reader
- * never needs switched off, the slowest shapes found at these limits parse
- * in about a second; a 500-task index is a tenth of each.
+ * A task index read for a boundary's summary: a file past any of these is
+ * refused before it is read (`summary/task-table.ts`). Its reader is one
+ * linear pass (`evidence/markdown-tables.ts`); the limits, set when remark
+ * read it, keep what a summary reads to what a task index holds: a 500-task
+ * index is a tenth of each.
  */
 export const TABLE_INPUT_LIMITS = {
   bytes: 256 * KB,

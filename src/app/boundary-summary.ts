@@ -2,8 +2,9 @@
  * The summary above a session boundary (docs/state-and-journal.md, "Session
  * boundaries"): the number of tasks, batches and
  * complexity points, read from the task table the step before the boundary
- * wrote (its first Done-when file). Read only when a boundary is shown; the
- * Markdown parser is loaded then and only then.
+ * wrote (its first Done-when file), by the task index's one parser
+ * (`evidence/task-table.ts`, no Markdown parser). Read only when a boundary
+ * is shown.
  */
 import { closeSync, fstatSync, readSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { withCycle, type Flow } from '../flow/model.js';
 import { findMatches } from '../io/find-matches.js';
 import { openFile } from '../io/journal.js';
 import type { Repo } from '../io/repo.js';
+import { summarizeTasks, TABLE_EXAMPLE } from '../summary/task-table.js';
 import type { BoundarySummary } from './view.js';
 import { TASK_INDEX_MAX_BYTES } from '../limits.js';
 
@@ -25,7 +27,6 @@ export async function boundarySummary(repo: Repo, flow: Flow, after: number, cyc
   const [match] = findMatches(repo.docs, withCycle(pattern, cycle), 1, { root: repo.root, refused: () => undefined });
   const file = `${repo.docsName}/${match ?? withCycle(pattern, cycle)}`;
   const fd = match ? openFile(join(repo.docs, match)) : undefined;
-  const { summarizeTasks, TABLE_EXAMPLE } = await import('../summary/task-table.js');
   if (fd === undefined) return { file, problem: 'no task table: the file is missing', fix: fixOf(file, `a task table: ${TABLE_EXAMPLE}`) };
   let text: string;
   try {

@@ -11,7 +11,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { DEFAULT_BATCH_OUTPUT, currentBatch, namedTasks, reportOf, type BatchFacts, type BatchReportFacts } from '../engine/task-batches.js';
-import { batchesOf, readTaskTable } from '../evidence/task-table.js';
+import { batchesOf, readTaskTable, taskFileNames } from '../evidence/task-table.js';
 import { comparable } from '../evidence/index.js';
 import { withCycle, type Step } from '../flow/model.js';
 import type { Position } from '../formats/pointer/position.js';
@@ -52,8 +52,7 @@ export function gatherBatches({ repo, flow, step, position, declared, report }: 
   const folder = posix.dirname(index);
   const siblings = safeList(join(repo.docs, folder));
   const tasks = rows.map((r) => {
-    const id = r.id.toLowerCase();
-    const file = siblings.find((n) => n.toLowerCase().startsWith(`${id}_`) || n.toLowerCase().startsWith(`${id}-`) || n.toLowerCase() === `${id}.md`);
+    const [file] = taskFileNames(r.id, siblings);
     return { id: r.id, name: r.name, criteria: r.criteria, ...(file ? { file: folder === '.' ? file : `${folder}/${file}` } : {}) };
   });
   const facts: BatchFacts = {

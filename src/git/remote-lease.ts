@@ -10,28 +10,17 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { InputError, LeaseMoved } from '../errors.js';
+import { parseRemoteLease, serializeRemoteLease, type RemoteLease } from '../formats/lease.js';
 import { GitCommandError, GitTimedOut, RemoteNotAnswering } from './errors.js';
 import { oneLine } from './progress-message.js';
 import { runGit, runGitOr, type GitHandle } from './run.js';
 
 /** What a caller outside the git layer tells apart, from the bundle it loaded this from. */
 export { RemoteNotAnswering };
+export type { RemoteLease };
 
 export const LEASE_REF = 'refs/autopilot/lease';
 const LEASE_FILE = 'lease.json';
-
-export interface RemoteLease {
-  /** Who drives (`--session`). */
-  session: string;
-  /** The host name, for people. */
-  host: string;
-  /** A stable id of the machine, for telling hosts of the same name apart. */
-  machine: string;
-  /** ISO time the session first took the lease. */
-  taken_at: string;
-  /** ISO time of the last renewal. */
-  heartbeat: string;
-}
 
 export interface RemoteLeaseState {
   /** The commit the remote's lease ref names: the expected value for the next take or release. */
@@ -42,21 +31,10 @@ export interface RemoteLeaseState {
 
 export type LeaseChange = { ok: true; sha: string } | { ok: false; reason: string; sha?: string; holder?: RemoteLease };
 
-/** `lease.json` as written by autopilot, or undefined for anything else. */
+/** `lease.json` as written by autopilot (`formats/lease.ts`), or undefined for anything else. */
 export function parseLease(text: string): RemoteLease | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== 'object' || value === null) return undefined;
-  const record = value as Record<string, unknown>;
-  const field = (key: keyof RemoteLease) => (typeof record[key] === 'string' && record[key] !== '' ? record[key] : undefined);
-  const lease = { session: field('session'), host: field('host'), machine: field('machine'), taken_at: field('taken_at'), heartbeat: field('heartbeat') };
-  if (Object.values(lease).some((v) => v === undefined)) return undefined;
-  if (Number.isNaN(Date.parse(lease.taken_at!)) || Number.isNaN(Date.parse(lease.heartbeat!))) return undefined;
-  return lease as RemoteLease;
+  const parsed = parseRemoteLease(text, LEASE_FILE);
+  return 'lease' in parsed ? parsed.lease : undefined;
 }
 
 /** How long a git command talking to the remote may stay silent before it is stopped, by default. */
@@ -158,11 +136,7 @@ function trackingRef(remote: string): string {
  * (git would call the second push "up to date" without checking the lease).
  */
 async function writeLeaseCommit(handle: GitHandle, lease: RemoteLease): Promise<string> {
-  const json = `${JSON.stringify(
-    { session: lease.session, host: lease.host, machine: lease.machine, taken_at: lease.taken_at, heartbeat: lease.heartbeat },
-    null,
-    2,
-  )}\n`;
+  const json = serializeRemoteLease(lease);
   if (!parseLease(json)) throw new TypeError(`not a lease (every field a non-empty string, times in ISO form): ${json}`);
   const blob = (await runGit(handle, ['hash-object', '-w', '--stdin'], { input: json })).trim();
   const tree = (await runGit(handle, ['mktree'], { input: `100644 blob ${blob}\t${LEASE_FILE}\n` })).trim();

@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { processAlive } from '../processes.js';
 import type { GitHandle } from './run.js';
 
 const NAME = /^autopilot-index-(\d+)-[0-9a-f]{8}(\.lock)?$/;
@@ -27,17 +28,6 @@ export async function withTempIndex<T>(handle: GitHandle, work: (inTempIndex: { 
   } finally {
     rmSync(path, { force: true });
     rmSync(`${path}.lock`, { force: true });
-  }
-}
-
-/** Whether a process with this pid runs (or runs under another user: `EPERM`). */
-export function processAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

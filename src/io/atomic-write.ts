@@ -11,7 +11,7 @@ import { closeSync, constants, fsyncSync, openSync, readdirSync, renameSync, sta
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { crashPoint, diskFullError } from './crash-point.js';
-import { processAlive } from './machine.js';
+import { processAlive } from '../processes.js';
 
 /** Temporary files carry this in their name, so an interrupted write's leftovers are recognisable (and git-ignored). */
 export const TEMP_MARK = '.autopilot-tmp-';

@@ -29,7 +29,7 @@ import { chainHash, judgeLine, prevOf } from '../formats/journal-line.js';
 import { indexEvent, indexFromCarried, isCarriedIndex, type JournalIndex } from '../formats/journal-index.js';
 import type { JournalFork, ForkSide, RecordSeen } from '../engine/fork.js';
 import type { Opening } from '../engine/attempt-start.js';
-import { newestFirstFilter, oldestFirstBatches } from '../engine/batches.js';
+import { newestFirstFilter, oldestFirstBatches } from '../engine/journal-batches.js';
 import { readBackwards, readLinesBackwards } from './journal.js';
 import { JOURNAL_CHAIN_WINDOW_BYTES, JOURNAL_FORK_WINDOW_BYTES, JOURNAL_HEAD_WINDOW_BYTES, JOURNAL_STEP_WINDOW_BYTES } from '../limits.js';
 

@@ -6,7 +6,7 @@
  * reads a few kilobytes, not the journal.
  */
 import { closeSync, fstatSync, readFileSync, readSync } from 'node:fs';
-import { oldestFirstBatches } from '../engine/batches.js';
+import { oldestFirstBatches } from '../engine/journal-batches.js';
 import { emptyJournalIndex, indexEvent, parseJournalIndex, type JournalIndex } from '../formats/journal-index.js';
 import { judgeLine } from '../formats/journal-line.js';
 import { hashText } from '../hash.js';

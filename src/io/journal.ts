@@ -9,7 +9,7 @@
  * rebuild, in fixed-size chunks; every per-command read comes from the end.
  */
 import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, statSync, writeSync } from 'node:fs';
-import { newestFirstFilter, oldestFirstBatches } from '../engine/batches.js';
+import { newestFirstFilter, oldestFirstBatches } from '../engine/journal-batches.js';
 import { InputError, type Problem } from '../errors.js';
 import { chainHash, judgeLine, parseJournalLine, type StampedEntry } from '../formats/journal-line.js';
 import {

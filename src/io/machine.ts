@@ -71,13 +71,3 @@ export function thisMachine(): Machine {
   cached = { host, machine: process.env.AUTOPILOT_MACHINE_ID || machineId(host), pid: process.pid };
   return cached;
 }
-
-/** Whether a process of this machine is alive. */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}

@@ -8,13 +8,14 @@
  * read, the answer is a problem that says why: the engine never shows numbers
  * the file does not hold.
  *
- * Pure (the caller reads the file), but heavy: it loads the Markdown parser,
- * so the shell should import it only when it shows a boundary.
+ * Pure, and light: the index is read by its one parser (`evidence/task-table.ts`,
+ * the judges' too), with no Markdown parser. A cell is read as the text it is
+ * written in (`**3**` is no number).
  */
-import type { Table, TableCell } from 'mdast';
 import type { Problem } from '../errors.js';
-import { columnKey, lineOf, plainText, tableRows } from '../flow/mdast.js';
-import { topLevelTables } from './top-level-tables.js';
+import { cellText } from '../evidence/markdown-tables.js';
+import { parseTaskIndex, type IndexTable } from '../evidence/task-table.js';
+import { TABLE_INPUT_LIMITS } from '../limits.js';
 
 export interface TaskSummary {
   tasks: number;
@@ -22,77 +23,52 @@ export interface TaskSummary {
   points: number;
 }
 
-const TASK_COLUMN = 'task';
-// `Tasks` is not among them: the Batches table has a `Tasks` column and is not one row per task.
-const POINTS_COLUMNS = ['points', 'complexity', 'complexitypoints'];
-const BATCH_COLUMN = 'batch';
 /** The task table an index holds, as its problems say it. */
 export const TABLE_EXAMPLE =
   '| Task | Name | Points | Batch | Depends on | Test strategy |, one row per task, e.g. | 03 | Parse config | 3 | 2 | 01 | unit per rule |';
 /** Whole or decimal points: `3`, `0.5`. */
 const POINTS = /^\d+(\.\d+)?$/;
 
-interface Columns {
-  task: number;
-  points: number;
-  batch: number;
-}
-
 export function summarizeTasks(markdown: string, file: string): TaskSummary | { problem: Problem } {
-  const tables = topLevelTables(markdown, file, 'task index');
-  if ('problem' in tables) return tables;
+  const tooLarge = sizeProblem(markdown);
+  if (tooLarge)
+    return {
+      problem: { file, message: `the task index is too large to be one (${tooLarge.measured})`, expected: tooLarge.expected, received: tooLarge.received },
+    };
+  const { tables } = parseTaskIndex(markdown);
   if (tables.length === 0) return { problem: { file, message: 'the task index has no task table', expected: TABLE_EXAMPLE, received: 'no table' } };
-
-  for (const table of tables) {
-    const columns = findColumns(headerOf(table));
-    if (columns) return summarizeTable(table, columns, file);
-  }
+  const table = tables.find(({ columns: c }) => c.task !== undefined && c.points !== undefined && c.batch !== undefined);
+  if (table) return summarizeTable(table, file);
   // No table has all three columns: report the one that looks most like the task table.
-  const closest = tables.find((t) => headerOf(t).some((cell) => columnKey(cell) === TASK_COLUMN)) ?? tables[0]!;
-  const keys = headerOf(closest).map(columnKey);
+  const closest = tables.find((t) => t.columns.task !== undefined) ?? tables[0]!;
   const missing = [
-    keys.includes(TASK_COLUMN) ? undefined : 'Task',
-    keys.some((k) => POINTS_COLUMNS.includes(k)) ? undefined : 'Points',
-    keys.includes(BATCH_COLUMN) ? undefined : 'Batch',
+    closest.columns.task === undefined ? 'Task' : undefined,
+    closest.columns.points === undefined ? 'Points' : undefined,
+    closest.columns.batch === undefined ? 'Batch' : undefined,
   ].filter((name) => name !== undefined);
   return {
     problem: {
       file,
-      line: lineOf(closest),
+      line: closest.line,
       message: `the task table lacks the column(s) ${missing.join(', ')}`,
       expected: TABLE_EXAMPLE,
-      received: clip(
-        `| ${headerOf(closest)
-          .map((cell) => plainText(cell))
-          .join(' | ')} |`,
-      ),
+      received: clip(`| ${closest.header.map(cellText).join(' | ')} |`),
     },
   };
 }
 
-const headerOf = (table: Table): TableCell[] => table.children[0]?.children ?? [];
-
-function findColumns(header: TableCell[]): Columns | undefined {
-  const keys = header.map(columnKey);
-  const task = keys.indexOf(TASK_COLUMN);
-  const points = keys.findIndex((k) => POINTS_COLUMNS.includes(k));
-  const batch = keys.indexOf(BATCH_COLUMN);
-  return task < 0 || points < 0 || batch < 0 ? undefined : { task, points, batch };
-}
-
-function summarizeTable(table: Table, columns: Columns, file: string): TaskSummary | { problem: Problem } {
-  const { rows } = tableRows(table);
-  if (rows.length === 0) {
-    return { problem: { file, line: lineOf(table), message: 'the task table has no tasks', expected: TABLE_EXAMPLE, received: 'a header row only' } };
+function summarizeTable(table: IndexTable, file: string): TaskSummary | { problem: Problem } {
+  if (table.rows.length === 0) {
+    return { problem: { file, line: table.line, message: 'the task table has no tasks', expected: TABLE_EXAMPLE, received: 'a header row only' } };
   }
   const batches = new Set<string>();
   // Points are summed in hundredths, so 0.1 + 0.2 adds up to 0.3.
   let hundredths = 0;
-  for (const { cells, line } of rows) {
-    const text = (index: number) => (cells[index] ? plainText(cells[index]) : '');
-    const task = text(columns.task);
-    const points = text(columns.points);
-    const batch = text(columns.batch);
+  for (const { cells, line } of table.rows) {
+    const text = (index: number | undefined) => cellText(cells[index!] ?? '');
+    const task = text(table.columns.task);
+    const points = text(table.columns.points);
+    const batch = text(table.columns.batch);
     if (task === '') return { problem: { file, line, message: 'a row of the task table names no task', expected: TABLE_EXAMPLE, received: '(empty)' } };
     if (!POINTS.test(points)) {
       return {
@@ -109,7 +85,7 @@ function summarizeTable(table: Table, columns: Columns, file: string): TaskSumma
     hundredths += Math.round(Number(points) * 100);
     batches.add(batchKey(batch));
   }
-  return { tasks: rows.length, batches: batches.size, points: hundredths / 100 };
+  return { tasks: table.rows.length, batches: batches.size, points: hundredths / 100 };
 }
 
 /** `2`, `Batch 2` and `batch  2` name one batch. */
@@ -121,3 +97,25 @@ function batchKey(text: string): string {
 }
 
 const clip = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}…` : text);
+
+/**
+ * A file past any of the limits is no task index: it is refused before it is
+ * read (`TABLE_INPUT_LIMITS`: bytes, lines, and `|` characters, a bound on
+ * table cells).
+ */
+function sizeProblem(markdown: string): { measured: string; expected: string; received: string } | undefined {
+  const limits = TABLE_INPUT_LIMITS;
+  const bytes = Buffer.byteLength(markdown, 'utf8');
+  if (bytes > limits.bytes) return { measured: `${Math.ceil(bytes / 1024)} KB`, expected: `at most ${limits.bytes / 1024} KB`, received: `${bytes} bytes` };
+  let lines = 1;
+  let pipes = 0;
+  for (let i = 0; i < markdown.length; i++) {
+    const code = markdown.charCodeAt(i);
+    // \n, \r\n and a lone \r each end a line.
+    if (code === 13 || (code === 10 && markdown.charCodeAt(i - 1) !== 13)) lines++;
+    else if (code === 124) pipes++;
+  }
+  if (lines > limits.lines) return { measured: `${lines} lines`, expected: `at most ${limits.lines} lines`, received: `${lines} lines` };
+  if (pipes > limits.pipes) return { measured: `${pipes} table cell borders`, expected: `at most ${limits.pipes} \`|\` characters`, received: `${pipes}` };
+  return undefined;
+}

@@ -289,7 +289,7 @@ describe.concurrent('a command killed half-way through its journal write, then r
     { name: 'ack (one-line batch)', scenario: 'ack (after three failures)' },
     { name: 'done at step 1 (one-line batch)', scenario: 'done (step 1, the work moves on)' },
     // A batch of several lines cut by a crash leaves its first line(s) whole but without the batch's
-    // closing `pointer` record: no reader takes them as events (src/engine/batches.ts).
+    // closing `pointer` record: no reader takes them as events (src/engine/journal-batches.ts).
     { name: 'done at step 2 (step_completed + decision_required)', scenario: 'done (step 2, stops at the research decision)' },
     { name: 'done at step 5 (step_completed + boundary_reached)', scenario: 'done (step 5, stops at the session boundary)' },
     { name: 'done at step 3 (step_completed + step 4 passed over)', scenario: 'done (step 3, Plan; UI Design passed over)' },

@@ -16,9 +16,17 @@ describe('the git layer is loaded lazily', () => {
     expect(staticEdgesInto(GIT, /→ src\/git\//)).toEqual([]);
   });
 
-  it('src/git imports no package, and nothing but the pure errors, limits, blob ids (hash), position types and text escaping from outside', () => {
+  it('src/git imports no package, and nothing but the pure errors, limits, blob ids (hash), position types, text escaping, the remote lease format and the process probe from outside', () => {
     const edges = sources(GIT).flatMap((file) => staticImports(file).map((target) => ({ from: relative(GIT, file), target })));
     const outside = new Set(edges.map((e) => e.target).filter((t) => !t.startsWith('src/git/') && !t.startsWith('node:')));
-    expect([...outside].sort()).toEqual(['src/errors.ts', 'src/formats/bidi.ts', 'src/formats/pointer/position.ts', 'src/hash.ts', 'src/limits.ts']);
+    expect([...outside].sort()).toEqual([
+      'src/errors.ts',
+      'src/formats/bidi.ts',
+      'src/formats/lease.ts',
+      'src/formats/pointer/position.ts',
+      'src/hash.ts',
+      'src/limits.ts',
+      'src/processes.ts',
+    ]);
   });
 });

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { judgeFile, type CommandRun, type JudgeInput, type OutputDeclaration } from '../../../src/evidence/index.js';
 import { parseFlow } from '../../../src/flow/parse-flow.js';
 import type { Step } from '../../../src/flow/model.js';
-import { TASK_TABLE_HEADER } from '../../../src/evidence/task-index.js';
+import { TASK_TABLE_HEADER } from '../../../src/evidence/task-table.js';
 import { parseOutputsDeclaration } from '../../../src/formats/skill-outputs.js';
 import { summarizeTasks } from '../../../src/summary/task-table.js';
 import { ROOT } from '../../helpers/engine.js';

@@ -1,6 +1,7 @@
 /**
- * A command's events are one batch: consecutive sequence numbers, the last
- * carrying the pointer the command left. A batch a crash cut short (a kill
+ * The journal's batches (not the batches of tasks a step walks, which are
+ * `task-batches.ts`): a command's events are one batch, consecutive sequence
+ * numbers, the last carrying the pointer the command left. A batch a crash cut short (a kill
  * half-way through the write) has no such last event; its whole lines are
  * not on record, and every reader leaves them out. Events from before
  * sequence numbers (an older autopilot) always count. An event that moves no
