@@ -42,7 +42,9 @@ export async function runAdopt(ctx: Context): Promise<AdoptResult> {
     let flow = loaded.flow;
     if (loaded.cut) {
       const { expected, found } = loaded.cut;
-      const changes = [`events ${found + 1} to ${expected} lost; the run goes on from ${describeTarget(position)}, ${position.status}, retry ${position.retryCount}`];
+      const changes = [
+        `events ${found + 1} to ${expected} lost; the run goes on from ${describeTarget(position)}, ${position.status}, retry ${position.retryCount}`,
+      ];
       entries.push(entry('edit_adopted', position, { what: 'journal', changes }));
       adopted.push({ what: 'journal', changes });
     }
@@ -76,7 +78,8 @@ function nothingHeld(loaded: Loaded): InputError {
   return new InputError(
     {
       message: `nothing is held for a person to adopt${dropped}`,
-      expected: 'a hand edit of the pointer past a gate a person owns, an edit of the pinned acceptance criteria, or a journal that lost events (`autopilot status` names each)',
+      expected:
+        'a hand edit of the pointer past a gate a person owns, an edit of the pinned acceptance criteria, or a journal that lost events (`autopilot status` names each)',
       received: 'none',
     },
     'A hand edit that passes no gate is respected as it is: there is nothing to adopt.',

@@ -78,7 +78,11 @@ async function withCut(repo: Repo, loaded: Loaded, options: ReadOptions): Promis
       { file: journalFile, message: text, expected: `every event up to ${cut.expected}`, received: cut.found === 0 ? 'no event' : `events up to ${cut.found}` },
       `Nothing was written. ${cutRecovery(cut, journalFile)}`,
     );
-  const drift: Drift = { kind: cut.found === 0 ? 'journal-gone' : 'journal-behind', step: loaded.reconciled.position.step, message: `${text}. ${cutRecovery(cut, journalFile)}` };
+  const drift: Drift = {
+    kind: cut.found === 0 ? 'journal-gone' : 'journal-behind',
+    step: loaded.reconciled.position.step,
+    message: `${text}. ${cutRecovery(cut, journalFile)}`,
+  };
   // The pointer's marker already said it (`checkRecord`): once.
   const others = loaded.reconciled.drift.filter((d) => d.kind !== 'journal-gone' && d.kind !== 'journal-behind');
   return { ...loaded, cut, lastSeq: Math.max(loaded.lastSeq, cut.expected), reconciled: { ...loaded.reconciled, drift: [drift, ...others] } };

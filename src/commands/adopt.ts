@@ -29,11 +29,10 @@ export const adopt = defineCommand({
         retry_count: r.position.retryCount,
       },
       text: [
-        ...r.adopted.map(
-          (a) =>
-            a.what === 'journal'
-              ? `✓ Adopted the journal as it is: ${a.changes.join(', ')}.`
-              : `✓ Adopted the held edit of the ${a.what === 'pointer' ? 'pointer' : 'acceptance criteria'}: ${a.changes.join(', ') || 'as written'}.`,
+        ...r.adopted.map((a) =>
+          a.what === 'journal'
+            ? `✓ Adopted the journal as it is: ${a.changes.join(', ')}.`
+            : `✓ Adopted the held edit of the ${a.what === 'pointer' ? 'pointer' : 'acceptance criteria'}: ${a.changes.join(', ') || 'as written'}.`,
         ),
         `The run goes on from ${at}. Run \`autopilot next\`.`,
       ].join('\n'),

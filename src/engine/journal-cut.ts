@@ -51,7 +51,8 @@ export function cutText(cut: JournalCut, journalFile: string): string {
 export function cutRecovery(cut: JournalCut, journalFile: string): string {
   const adopt =
     "a person's `autopilot adopt` goes on from the position shown, journaled as theirs (the events lost stay lost; a journal never committed, as on a fresh clone where it is ignored, is recovered only this way)";
-  if (cut.headHolds) return `Bring the record back: \`git checkout HEAD -- ${journalFile}\` (HEAD holds the journal up to event ${cut.expected} or later); or ${adopt}.`;
+  if (cut.headHolds)
+    return `Bring the record back: \`git checkout HEAD -- ${journalFile}\` (HEAD holds the journal up to event ${cut.expected} or later); or ${adopt}.`;
   const head = cut.headHolds === false ? '' : `\`git checkout HEAD -- ${journalFile}\` when HEAD holds it, or `;
   return `Bring the record back: ${head}a copy that holds event ${cut.expected} (\`git log -- ${journalFile}\` lists the committed ones); or ${adopt}.`;
 }
