@@ -1,7 +1,10 @@
 /**
  * The signs of a cut journal beyond the pointer's marker (`engine/journal-cut.ts`),
  * read at the edge, cheapest first:
- * - this machine's note of the last progress commit it made (one small file);
+ * - this machine's note of the last progress commit it made (one small file),
+ *   while that commit is still HEAD (read from the git folder's files, no
+ *   process): after a `git revert`, a merge or any commit since, HEAD's
+ *   journal decides instead;
  * - the newest checkpoint taken since the journal's first event (one listing,
  *   one small file): an older run's, before a `reset`, does not count;
  * - the journal HEAD holds, only where a command may write (or `check` asks)
@@ -12,15 +15,15 @@
  *   line not the work tree's: a `reset` not committed yet) does not count.
  * `status` never starts git here.
  */
-import { closeSync, readSync, statSync } from 'node:fs';
-import { relative } from 'node:path';
+import { closeSync, existsSync, readFileSync, readSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 import { judgeCut, type CutSign, type JournalCut } from '../engine/journal-cut.js';
 import { checkpointIds, readCheckpoint } from '../io/checkpoint-files.js';
 import { firstEventAt, openFile } from '../io/journal.js';
 import type { Repo } from '../io/repo.js';
 import { firstCommitMissing, gitFallbackOff } from './git-source.js';
 import type { Loaded } from './load-state.js';
-import { notedSeq } from './progress-commit.js';
+import { notedCommit } from './progress-commit.js';
 
 export interface CutOptions {
   /** Whether git may be asked for HEAD's journal. */
@@ -33,7 +36,8 @@ export async function findCut(repo: Repo, loaded: Loaded, options: CutOptions): 
   const found = loaded.head.lastSeq;
   const signs: { by: CutSign; seq: number }[] = [];
   if (loaded.pointer?.record) signs.push({ by: 'pointer', seq: loaded.pointer.record.seq });
-  const noted = notedSeq(repo);
+  const note = notedCommit(repo);
+  const noted = note && note.sha === headCommit(repo) ? note.seq : undefined;
   if (noted !== undefined) signs.push({ by: 'commit', seq: noted });
   const checkpoint = newestCheckpointSeq(repo);
   if (checkpoint !== undefined) signs.push({ by: 'checkpoint', seq: checkpoint });
@@ -101,4 +105,37 @@ function lastSeq(text: string): number | undefined {
     }
   }
   return undefined;
+}
+
+/** HEAD's commit, read from the git folder's files (no process): undefined where it cannot tell. */
+function headCommit(repo: Repo): string | undefined {
+  try {
+    let dir = repo.root;
+    while (!existsSync(join(dir, '.git'))) {
+      const up = dirname(dir);
+      if (up === dir) return undefined;
+      dir = up;
+    }
+    let gitDir = join(dir, '.git');
+    if (!statSync(gitDir).isDirectory()) {
+      const named = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(gitDir, 'utf8'))?.[1];
+      if (!named) return undefined;
+      gitDir = isAbsolute(named) ? named : join(dir, named);
+    }
+    const head = readFileSync(join(gitDir, 'HEAD'), 'utf8').trim();
+    const ref = /^ref:\s*(\S+)$/.exec(head)?.[1];
+    if (!ref) return /^[0-9a-f]{40,64}$/.test(head) ? head : undefined;
+    const commonFile = join(gitDir, 'commondir');
+    const common = existsSync(commonFile) ? join(gitDir, readFileSync(commonFile, 'utf8').trim()) : gitDir;
+    const loose = join(common, ref);
+    if (existsSync(loose)) return readFileSync(loose, 'utf8').trim();
+    const packed = join(common, 'packed-refs');
+    if (!existsSync(packed)) return undefined;
+    return readFileSync(packed, 'utf8')
+      .split('\n')
+      .find((line) => line.endsWith(` ${ref}`))
+      ?.split(' ')[0];
+  } catch {
+    return undefined;
+  }
 }

@@ -213,8 +213,8 @@ function readNote(repo: Repo): CommitNote | undefined {
   }
 }
 
-/** The event of the last progress commit this machine made or found, as its note says: a sign of how far the journal reached (`app/journal-cut.ts`). */
-export const notedSeq = (repo: Repo): number | undefined => readNote(repo)?.seq;
+/** The last progress commit this machine made or found and its event, as its note says: a sign of how far the journal reached (`app/journal-cut.ts`). */
+export const notedCommit = (repo: Repo): { seq: number; sha: string } | undefined => readNote(repo);
 
 /** Forgets the note: a run started over (`reset`) numbers its events from 1 again. */
 export function forgetNote(repo: Repo): void {
