@@ -21,7 +21,7 @@
  * started-over run repeats. A kill or a git failure between the two leaves it
  * owed; the next command that writes makes it before anything else, once.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { allMatches, evidenceFor } from '../engine/evidence.js';
 import { describeOwed, type OwedCommit } from '../engine/owed-commit.js';
@@ -211,6 +211,14 @@ function readNote(repo: Repo): CommitNote | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The last progress commit this machine made or found and its event, as its note says: a sign of how far the journal reached (`app/journal-cut.ts`). */
+export const notedCommit = (repo: Repo): { seq: number; sha: string } | undefined => readNote(repo);
+
+/** Forgets the note: a run started over (`reset`) numbers its events from 1 again. */
+export function forgetNote(repo: Repo): void {
+  rmSync(noteFile(repo), { force: true });
 }
 
 /** Whether this machine made (or found) the commit of this owed line: the journal's last line is that very line. */

@@ -80,6 +80,8 @@ export interface TransactionSpec<P> {
    * renewed or released, and its entries say `actor: person`.
    */
   person?: true;
+  /** A person's `adopt`: a journal that lost events is read, not refused (rule 7). */
+  adoptsCut?: true;
   /** What the command must know, or refuse, before the lock is taken; nothing has been written yet. */
   prepare?: (opened: Opened) => P | Promise<P>;
 }
@@ -130,7 +132,7 @@ export async function transact<P = undefined, T = void>(
     let loaded: Loaded | undefined;
     // The journal's end as read under the lock for an owed commit: the state's read takes it while nothing was written since.
     let head: JournalHead | undefined;
-    const state = async () => (loaded ??= await readState(repo, flows, head, { writing: true }));
+    const state = async () => (loaded ??= await readState(repo, flows, head, { writing: true, adoptCut: spec.adoptsCut }));
     // The locks broken on the way in are journaled with whatever the command writes, once the state is known.
     const brokenEntries = (at: Loaded) =>
       lock.broken.map((h) =>
