@@ -6,7 +6,10 @@
  *   changed the flow, `run_started` pinning that flow); the folder judges it
  *   at the next command, as it judges any pointer (rule 1);
  * - an edit of the pinned acceptance criteria: `edit_adopted` with the
- *   criteria as the file holds them now, pinned anew.
+ *   criteria as the file holds them now, pinned anew;
+ * - a journal that lost events (rule 7, `engine/journal-cut.ts`): the run goes
+ *   on from the position shown, `edit_adopted` (`what: journal`) numbered past
+ *   every event the signs name, so the journal reaches them again.
  * It acts on the run, not as a driver (rule 6): no lease is judged, taken or
  * released, and its entries say `actor: person`. With nothing held it says so
  * (exit 2) and writes nothing.
@@ -16,26 +19,35 @@ import { flowFileRef, pinnedCopy } from '../engine/pin.js';
 import { InputError } from '../errors.js';
 import { entry, fromPointerRecord, type JournalEntry } from '../formats/journal-line.js';
 import type { Position } from '../formats/pointer/position.js';
+import { describeTarget } from '../engine/follow-through.js';
 import type { Context } from './context.js';
 import type { Loaded } from './load-state.js';
 import { pointerAt, transact } from './transaction.js';
 
 export interface AdoptResult {
   /** What was adopted, a line each: `the pointer: step 2 → 3`, `the criteria: AC-02 dropped`. */
-  adopted: { what: 'pointer' | 'criteria'; changes: string[] }[];
+  adopted: { what: 'pointer' | 'criteria' | 'journal'; changes: string[] }[];
   /** Where the run goes on from. */
   position: Position;
 }
 
 export async function runAdopt(ctx: Context): Promise<AdoptResult> {
-  const { result } = await transact(ctx, { flows: 'cache', person: true }, async (tx) => {
+  const { result } = await transact(ctx, { flows: 'cache', person: true, adoptsCut: true }, async (tx) => {
     const loaded = await tx.state();
     const held = loaded.held && !loaded.held.dismissed ? loaded.held.edit : undefined;
-    if (!held && !loaded.criteria) throw nothingHeld(loaded);
+    if (!held && !loaded.criteria && !loaded.cut) throw nothingHeld(loaded);
     const entries: JournalEntry[] = [];
     const adopted: AdoptResult['adopted'] = [];
     let position = loaded.reconciled.position;
     let flow = loaded.flow;
+    if (loaded.cut) {
+      const { expected, found } = loaded.cut;
+      const changes = [
+        `events ${found + 1} to ${expected} lost; the run goes on from ${describeTarget(position)}, ${position.status}, retry ${position.retryCount}`,
+      ];
+      entries.push(entry('edit_adopted', position, { what: 'journal', changes }));
+      adopted.push({ what: 'journal', changes });
+    }
     if (held) {
       position = fromPointerRecord(held.pointer);
       // Another flow: the run is pinned to it now, as any run begun is.
@@ -66,7 +78,8 @@ function nothingHeld(loaded: Loaded): InputError {
   return new InputError(
     {
       message: `nothing is held for a person to adopt${dropped}`,
-      expected: 'a hand edit of the pointer past a gate a person owns, or an edit of the pinned acceptance criteria (`autopilot status` names either)',
+      expected:
+        'a hand edit of the pointer past a gate a person owns, an edit of the pinned acceptance criteria, or a journal that lost events (`autopilot status` names each)',
       received: 'none',
     },
     'A hand edit that passes no gate is respected as it is: there is nothing to adopt.',

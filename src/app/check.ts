@@ -108,13 +108,9 @@ export async function runCheck(ctx: Pick<Context, 'repo'>): Promise<CheckResult>
       problems.push(...held.problems);
       for (const d of head.fork ? [] : checkRecord(parsed, head.record, positionHash, journalFile).drift) {
         if (d.kind === 'hand-edit' && held.freshEdit) continue;
-        // The journal lost what the pointer names: the problem is the journal's, and the pointer stands.
-        const lost = d.kind === 'journal-gone' || d.kind === 'journal-behind';
-        problems.push(
-          lost
-            ? { file: journalFile, message: d.message, expected: `every event up to ${parsed.record!.seq}, the one the pointer names` }
-            : { file: pointerFile, message: d.message, expected: 'the pointer autopilot last wrote (`autopilot next` brings it up to the journal)' },
-        );
+        // The journal lost what the pointer names: said below with every other sign of a cut.
+        if (d.kind === 'journal-gone' || d.kind === 'journal-behind') continue;
+        problems.push({ file: pointerFile, message: d.message, expected: 'the pointer autopilot last wrote (`autopilot next` brings it up to the journal)' });
       }
     }
   } catch (error) {
@@ -122,6 +118,9 @@ export async function runCheck(ctx: Pick<Context, 'repo'>): Promise<CheckResult>
     pointer = 'invalid';
     problems.push(...error.problems);
   }
+
+  // The journal lost events (rule 7): held until the record is back or a person adopts the position.
+  problems.push(...(await cutProblems(repo, flows)));
 
   // Pointer and journal both gone from the work tree while HEAD holds them (rule 2): a command that writes stops until they are back.
   if (pointer === 'absent' && !existsSync(repo.journalFile)) {
@@ -190,6 +189,26 @@ async function heldProblems(repo: Repo, flows: Flow[], pointerFile: string): Pro
       expected: "what the run last recorded, or a person's `autopilot adopt`",
     }));
   return { problems, freshEdit: loaded.held?.fresh === true };
+}
+
+/** A journal that lost events, by any sign (`app/journal-cut.ts`, HEAD's journal included), as `check`'s problem. */
+async function cutProblems(repo: Repo, flows: Flow[]): Promise<Problem[]> {
+  let loaded: Loaded;
+  try {
+    loaded = await readState(repo, flows, undefined, { head: true });
+  } catch {
+    // Said by the checks around this one, or by the commands themselves.
+    return [];
+  }
+  if (!loaded.cut) return [];
+  const drift = loaded.reconciled.drift.find((d) => d.kind === 'journal-gone' || d.kind === 'journal-behind');
+  return [
+    {
+      file: displayPath(repo.journalFile, repo.root),
+      message: drift?.message ?? 'the journal lost events',
+      expected: `every event up to ${loaded.cut.expected}, or a person's \`autopilot adopt\``,
+    },
+  ];
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Evidence } from '../engine/evidence.js';
 import { fromPointerRecord, toPointerRecord } from '../formats/journal-line.js';
 import { describeRecord, judgeFork, type ForkVerdict, type JournalFork } from '../engine/fork.js';
 import { checkRecord, type RecordVerdict } from '../engine/record.js';
+import type { JournalCut } from '../engine/journal-cut.js';
 import { locate, resolveByName, type Drift, type Reconciled, type Walk } from '../engine/reconcile.js';
 import { carriedHeld, heldStateDrift, judgeEdit, type HeldState } from './hand-edit.js';
 import type { CriteriaHeld } from '../engine/criteria.js';
@@ -62,6 +63,8 @@ export interface Loaded {
   gateWalk?: Walk['found'];
   /** An edit of the pinned acceptance criteria, held for a person (`app/criteria.ts`; set by `readState`). */
   criteria?: CriteriaHeld;
+  /** The journal lost events (rule 7, `engine/journal-cut.ts`; set by `readState`): every command that writes is held until it is back or adopted. */
+  cut?: JournalCut;
 }
 
 export interface ForkSeen {

@@ -21,7 +21,7 @@
  * started-over run repeats. A kill or a git failure between the two leaves it
  * owed; the next command that writes makes it before anything else, once.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { allMatches, evidenceFor } from '../engine/evidence.js';
 import { describeOwed, type OwedCommit } from '../engine/owed-commit.js';
@@ -30,7 +30,7 @@ import { InputError } from '../errors.js';
 import { batchReport, stepByNumber, type Flow } from '../flow/model.js';
 import { chainHash, entry, serializeEntries, type JournalEntry, type StampedEntry } from '../formats/journal-line.js';
 import type { CommitMode, CommitSetting } from '../formats/settings.js';
-import type { GitHandle } from '../git/repository.js';
+import type { GitHandle, GitState } from '../git/repository.js';
 import { TEMP_MARK, writeFileAtomically } from '../io/atomic-write.js';
 import { displayPath, gatePath, type Repo } from '../io/repo.js';
 import { blobId } from '../hash.js';
@@ -44,6 +44,8 @@ export type { OwedCommit };
 /** Git opened for a step command's progress commit. */
 export interface CommitGit {
   handle: GitHandle;
+  /** The state of the work tree as git was opened: the commit starts from it, asking nothing again. */
+  state: GitState;
   mode: CommitMode;
   /** Asked for (`--commit`, `commit: true|evidence`): a commit git cannot take is an error, not a notice. */
   strict: boolean;
@@ -54,41 +56,68 @@ export interface CommitGit {
 }
 
 /**
- * Git for a step command's progress commit, by the settings and `--commit`:
- * asked for, refused (exit 2, nothing written) where none can be made; by
- * default, opened where git is here at all, with `blocked` saying why no
- * commit can be made now; off (`commit: false`): undefined.
+ * Git for a step command's progress commits, opened on first use: a step
+ * that starts (its snapshot), a commit owed, a batch's code looked at. A
+ * command that does none of these (a `next` resuming the step in progress)
+ * starts no git. `open()` answers undefined where git cannot be opened (by
+ * default: no commit then).
  */
-export async function gitForCommits(repo: Repo, asked: boolean, setting: CommitSetting): Promise<CommitGit | undefined> {
+export interface CommitGitOpener {
+  mode: CommitMode;
+  strict: boolean;
+  open(): Promise<CommitGit | undefined>;
+}
+
+/**
+ * Git for a step command's progress commit, by the settings and `--commit`:
+ * asked for, opened now and refused (exit 2, nothing written) where none can
+ * be made; by default, opened on first use where git is here at all, with
+ * `blocked` saying why no commit can be made now; off (`commit: false`):
+ * undefined.
+ */
+export async function gitForCommits(repo: Repo, asked: boolean, setting: CommitSetting): Promise<CommitGitOpener | undefined> {
   if (asked || setting === 'work' || setting === 'evidence') {
-    return { handle: await openForCommits(repo), mode: setting === 'evidence' ? 'evidence' : 'work', strict: true };
+    const { handle, state } = await openForCommits(repo);
+    const opened: CommitGit = { handle, state, mode: setting === 'evidence' ? 'evidence' : 'work', strict: true };
+    return { mode: opened.mode, strict: true, open: async () => opened };
   }
   // No git, or a branch with no first commit (read from the git folder's files, no process): nothing to commit on, and
   // the git layer stays unloaded. A step started before the first commit is committed without its snapshot (the narrower set).
   if (setting === false || gitFallbackOff(repo) || firstCommitMissing(repo)) return undefined;
-  const { openGit, gitState } = await import('../git/repository.js');
-  const { handle } = await openGit(repo.root);
-  if (!handle) return undefined;
-  const state = await gitState(handle);
-  await repairAfterKill(handle);
+  let opening: Promise<CommitGit | undefined> | undefined;
+  return { mode: 'work', strict: false, open: () => (opening ??= openByDefault(repo)) };
+}
+
+/** Git opened for the default commits: undefined where it cannot be; `blocked` where no commit can be made now. */
+async function openByDefault(repo: Repo): Promise<CommitGit | undefined> {
+  const { openGit } = await import('../git/repository.js');
+  const opened = await openGit(repo.root);
+  if (!opened.handle) return undefined;
+  const { handle, state } = opened;
+  await repairAfterKill(repo, handle, state);
   const blocked = !state.head ? 'the branch has no first commit yet' : whyNot(state);
-  return { handle, mode: 'work', strict: false, ...(blocked ? { blocked } : {}), ...(!state.head ? { unborn: true as const } : {}) };
+  const commits: CommitGit = { handle, state, mode: 'work', strict: false };
+  if (blocked) commits.blocked = blocked;
+  if (!state.head) commits.unborn = true;
+  return commits;
 }
 
 const whyNot = (state: { operation?: string; detached: boolean }) =>
   state.operation ? `a ${state.operation} is in progress` : state.detached ? 'HEAD is detached' : undefined;
 
 /** Opens git for progress commits and refuses, before anything is written, where one cannot be made (exit 2). Cleans what a killed commit left. */
-export async function openForCommits(repo: Repo): Promise<GitHandle> {
-  const handle = await openGitOr(repo, (reason) => {
+export async function openForCommits(repo: Repo): Promise<{ handle: GitHandle; state: GitState }> {
+  const reason = gitFallbackOff(repo);
+  const { openGit } = await import('../git/repository.js');
+  const opened = reason === undefined ? await openGit(repo.root) : { handle: undefined, reason };
+  if (!opened.handle) {
     throw new InputError({
-      message: `progress commits need git: ${reason}`,
+      message: `progress commits need git: ${opened.reason}`,
       expected: 'a git repository with `git` on PATH (or leave out --commit)',
-      received: reason,
+      received: opened.reason,
     });
-  });
-  const { gitState } = await import('../git/repository.js');
-  const why = whyNot(await gitState(handle));
+  }
+  const why = whyNot(opened.state);
   if (why) {
     throw new InputError(
       {
@@ -99,24 +128,46 @@ export async function openForCommits(repo: Repo): Promise<GitHandle> {
       'Finish or abort the git operation (or check out a branch), then run the command again — or leave out --commit (`commit: false` in .autopilot/config.yml turns progress commits off).',
     );
   }
-  await repairAfterKill(handle);
-  return handle;
+  await repairAfterKill(repo, opened.handle, opened.state);
+  return opened;
 }
 
-async function openGitOr(repo: Repo, off: (reason: string) => never): Promise<GitHandle> {
-  const reason = gitFallbackOff(repo);
-  if (reason) off(reason);
-  const { openGit } = await import('../git/repository.js');
-  const opened = await openGit(repo.root);
-  if (!opened.handle) off(opened.reason);
-  return opened.handle;
-}
-
-/** What a killed progress commit can leave: a temporary index in `.git/`, and (never by autopilot's own order, but checked) an index behind HEAD. */
-async function repairAfterKill(handle: GitHandle): Promise<void> {
+/**
+ * What a killed progress commit can leave: a temporary index in `.git/`, and
+ * (never by autopilot's own order, but checked) an index behind HEAD. The
+ * index is checked once for each commit HEAD names: a commit this machine
+ * made (its index written before its branch moved) or checked already is not
+ * checked again (`cache/index-checked`).
+ */
+async function repairAfterKill(repo: Repo, handle: GitHandle, state: GitState): Promise<void> {
   const { cleanLeftovers, repairIndex } = await import('../git/progress-commit.js');
   await cleanLeftovers(handle);
+  if (state.head !== undefined && state.head === indexChecked(repo)) return;
   await repairIndex(handle);
+  if (state.head !== undefined) noteIndexChecked(repo, state.head);
+}
+
+const checkedFile = (repo: Repo) => join(repo.autopilotDir, 'cache', 'index-checked');
+
+/** The commit HEAD named when the index was last found up to it (or brought up): a cache, never committed. */
+function indexChecked(repo: Repo): string | undefined {
+  try {
+    return readFileSync(checkedFile(repo), 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Notes that the index is up to HEAD's commit `sha`; a cache: a failure to write it costs a git call later. */
+function noteIndexChecked(repo: Repo, sha: string): void {
+  try {
+    const file = checkedFile(repo);
+    gatePath(repo, file);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileAtomically(file, `${sha}\n`, { fsync: false });
+  } catch {
+    // A cache.
+  }
 }
 
 /** The entry of a command's result worth a commit, or undefined when the command changed nothing worth one. */
@@ -127,6 +178,10 @@ export function worthACommit(entries: readonly JournalEntry[]): JournalEntry | u
     entries.find((e) => kinds.includes(e.event) || (e.event === 'step_failed' && e.status === 'failed')) ?? entries.find((e) => e.event === 'batch_completed')
   );
 }
+
+/** Whether a command whose transition and plan hold these entries owes a commit (as `owedCommit` tells): git is opened for it. */
+export const worthCommitting = (transition: readonly JournalEntry[], all: readonly JournalEntry[]): boolean =>
+  worthACommit(transition) !== undefined || worthACommit(all) !== undefined;
 
 /**
  * The commit a step command owes, as the journal entry that records it (the
@@ -213,6 +268,14 @@ function readNote(repo: Repo): CommitNote | undefined {
   }
 }
 
+/** The last progress commit this machine made or found and its event, as its note says: a sign of how far the journal reached (`app/journal-cut.ts`). */
+export const notedCommit = (repo: Repo): { seq: number; sha: string } | undefined => readNote(repo);
+
+/** Forgets the note: a run started over (`reset`) numbers its events from 1 again. */
+export function forgetNote(repo: Repo): void {
+  rmSync(noteFile(repo), { force: true });
+}
+
 /** Whether this machine made (or found) the commit of this owed line: the journal's last line is that very line. */
 export function notedMade(repo: Repo, owed: OwedCommit, lastLine: string | undefined): boolean {
   const note = readNote(repo);
@@ -261,12 +324,6 @@ export function owedSaid(owed: OwedCommit): { about: string; files: string[]; ho
   return { about, files, holds: `${named.join(', ')}${since}` };
 }
 
-/** What changed in the work tree since a snapshot, as git said it: handed to the progress commit so it need not ask again. */
-export interface KnownChanges {
-  tree: string;
-  changes: { path: string; change: 'added' | 'modified' | 'deleted' }[];
-}
-
 export interface Made {
   owed: number;
   sha?: string;
@@ -276,6 +333,13 @@ export interface Made {
   deferred?: string;
   /** Said to the person: a narrower commit than the step's (its snapshot gone), a judged file changed since, or why none was made. */
   notice?: string;
+}
+
+/** Git as the command that owes the commit opened it, and whether that command wrote the owed line itself. */
+export interface OwedGit {
+  git: Pick<CommitGit, 'handle' | 'state'>;
+  /** The owed line is this command's own, written under its lock moments ago: no commit can hold it yet, so none is looked for. */
+  fresh?: boolean;
 }
 
 /**
@@ -288,29 +352,29 @@ export interface Made {
  * step started gone (`git gc`): the step's own files only, said. Each file
  * the step's judges read goes in as judged (`texts`: what this process
  * judged; else the version judged the object database still holds).
- * `known`: what changed since that snapshot, when the command asked git already.
+ * `opened`: git as the command opened it (else opened here).
  */
-export async function makeOwedCommit(repo: Repo, owed: OwedCommit, handle?: GitHandle, texts: readonly JudgedText[] = [], known?: KnownChanges): Promise<Made> {
-  let git = handle;
+export async function makeOwedCommit(repo: Repo, owed: OwedCommit, opened?: OwedGit, texts: readonly JudgedText[] = []): Promise<Made> {
+  let git = opened?.git;
   if (!git) {
     const off = gitFallbackOff(repo);
     if (off) return { owed: owed.seq, dropped: off };
     const { openGit } = await import('../git/repository.js');
-    const opened = await openGit(repo.root);
-    if (!opened.handle) return { owed: owed.seq, dropped: opened.reason };
-    git = opened.handle;
+    const found = await openGit(repo.root);
+    if (!found.handle) return { owed: owed.seq, dropped: found.reason };
+    git = found;
   }
+  const { handle } = git;
   const { progressMessage } = await import('../git/progress-message.js');
-  const { commitProgress, changedSince, commitHolding, releaseSnapshot, SnapshotGone } = await import('../git/progress-commit.js');
+  const { commitProgress, commitHolding, releaseSnapshot, SnapshotGone } = await import('../git/progress-commit.js');
   const journal = displayPath(repo.journalFile, repo.root);
-  const found = await commitHolding(git, journal);
-  const release = async () => (typeof owed.tree === 'string' ? releaseSnapshot(git, owed.tree) : undefined);
+  const found = opened?.fresh ? undefined : await commitHolding(handle, journal);
   if (found) {
-    await release();
+    if (typeof owed.tree === 'string') await releaseSnapshot(handle, owed.tree);
     return { owed: owed.seq, sha: found, found: true };
   }
   // Not made yet: git must be able to take it (a branch, no operation under way), and what a killed commit left is cleaned first.
-  if (!handle) await openForCommits(repo);
+  const state = opened ? git.state : (await openForCommits(repo)).state;
   const status = owed.status as Parameters<typeof progressMessage>[0]['status'];
   const message = progressMessage({
     flow: owed.flow,
@@ -326,23 +390,24 @@ export async function makeOwedCommit(repo: Repo, owed: OwedCommit, handle?: GitH
   });
   // autopilot's machine-local files (the lease, the lock, caches, checkpoints, temporaries) are never part of a commit, ignored or not.
   const local = `${displayPath(repo.autopilotDir, repo.root)}/`;
-  const ours = (path: string) => (path.startsWith(local) && path !== journal) || path.includes(TEMP_MARK);
-  let changed: Awaited<ReturnType<typeof changedSince>> = [];
+  const exclude = (path: string) => (path.startsWith(local) && path !== journal) || path.includes(TEMP_MARK);
+  const since = typeof owed.tree === 'string' ? owed.tree : undefined;
+  const input = { ...message, files: owed.files ?? [], judged: judgedFiles(owed, texts), state, exclude };
   const notices: string[] = [];
-  if (typeof owed.tree === 'string') {
-    try {
-      // The command asked git already (a batch's `done` looks for changed code): the same list, not asked twice.
-      changed = (known?.tree === owed.tree ? known.changes : await changedSince(git, owed.tree)).filter((c) => !ours(c.path));
-    } catch (error) {
-      if (!(error instanceof SnapshotGone)) throw error;
-      notices.push(
-        `the snapshot of the work tree taken when step ${owed.step} started is gone from git (pruned by \`git gc\`), so what changed during the step cannot be told: this commit holds the state and the step's own files only; commit the rest yourself`,
-      );
-    }
+  let made: Awaited<ReturnType<typeof commitProgress>>;
+  try {
+    // What changed since the step began is told in the commit's own pass of git; the snapshot's refs go with the branch's move.
+    made = await commitProgress(handle, { ...input, since, release: since });
+  } catch (error) {
+    if (!(error instanceof SnapshotGone)) throw error;
+    notices.push(
+      `the snapshot of the work tree taken when step ${owed.step} started is gone from git (pruned by \`git gc\`), so what changed during the step cannot be told: this commit holds the state and the step's own files only; commit the rest yourself`,
+    );
+    made = await commitProgress(handle, input);
   }
-  const judged = judgedFiles(owed, texts);
-  const made = await commitProgress(git, { ...message, files: owed.files ?? [], changed, judged });
-  await release();
+  if (made.sha) noteIndexChecked(repo, made.sha);
+  // No commit (nothing differs from HEAD), or one the snapshot was not released with: released now.
+  if (since !== undefined && (!made.sha || notices.length > 0)) await releaseSnapshot(handle, since);
   notices.push(...judgedNotices(made));
   return { owed: owed.seq, sha: made.sha, notice: notices.length > 0 ? notices.join('; ') : undefined };
 }

@@ -37,6 +37,9 @@ import { readJournalHead, type JournalHead } from '../io/journal-head.js';
 import { describeTarget } from '../engine/follow-through.js';
 import { fromPointerRecord } from '../formats/journal-line.js';
 import { POINTER_MAX_BYTES } from '../limits.js';
+import { cutRecovery, cutText } from '../engine/journal-cut.js';
+import type { Drift } from '../engine/reconcile.js';
+import { findCut } from './journal-cut.js';
 
 /** The pointer did not read. One past the size limit is refused as it is: it is never read, not even to keep a copy. */
 const unreadablePointer = (repo: Repo, error: unknown) =>
@@ -45,11 +48,47 @@ const unreadablePointer = (repo: Repo, error: unknown) =>
   (statSync(repo.pointerFile, { throwIfNoEntry: false })?.size ?? 0) <= POINTER_MAX_BYTES;
 
 export interface ReadOptions {
-  /** The command writes (under the lock): where HEAD holds the pointer and journal the work tree lost, it stops instead. */
+  /** The command writes (under the lock): where HEAD holds the pointer and journal the work tree lost, or the journal lost events, it stops instead. */
   writing?: boolean;
+  /** A person's `adopt`: a journal that lost events is adopted, not refused. */
+  adoptCut?: boolean;
+  /** `check`: HEAD's journal may be asked whether it reaches further than the work tree's, as a writing command asks. */
+  head?: boolean;
 }
 
 export async function readState(repo: Repo, flows: Flow[], known?: JournalHead, options: ReadOptions = {}): Promise<Loaded> {
+  return withCut(repo, await readPosition(repo, flows, known, options), options);
+}
+
+/**
+ * Rule 7: a journal that lost events (`engine/journal-cut.ts`, `app/journal-cut.ts`)
+ * is said by every read, and a command that writes refuses (exit 2) before
+ * anything is written, naming the cut and the way back; a person's `adopt`
+ * goes on from the position shown, numbered past every event the signs name.
+ */
+async function withCut(repo: Repo, loaded: Loaded, options: ReadOptions): Promise<Loaded> {
+  // The position from git (the work tree lost the pointer, and the journal or its position): said by its own drift.
+  if (loaded.reconciled.drift.some((d) => d.kind === 'from-git')) return loaded;
+  const cut = await findCut(repo, loaded, { git: options.writing === true || options.head === true });
+  if (!cut) return loaded;
+  const journalFile = displayPath(repo.journalFile, repo.root);
+  const text = cutText(cut, journalFile);
+  if (options.writing && !options.adoptCut)
+    throw new InputError(
+      { file: journalFile, message: text, expected: `every event up to ${cut.expected}`, received: cut.found === 0 ? 'no event' : `events up to ${cut.found}` },
+      `Nothing was written. ${cutRecovery(cut, journalFile)}`,
+    );
+  const drift: Drift = {
+    kind: cut.found === 0 ? 'journal-gone' : 'journal-behind',
+    step: loaded.reconciled.position.step,
+    message: `${text}. ${cutRecovery(cut, journalFile)}`,
+  };
+  // The pointer's marker already said it (`checkRecord`): once.
+  const others = loaded.reconciled.drift.filter((d) => d.kind !== 'journal-gone' && d.kind !== 'journal-behind');
+  return { ...loaded, cut, lastSeq: Math.max(loaded.lastSeq, cut.expected), reconciled: { ...loaded.reconciled, drift: [drift, ...others] } };
+}
+
+async function readPosition(repo: Repo, flows: Flow[], known: JournalHead | undefined, options: ReadOptions): Promise<Loaded> {
   let loaded: Loaded;
   try {
     loaded = await load(repo, flows, undefined, known);

@@ -24,6 +24,7 @@ import type { Context } from './context.js';
 import { brokenFlowError } from './invalid-flows.js';
 import { readPointer } from './load-state.js';
 import { transact } from './transaction.js';
+import { forgetNote } from './progress-commit.js';
 
 export interface ResetResult {
   position: Position;
@@ -94,8 +95,9 @@ export async function runReset(ctx: Context, flowId: string | undefined): Promis
       renameSync(file, aside);
       movedAside[key] = rel(aside);
     }
-    // The index derived from the old journal describes it, not the new one.
+    // The index derived from the old journal describes it, not the new one; nor does the note of its last commit.
     rmSync(repo.journalIndexFile, { force: true });
+    forgetNote(repo);
     const position = atStep(flow, flow.steps[0]!, 1);
     // The skills' declarations are pinned with the run, as the flow is.
     const skills = await skillsPinned(repo, flow);

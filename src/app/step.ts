@@ -19,7 +19,7 @@ import { stepByNumber } from '../flow/model.js';
 import type { Written } from './commit.js';
 import type { Context } from './context.js';
 import { peekPosition } from './load-state.js';
-import { gitForCommits } from './progress-commit.js';
+import { gitForCommits, worthCommitting } from './progress-commit.js';
 import { outputsForStep } from './skill-outputs.js';
 import { gatherAttempt } from './step/attempt.js';
 import { batchCode, withCode } from './step/code-change.js';
@@ -105,11 +105,12 @@ export async function runStep(ctx: Context, request: StepRequest): Promise<StepR
       : [];
     // What `done`'s judges read: its commit holds those bytes, not the files as they are when it is made.
     const judged = event.type === 'done' ? judgedTexts(loaded.repo, input.state.evidence) : [];
-    const { plan: write, git } = stepWrite(loaded, plan, commits, tx.lock, ctx.now(), judged);
+    // Git is opened for the commit only where the plan is worth one (a step resumed starts none).
+    const opened = commits && worthCommitting(plan.transition.entries, plan.entries) ? await commits.open() : undefined;
+    const { plan: write, git } = stepWrite(loaded, plan, opened, tx.lock, ctx.now(), judged);
     return {
-      ...(git ? { git: git.handle, strict: git.strict, blocked: git.blocked } : {}),
+      ...(git ? { git, strict: git.strict, blocked: git.blocked } : {}),
       judged,
-      known: batchDone ? code?.known : undefined,
       plan: write,
       answer: (written: Written) =>
         stepAnswer(event, loaded, plan, { templates, evidence: input.state.evidence, ...(tx.lease ? { lease: tx.lease } : {}) }, written),

@@ -45,8 +45,7 @@ import type { Position } from '../formats/pointer/position.js';
 import { positionHash } from '../formats/pointer/serialize-pointer.js';
 import { commit, type Plan, type Written } from './commit.js';
 import { skillsPinned, withSkillsPinned } from './skill-pins.js';
-import { keepOwed, makeOwedCommit, notedMade, noteMade, owedOnRecord, type KnownChanges, type Made, type OwedCommit } from './progress-commit.js';
-import type { GitHandle } from '../git/repository.js';
+import { keepOwed, makeOwedCommit, notedMade, noteMade, owedOnRecord, type CommitGit, type Made, type OwedCommit } from './progress-commit.js';
 import type { Context } from './context.js';
 import { loadRepoFlows } from './flows.js';
 import { heldError } from './lease-view.js';
@@ -80,6 +79,8 @@ export interface TransactionSpec<P> {
    * renewed or released, and its entries say `actor: person`.
    */
   person?: true;
+  /** A person's `adopt`: a journal that lost events is read, not refused (rule 7). */
+  adoptsCut?: true;
   /** What the command must know, or refuse, before the lock is taken; nothing has been written yet. */
   prepare?: (opened: Opened) => P | Promise<P>;
 }
@@ -97,15 +98,13 @@ export interface Tx<P> extends Opened {
 export interface Decided<T> {
   plan: Plan;
   /** Git, opened by the command for a progress commit its plan owes (the plan's last entry is `progress_commit_owed`). */
-  git?: GitHandle;
+  git?: Pick<CommitGit, 'handle' | 'state'>;
   /** The commit was asked for (`--commit`, `commit: true`): git refusing it is exit 1, the commit owed; by default it is a notice. */
   strict?: boolean;
   /** Why git cannot take the commit now (a detached HEAD, an operation under way): by default it stays owed, not tried. */
   blocked?: string;
   /** The files `done`'s judges read, with their text: the commit holds them as judged. */
   judged?: JudgedText[];
-  /** What changed in the work tree since the snapshot the owed commit is measured against, when the command asked git already. */
-  known?: KnownChanges | undefined;
   /** What the command says once the plan is written (and its progress commit made), still under the lock. */
   answer: (written: Written) => T | Promise<T>;
 }
@@ -130,7 +129,7 @@ export async function transact<P = undefined, T = void>(
     let loaded: Loaded | undefined;
     // The journal's end as read under the lock for an owed commit: the state's read takes it while nothing was written since.
     let head: JournalHead | undefined;
-    const state = async () => (loaded ??= await readState(repo, flows, head, { writing: true }));
+    const state = async () => (loaded ??= await readState(repo, flows, head, { writing: true, adoptCut: spec.adoptsCut }));
     // The locks broken on the way in are journaled with whatever the command writes, once the state is known.
     const brokenEntries = (at: Loaded) =>
       lock.broken.map((h) =>
@@ -184,7 +183,7 @@ export async function transact<P = undefined, T = void>(
     }
 
     const tx: Tx<P> = { ...opened, ctx: driver, prepared, lock, ...(lease ? { lease } : {}), state };
-    const { plan, answer, git, strict, blocked, judged, known } = await decide(tx);
+    const { plan, answer, git, strict, blocked, judged } = await decide(tx);
     const at = loaded as Loaded | undefined;
     const lastSeq = at ? at.lastSeq : readJournalHead(repo.journalFile).lastSeq;
     if (at) {
@@ -222,7 +221,7 @@ export async function transact<P = undefined, T = void>(
     if (owed) {
       crashPoint('before-progress-commit');
       // Carried on: git refused it moments ago, so it is not tried again.
-      const made = await settle(repo, owed, { handle: git, strict: strict === true, blocked: carried?.made.deferred ?? blocked, judged, known });
+      const made = await settle(repo, owed, { git, fresh: true, strict: strict === true, blocked: carried?.made.deferred ?? blocked, judged });
       crashPoint('after-progress-commit');
       if (made.notice) notices.push(made.notice);
       if (made.dropped !== undefined) {
@@ -274,11 +273,11 @@ async function pinSkills(repo: Repo, at: Loaded, plan: Plan): Promise<void> {
 export async function settle(
   repo: Repo,
   owed: OwedCommit,
-  options: { handle?: GitHandle; strict: boolean; blocked?: string; judged?: readonly JudgedText[]; known?: KnownChanges | undefined },
+  options: { git?: Pick<CommitGit, 'handle' | 'state'>; fresh?: boolean; strict: boolean; blocked?: string; judged?: readonly JudgedText[] },
 ): Promise<Made> {
   if (options.blocked !== undefined && !options.strict) return deferred(repo, owed, options, options.blocked);
   try {
-    return await makeOwedCommit(repo, owed, options.handle, options.judged, options.known);
+    return await makeOwedCommit(repo, owed, options.git && { git: options.git, fresh: options.fresh }, options.judged);
   } catch (error) {
     const said = error instanceof InputError ? error.problems.map((p) => p.message).join('; ') : error instanceof Error ? error.message : String(error);
     const words = said.replace(/\s*\n\s*/g, '; ');
@@ -292,8 +291,13 @@ export async function settle(
 }
 
 /** A commit git cannot take now, by default: still owed, what it needs kept for later (`keepOwed`), said. */
-async function deferred(repo: Repo, owed: OwedCommit, options: { handle?: GitHandle; judged?: readonly JudgedText[] }, said: string): Promise<Made> {
-  await keepOwed(repo, owed, options.handle, options.judged ?? []);
+async function deferred(
+  repo: Repo,
+  owed: OwedCommit,
+  options: { git?: Pick<CommitGit, 'handle'>; judged?: readonly JudgedText[] },
+  said: string,
+): Promise<Made> {
+  await keepOwed(repo, owed, options.git?.handle, options.judged ?? []);
   // Git's refusal in its words, without the refusal's own preamble ("no progress commit now: … nothing was written").
   const words = said.replace(/^no progress commit( now)?: /, '').replace(/; nothing was written$/, '');
   const also = owed.carries?.length ? `, holding ${owed.carries.join('; ')} too` : '';

@@ -1,4 +1,4 @@
-/** `autopilot adopt`: a person adopts what is held for them — a hand edit of the pointer past a gate, an edit of the pinned criteria (journaled). */
+/** `autopilot adopt`: a person adopts what is held for them — a hand edit of the pointer past a gate, an edit of the pinned criteria, a journal that lost events (journaled). */
 import { runAdopt } from '../app/adopt.js';
 import { EXIT } from '../errors.js';
 import { defineCommand } from './command.js';
@@ -29,8 +29,10 @@ export const adopt = defineCommand({
         retry_count: r.position.retryCount,
       },
       text: [
-        ...r.adopted.map(
-          (a) => `✓ Adopted the held edit of the ${a.what === 'pointer' ? 'pointer' : 'acceptance criteria'}: ${a.changes.join(', ') || 'as written'}.`,
+        ...r.adopted.map((a) =>
+          a.what === 'journal'
+            ? `✓ Adopted the journal as it is: ${a.changes.join(', ')}.`
+            : `✓ Adopted the held edit of the ${a.what === 'pointer' ? 'pointer' : 'acceptance criteria'}: ${a.changes.join(', ') || 'as written'}.`,
         ),
         `The run goes on from ${at}. Run \`autopilot next\`.`,
       ].join('\n'),

@@ -11,12 +11,17 @@
  *   merge kept half of each side): respected, and reported as a hand edit;
  * - there is none: rebuilt from the journal's last record, else the folder;
  * - it names an event the journal does not reach (the journal emptied,
- *   deleted, or an older copy restored): the pointer stands, and the loss is
- *   said with how to get the record back (`journal-gone`, `journal-behind`).
+ *   deleted, or an older copy restored), whether or not it was edited since:
+ *   the journal is cut (`journal-gone`, `journal-behind`, `engine/journal-cut.ts`);
+ *   the position shown is the pointer's, and every command that writes is
+ *   held until the record is back or a person adopts it. Judged before the
+ *   hand edit: an edit judged against a cut journal's last record would pass
+ *   the gates the lost events set (a failed step revived).
  */
 import type { Position } from '../formats/pointer/position.js';
 import { fromPointerRecord, type PointerRecord } from '../formats/journal-line.js';
 import type { Drift } from './reconcile.js';
+import { cutRecovery, cutText, judgeCut, type JournalCut } from './journal-cut.js';
 
 export interface PointerSeen {
   position: Position;
@@ -36,6 +41,8 @@ export interface RecordVerdict {
   edited?: Record<string, { was: unknown; now: unknown }>;
   /** The journal's last position, when the pointer was edited by hand: what a gate a person owns is judged from (`engine/gates.ts`). */
   journal?: Position;
+  /** The pointer's marker names an event the journal does not reach. */
+  cut?: JournalCut;
 }
 
 const FIELDS: [keyof Position, string][] = [
@@ -56,11 +63,6 @@ function differences(was: Position, now: Position): Record<string, { was: unknow
 
 const describe = (p: Position) => (p.step === 'done' ? `${p.flow} done` : `step ${p.step} (${p.name}), ${p.status}, retry ${p.retryCount}`);
 
-/** How to get a lost record back: the last committed journal; the checkpoints keep the pointer's earlier positions, not the events. */
-export function journalRecovery(journalFile: string): string {
-  return `to recover the record, before any command writes: the last committed journal (\`git checkout HEAD -- ${journalFile}\`, or an older commit's: \`git log -- ${journalFile}\`); \`autopilot checkpoints\` lists the positions kept (the pointer, not the events)`;
-}
-
 /**
  * `journalFile`: the journal's path as a person types it, named in what is said when it lost events.
  */
@@ -80,17 +82,20 @@ export function checkRecord(
   }
 
   const { position, record } = pointer;
-  // The marker names an event and the journal has none: the record of the run is gone, however the pointer reads.
-  if (record && record.seq > 0 && !journal) {
+  // The marker names an event the journal does not reach: the record of the run is cut, however the pointer reads.
+  const cut = record ? judgeCut(journal?.seq ?? 0, [{ by: 'pointer', seq: record.seq }]) : undefined;
+  if (cut) {
+    const edited = record!.hash !== hash(position) ? ' (the pointer was edited by hand since)' : '';
     return {
       start: position,
       drift: [
         {
-          kind: 'journal-gone',
+          kind: journal ? 'journal-behind' : 'journal-gone',
           step: position.step,
-          message: `the pointer reflects journal event ${record.seq}, but ${journalFile} holds no event (emptied or deleted?): the record of the run is gone; the pointer stands, and the next event is numbered ${record.seq + 1}; ${journalRecovery(journalFile)}`,
+          message: `${cutText(cut, journalFile)}${edited}. ${cutRecovery(cut, journalFile)}`,
         },
       ],
+      cut,
     };
   }
   const fromJournal = journal ? fromPointerRecord(journal.pointer) : undefined;
@@ -114,18 +119,6 @@ export function checkRecord(
     };
   }
   if (!journal || record.seq === journal.seq) return { start: position, drift: [] };
-  if (record.seq > journal.seq) {
-    return {
-      start: position,
-      drift: [
-        {
-          kind: 'journal-behind',
-          step: position.step,
-          message: `the pointer reflects journal event ${record.seq}, but the last record in ${journalFile} is event ${journal.seq}: the journal lost events (cut, or an older copy restored?); the pointer stands; ${journalRecovery(journalFile)}`,
-        },
-      ],
-    };
-  }
   if (hash(fromJournal!) === record.hash) return { start: position, drift: [] };
   return {
     start: fromJournal!,

@@ -205,7 +205,7 @@ export interface EventDetails {
    * pinned acceptance criteria (`changes`: each criterion dropped or
    * rewritten; `criteria`: the criteria pinned anew, as the file holds them).
    */
-  edit_adopted: { what: 'pointer' | 'criteria'; held?: HeldEdit; changes?: string[]; criteria?: PinnedCriteria };
+  edit_adopted: { what: 'pointer' | 'criteria' | 'journal'; held?: HeldEdit; changes?: string[]; criteria?: PinnedCriteria };
   /** A held hand edit dropped: the pointer's `## Held Edit` section was deleted (anyone may: the run stays where it is). */
   edit_dismissed: { held: HeldEdit };
   journal_merged: {

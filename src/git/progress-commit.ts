@@ -2,7 +2,8 @@
  * A progress commit: the named files and the paths a step changed, as they
  * are in the work tree, committed on top of HEAD, and nothing else. The
  * user's index is not used to build it: the commit is assembled in a
- * temporary index; then the branch is locked (a compare-and-swap, prepared),
+ * temporary index (with the step's snapshot known, from one read of the
+ * work tree, as a snapshot reads it); then the branch is locked (a compare-and-swap, prepared),
  * the committed paths of the user's index are set to what was committed, and
  * only then is the branch moved, so no kill leaves HEAD ahead of the index. Whatever the user had staged
  * stays staged, whatever they had not stays in the work tree.
@@ -13,7 +14,7 @@
  */
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
-import { GitCommandError, ProgressCommitRefused, SigningFailed } from './errors.js';
+import { GitCommandError, ProgressCommitRefused, SigningFailed, SnapshotGone } from './errors.js';
 import { readEntries, sameEntry, writeEntries, parseRawDiff, type Entries, type Entry, type TreeChange } from './index-entries.js';
 import { topPath } from './paths.js';
 import { commitText, TRAILER, type CommitMessage } from './progress-message.js';
@@ -21,7 +22,7 @@ import { gitState, type GitState } from './repository.js';
 import { converseWithGit, runGit, runGitOr, type GitHandle } from './run.js';
 import { judgedPins, readJudged, type JudgedFile } from './judged.js';
 import { withTempIndex } from './temp-index.js';
-import type { WorkTreeChange } from './work-tree.js';
+import { copyIndex, readWorkTree, releasing, type WorkTreeChange } from './work-tree.js';
 
 export { cleanLeftovers, type CleanLeftoversOptions } from './temp-index.js';
 export {
@@ -46,12 +47,21 @@ export interface ProgressCommitInput extends CommitMessage {
    */
   files: readonly string[];
   /**
-   * What changed in the work tree during the step: `changedSince(handle,
-   * snapshot)`'s answer (or its paths), committed like `files`. Files the
-   * person had changed or staged before the step are not in it, so they stay
-   * out of the commit.
+   * Paths that changed in the work tree during the step (`changedSince`'s
+   * answer, or its paths), committed like `files`. Files the person had
+   * changed or staged before the step are not in it, so they stay out of
+   * the commit.
    */
   changed?: readonly (string | WorkTreeChange)[];
+  /**
+   * The work tree when the step began (`snapshotWorkTree`): what changed
+   * since is committed too, as `changed` is, told in the same pass of git
+   * that reads the work tree for the commit. A snapshot pruned since throws
+   * `SnapshotGone` before anything is written.
+   */
+  since?: string;
+  /** Paths (relative to the root) that what changed since `since` never brings in: autopilot's machine-local files. */
+  exclude?: (path: string) => boolean;
   /**
    * Sign the commit: `true` with `-S` (the configured `gpg.format` and
    * `user.signingKey`), `false` never. By default as `git commit` would:
@@ -66,14 +76,18 @@ export interface ProgressCommitInput extends CommitMessage {
    * tree, uncommitted, and is named in the answer.
    */
   judged?: readonly JudgedFile[];
+  /** The state of the work tree as the command found it (`openGit`), so it is not asked again; the branch's move still checks HEAD. */
+  state?: GitState;
+  /** A snapshot whose refs (`releaseSnapshot`) go once the commit is made, in the same `update-ref` that moves the branch. */
+  release?: string;
 }
 
 /**
- * Commits `files` and `changed` with `message` and `trailers` on the
- * checked-out branch and returns the new commit's sha, or undefined when
- * those paths are already committed as they are (no empty commit is made).
- * Never pushes; runs no hooks (`commit-tree` does not); signs as `git commit`
- * does (`sign`).
+ * Commits `files` and `changed` (and what changed since `since`) with
+ * `message` and `trailers` on the checked-out branch and returns the new
+ * commit's sha, or undefined when those paths are already committed as they
+ * are (no empty commit is made). Never pushes; runs no hooks (`commit-tree`
+ * does not); signs as `git commit` does (`sign`).
  *
  * Guarantees: either the branch moved to the new commit and the user's index
  * holds the committed version of every path the commit changed, or (on any
@@ -104,81 +118,252 @@ export interface ProgressCommitMade {
   leftOut: string[];
 }
 
-/** `progressCommit`, saying also which judged files had changed since they were judged (`input.judged`). */
+/**
+ * `progressCommit`, saying also which judged files had changed since they
+ * were judged (`input.judged`). One pass of git: the tree built in a
+ * temporary index (`stepTree`), committed, the branch moved with the
+ * snapshot's refs dropped; whether to sign and which refs name the snapshot
+ * asked meanwhile.
+ */
 export async function commitProgress(handle: GitHandle, input: ProgressCommitInput): Promise<ProgressCommitMade> {
   const listed = [...input.files, ...(input.changed ?? []).map((c) => (typeof c === 'string' ? c : c.path)), ...(input.judged ?? []).map((j) => j.path)];
-  const paths = [...new Set(listed.map((file) => topPath(handle, file)))];
+  const named = new Set(listed.map((file) => topPath(handle, file)));
   // Early, so a bad subject or trailer name throws before git is asked anything.
   commitText(input);
-  if (paths.length === 0) return { changedAfterJudging: [], leftOut: [] };
-  const [state, sign] = await Promise.all([gitState(handle), input.sign ?? signsCommits(handle)]);
+  if (named.size === 0 && input.since === undefined) return { changedAfterJudging: [], leftOut: [] };
+  const state = input.state ?? (await gitState(handle));
   refuseUnlessOnBranch(state);
+  const signing = handled(input.sign === undefined ? signsCommits(handle) : Promise.resolve(input.sign));
+  const cleanup = input.release === undefined ? Promise.resolve('') : releasing(handle, input.release).catch(() => '');
 
-  return withTempIndex(handle, async (inTempIndex) => {
-    if (state.head) await runGit(handle, ['read-tree', state.head], inTempIndex);
-    // A judged file that changed since it was judged is never read from the work tree: its version judged goes in.
-    const judged = readJudged(handle, input.judged ?? []);
-    const moved = new Set(judged.moved.map((m) => m.top));
-    const fromWorkTree = paths.filter((p) => !moved.has(p));
-    // --add takes in new files, --remove drops the ones gone from the work tree.
-    if (fromWorkTree.length > 0)
-      await runGit(handle, ['update-index', '--add', '--remove', '-z', '--stdin'], { ...inTempIndex, input: fromWorkTree.map((p) => `${p}\0`).join('') });
-    let { tree, changes } = await treeOfIndex(handle, state.head, inTempIndex);
-    const pins = await judgedPins(handle, judged, changes);
-    if (pins.entries.size > 0) {
-      await writeEntries(handle, pins.entries, tree.length, inTempIndex);
-      ({ tree, changes } = await treeOfIndex(handle, state.head, inTempIndex));
-    }
-    const said = { changedAfterJudging: pins.changed, leftOut: pins.left };
-    if (changes.length === 0) return said;
-
-    const text = commitText(input, input.listFiles === false ? [] : changes);
-    const commit = await commitTree(handle, tree, state.head, text, sign);
-    // The branch locked first (nothing written if that fails), then the index, then the branch moved: a kill
-    // in between aborts the ref transaction (git reads the end of its input), leaving the index ahead of HEAD, never behind.
-    const committed = changes.map((c) => c.path);
-    const before = (await readEntries(handle, committed)).entries;
-    const after: Entries = new Map(changes.map((c) => [c.path, c.entry]));
-    const branch = await lockBranch(handle, state, commit, text.split('\n')[0]!);
-    try {
-      await writeEntries(handle, after, commit.length);
-    } catch (error) {
-      await branch.abort();
-      throw error;
-    }
-    try {
-      await branch.commit();
-    } catch (error) {
-      await restoreEntries(handle, committed, before, after, commit.length).catch(() => undefined);
-      throw error;
-    }
-    return { sha: commit, ...said };
-  });
+  return withTempIndex(handle, (inTempIndex, path) =>
+    withTempIndex(handle, async (before, beforePath) => {
+      // The user's index as the commit began: what a failed branch move puts back.
+      copyIndex(join(handle.gitDir, 'index'), beforePath);
+      const built = await stepTree(handle, state, input, named, { inTempIndex, path });
+      const said = { changedAfterJudging: built.changedAfterJudging, leftOut: built.leftOut };
+      if (built.changes.length === 0) return said;
+      const text = commitText(input, input.listFiles === false ? [] : built.changes);
+      const commit = await commitTree(handle, built.tree, state.head, text, await signing);
+      const sha = await moveBranch(handle, state, commit, text.split('\n')[0]!, built.changes, { before, cleanup: await cleanup });
+      return { sha, ...said };
+    }),
+  );
 }
 
-/** The temporary index written as a tree, and what it changes against HEAD. */
-async function treeOfIndex(handle: GitHandle, head: string | undefined, inTempIndex: { env: Record<string, string> }) {
+/** A promise whose rejection is awaited later, maybe never (the commit stopped before it was needed): never an unhandled rejection. */
+function handled<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
+}
+
+/**
+ * The branch locked first (nothing written if that fails), then the user's
+ * index set to the commit for the committed paths, then the branch moved (and
+ * the snapshot's refs dropped, `cleanup`): a kill in between aborts the ref
+ * transaction (git reads the end of its input), leaving the index ahead of
+ * HEAD, never behind. A failed move puts back what the index held before
+ * (read from its copy, `before`).
+ */
+async function moveBranch(
+  handle: GitHandle,
+  state: GitState,
+  commit: string,
+  subject: string,
+  changes: readonly TreeChange[],
+  keep: { before: { env: Record<string, string> }; cleanup: string },
+): Promise<string> {
+  const committed = changes.map((c) => c.path);
+  const after: Entries = new Map(changes.map((c) => [c.path, c.entry]));
+  const branch = await lockBranch(handle, state, commit, subject);
+  try {
+    await writeEntries(handle, after, commit.length);
+  } catch (error) {
+    await branch.abort();
+    throw error;
+  }
+  try {
+    await branch.commit(keep.cleanup);
+  } catch (error) {
+    const restore = async () => restoreEntries(handle, committed, (await readEntries(handle, committed, keep.before)).entries, after, commit.length);
+    await restore().catch(() => undefined);
+    throw error;
+  }
+  return commit;
+}
+
+interface StepTree {
+  tree: string;
+  /** What the tree changes against HEAD: what the commit holds. */
+  changes: TreeChange[];
+  changedAfterJudging: string[];
+  leftOut: string[];
+}
+
+/**
+ * The tree to commit: HEAD's, with the named paths and what changed since
+ * `input.since` as they are in the work tree, and each judged file as judged
+ * (a judged file changed since it was judged is never read from the work
+ * tree: its version judged goes in).
+ */
+async function stepTree(
+  handle: GitHandle,
+  state: GitState,
+  input: ProgressCommitInput,
+  named: ReadonlySet<string>,
+  temp: { inTempIndex: { env: Record<string, string> }; path: string },
+): Promise<StepTree> {
+  const { inTempIndex } = temp;
+  // Read before git reads the work tree, and checked after.
+  const judged = readJudged(handle, input.judged ?? []);
+  const moved = new Set(judged.moved.map((m) => m.top));
+  const read =
+    input.since === undefined
+      ? await byName(
+          handle,
+          state,
+          [...named].filter((p) => !moved.has(p)),
+          inTempIndex,
+        )
+      : await sinceSnapshot(handle, state, { ...input, since: input.since }, named, moved, temp);
+  let { tree, changes } = read;
+  const pins = await judgedPins(handle, judged, changes);
+  // A judged file whose version judged is gone stays out of the commit: HEAD's version, as the person's own changes.
+  for (const shown of pins.left) {
+    const top = handle.prefix + shown;
+    const differs = read.fromHead.find((c) => c.path === top);
+    if (differs) pins.entries.set(top, differs.before);
+  }
+  if (pins.entries.size > 0) {
+    await writeEntries(handle, pins.entries, tree.length, inTempIndex);
+    tree = (await runGit(handle, ['write-tree'], inTempIndex)).trim();
+    changes = await treeChanges(handle, state.tree, tree);
+  }
+  return { tree, changes, changedAfterJudging: pins.changed, leftOut: pins.left };
+}
+
+interface TreeRead {
+  tree: string;
+  /** What the commit holds against HEAD. */
+  changes: TreeChange[];
+  /** Everything the temporary index differs from HEAD in, as read (the commit's changes and any set back). */
+  fromHead: TreeChange[];
+}
+
+/**
+ * No snapshot to measure against (a commit of the step's files only): HEAD's
+ * tree with `paths` read from the work tree by name; the rest of the work
+ * tree is never read.
+ */
+async function byName(handle: GitHandle, state: GitState, paths: readonly string[], inTempIndex: { env: Record<string, string> }): Promise<TreeRead> {
+  if (state.head) await runGit(handle, ['read-tree', state.head], inTempIndex);
+  // --add takes in new files, --remove drops the ones gone from the work tree.
+  if (paths.length > 0)
+    await runGit(handle, ['update-index', '--add', '--remove', '-z', '--stdin'], { ...inTempIndex, input: paths.map((p) => `${p}\0`).join('') });
   const tree = (await runGit(handle, ['write-tree'], inTempIndex)).trim();
-  return { tree, changes: await treeChanges(handle, head, tree) };
+  const changes = await treeChanges(handle, state.tree, tree);
+  return { tree, changes, fromHead: changes };
+}
+
+/**
+ * What changed since the snapshot `input.since`, and the named paths: the
+ * work tree read once into the temporary index (as a snapshot reads it: a
+ * copy of the user's index, `add --all`), what differs from HEAD and from the
+ * snapshot told by one `diff-tree`; what differs from HEAD but is not the
+ * commit's (the person's own changes, autopilot's machine-local files) set
+ * back to HEAD's there. A named path git's read passed over (ignored, or
+ * unchanged: git cannot tell which) is read by name.
+ */
+async function sinceSnapshot(
+  handle: GitHandle,
+  state: GitState,
+  input: ProgressCommitInput & { since: string },
+  named: ReadonlySet<string>,
+  moved: ReadonlySet<string>,
+  temp: { inTempIndex: { env: Record<string, string> }; path: string },
+): Promise<TreeRead> {
+  const { inTempIndex } = temp;
+  await readWorkTree(handle, inTempIndex, temp.path, state.head ?? null);
+  const now = (await runGit(handle, ['write-tree'], inTempIndex)).trim();
+  const [fromHead = [], sinceStart = []] = await diffTrees(handle, [state.tree ?? emptyTree(handle), now], input.since);
+  const paths = new Set(named);
+  for (const c of sinceStart) if (c.path.startsWith(handle.prefix) && !input.exclude?.(c.path.slice(handle.prefix.length))) paths.add(c.path);
+  const differ = new Set(fromHead.map((c) => c.path));
+  const passedOver = [...named].filter((p) => !differ.has(p) && !moved.has(p) && lstatSync(join(handle.top, p), { throwIfNoEntry: false }));
+  const resets: Entries = new Map(fromHead.filter((c) => !paths.has(c.path)).map((c) => [c.path, c.before]));
+  let tree = now;
+  let changes = fromHead.filter((c) => paths.has(c.path));
+  if (passedOver.length > 0 || resets.size > 0) {
+    if (passedOver.length > 0)
+      await runGit(handle, ['update-index', '--add', '--remove', '-z', '--stdin'], { ...inTempIndex, input: passedOver.map((p) => `${p}\0`).join('') });
+    await writeEntries(handle, resets, now.length, inTempIndex);
+    tree = (await runGit(handle, ['write-tree'], inTempIndex)).trim();
+    if (passedOver.length > 0) changes = await treeChanges(handle, state.tree, tree);
+  }
+  return { tree, changes, fromHead };
+}
+
+/** The tree with no entry, as git names it in each object format (git knows it without it being stored). */
+const emptyTree = (handle: GitHandle) =>
+  handle.objectFormat === 'sha256' ? '6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321' : '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+
+/**
+ * What changed between each pair of trees, path by path (top-relative), in
+ * one `git diff-tree --stdin`: `[from, to]`, and `since` against `to` when
+ * given. A `since` git no longer has throws `SnapshotGone`.
+ */
+async function diffTrees(handle: GitHandle, [from, to]: [string, string], since?: string): Promise<TreeChange[][]> {
+  const pairs: [string, string][] =
+    since === undefined
+      ? [[from, to]]
+      : [
+          [from, to],
+          [since, to],
+        ];
+  let out: string;
+  try {
+    out = await runGit(handle, ['diff-tree', '--stdin', '-r', '-z', '--raw', '--no-renames'], { input: pairs.map((p) => `${p.join(' ')}\n`).join('') });
+  } catch (error) {
+    if (since !== undefined && error instanceof GitCommandError && (await snapshotGone(handle, since))) throw new SnapshotGone(since, error);
+    throw error;
+  }
+  const answers = parseDiffs(out, pairs);
+  // `diff-tree --stdin` passes over a tree it cannot read (said on stderr, exit 0): nothing told since the snapshot is asked about.
+  if (since !== undefined && answers[1]!.length === 0 && (await snapshotGone(handle, since))) throw new SnapshotGone(since);
+  return answers;
+}
+
+const snapshotGone = async (handle: GitHandle, tree: string) => !(await runGitOr(handle, ['cat-file', '-t', tree], 128));
+
+/** `diff-tree --stdin -z --raw`'s answer, split by pair (`pairs` in the order given; a pair that does not differ gets none). */
+function parseDiffs(out: string, pairs: readonly [string, string][]): TreeChange[][] {
+  // Each pair that differs is headed by its two trees on a line of their own; one that does not is left out. A record is
+  // `:<modes shas letter>\0<path>\0`, so a field that does not start with `:` where a record would is the next head.
+  const answers = pairs.map((): TreeChange[] => []);
+  let pair = -1;
+  for (let at = 0; at < out.length;) {
+    if (out[at] === ':') {
+      const end = out.indexOf('\0', out.indexOf('\0', at) + 1);
+      if (pair >= 0) answers[pair]!.push(...parseRawDiff(out.slice(at, end + 1)));
+      at = end < 0 ? out.length : end + 1;
+    } else {
+      const end = out.indexOf('\n', at);
+      const head = out.slice(at, end < 0 ? out.length : end);
+      pair = pairs.findIndex((p, k) => p.join(' ') === head && answers[k]!.length === 0);
+      at = end < 0 ? out.length : end + 1;
+    }
+  }
+  return answers;
+}
+
+/** What the new tree changes against HEAD's (`base`: its tree; against nothing for a first commit), path by path. */
+async function treeChanges(handle: GitHandle, base: string | undefined, tree: string): Promise<TreeChange[]> {
+  return (await diffTrees(handle, [base ?? emptyTree(handle), tree]))[0]!;
 }
 
 /** `commit.gpgSign`, read as `git commit` reads it (unset: false; not a boolean: git's error). `--default` so git always answers. */
 async function signsCommits(handle: GitHandle): Promise<boolean> {
   return (await runGit(handle, ['config', '--type=bool', '--default=false', '--get', 'commit.gpgSign'])).trim() === 'true';
-}
-
-/** What the new tree changes against HEAD's (against nothing for a first commit), path by path. */
-async function treeChanges(handle: GitHandle, head: string | undefined, tree: string): Promise<TreeChange[]> {
-  if (head) return parseRawDiff(await runGit(handle, ['diff-tree', '-r', '-z', '--raw', '--no-renames', head, tree]));
-  const out = await runGit(handle, ['ls-tree', '-r', '-z', '--full-tree', tree]);
-  return out
-    .split('\0')
-    .filter(Boolean)
-    .map((record) => {
-      const tab = record.indexOf('\t');
-      const [mode = '', , sha = ''] = record.slice(0, tab).split(' ');
-      return { path: record.slice(tab + 1), change: 'added' as const, entry: { mode, sha }, before: undefined };
-    });
 }
 
 /** `git commit-tree`, signed with `-S` (as `git commit` signs: `gpg.format`, `user.signingKey`) or explicitly not. */
@@ -197,8 +382,8 @@ function refuseUnlessOnBranch(state: GitState): void {
 }
 
 interface LockedBranch {
-  /** Moves the branch to the new commit and releases the lock. */
-  commit(): Promise<void>;
+  /** Moves the branch to the new commit and releases the lock; then `cleanup` (`update-ref --stdin` lines) in a transaction of its own, which may fail. */
+  commit(cleanup?: string): Promise<void>;
   /** Leaves the branch where it was and releases the lock. */
   abort(): Promise<void>;
 }
@@ -229,9 +414,11 @@ async function lockBranch(handle: GitHandle, state: GitState, commit: string, su
     throw error;
   }
   return {
-    async commit() {
+    async commit(cleanup = '') {
       await git.say('commit\n', 1);
-      await git.end();
+      if (cleanup === '') return void (await git.end());
+      // The branch has moved: a cleanup git refuses (a ref moved meanwhile) leaves that ref, and nothing else, as it was.
+      await git.end(`start\n${cleanup}prepare\ncommit\n`).catch(() => undefined);
     },
     async abort() {
       await git.end().catch(() => undefined);

@@ -13,7 +13,7 @@
 import { spawn } from 'node:child_process';
 import { GIT_OUTPUT_MAX_CHARS } from '../limits.js';
 import { GitCommandError, GitOutputTooLarge, GitTimedOut } from './errors.js';
-import { releaseSlot, takeSlot } from './slots.js';
+import { releaseSlot, takeSlot, type SlotKind } from './slots.js';
 
 export interface GitHandle {
   /** The folder given to `openGit` (autopilot's repository root); file paths are relative to it. */
@@ -129,7 +129,7 @@ function spawnGit(where: Pick<GitHandle, 'top' | 'env'>, args: readonly string[]
 /** Runs `git <args>` and returns its stdout, exactly as printed; throws `GitCommandError` on any non-zero exit. */
 export async function runGit(where: Pick<GitHandle, 'top' | 'env'>, args: readonly string[], options: RunOptions = {}): Promise<string> {
   if (options.input?.length === 0) throw new TypeError('runGit: empty input would leave git waiting on stdin');
-  return converseWithGit(where, args, options).end(options.input);
+  return startInSlot(where, args, options, 'command').end(options.input);
 }
 
 /** `git …` whose failure with exit code `code` (and only that) means "no": returns undefined then. */
@@ -158,7 +158,7 @@ export interface GitConversation {
 /**
  * Starts `git <args>` for a conversation, its input given a piece at a time
  * (`runGit` is one whose input is given at once), once one of the slots git
- * runs in is free (`slots.ts`: a few at once). If this process dies, git
+ * runs in is free (`slots.ts`: a few at once, conversations apart). If this process dies, git
  * reads the end of its input: `update-ref --stdin` then aborts an open
  * transaction. With `timeoutMs`, git and its helpers are stopped (SIGINT to
  * its process group, then SIGKILL) when it has printed nothing for that long,
@@ -170,9 +170,19 @@ export function converseWithGit(
   args: readonly string[],
   options: Pick<RunOptions, 'env' | 'timeoutMs' | 'maxOutputChars'> = {},
 ): GitConversation {
-  const started = takeSlot().then(() => {
+  return startInSlot(where, args, options, 'conversation');
+}
+
+/** `git <args>` started once a slot of `kind` is free (`slots.ts`), given back when git has exited. */
+function startInSlot(
+  where: Pick<GitHandle, 'top' | 'env'>,
+  args: readonly string[],
+  options: Pick<RunOptions, 'env' | 'timeoutMs' | 'maxOutputChars'>,
+  kind: SlotKind,
+): GitConversation {
+  const started = takeSlot(kind).then(() => {
     let released = false;
-    const release = () => void (released || ((released = true), releaseSlot()));
+    const release = () => void (released || ((released = true), releaseSlot(kind)));
     try {
       return startGit(where, args, options, release);
     } catch (error) {

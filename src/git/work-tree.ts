@@ -5,7 +5,7 @@
  * the work tree through a temporary index; the user's index is never
  * touched.
  */
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../errors.js';
 import { createHash } from 'node:crypto';
@@ -37,25 +37,57 @@ export interface WorkTreeChange {
  */
 export async function snapshotWorkTree(handle: GitHandle): Promise<string> {
   return withTempIndex(handle, async (inTempIndex, path) => {
-    let copied = true;
+    const copied = await readWorkTree(handle, inTempIndex, path);
     try {
-      copyFileSync(join(handle.gitDir, 'index'), path);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      copied = false;
-    }
-    // No index yet (a fresh repository, or one whose index was deleted): start from HEAD, if there is one.
-    if (!copied && (await runGitOr(handle, ['rev-parse', '--quiet', '--verify', 'HEAD^{tree}'], 1))) {
-      await runGit(handle, ['read-tree', 'HEAD'], inTempIndex);
-    }
-    try {
-      await runGit(handle, ['add', '--all'], inTempIndex);
       return (await runGit(handle, ['write-tree'], inTempIndex)).trim();
     } catch (error) {
-      // The copy is the user's index: one git cannot read is theirs to rebuild, said as such (never an internal error).
       throw copied ? indexUnreadable(userIndexFile(handle), error) : error;
     }
   });
+}
+
+/**
+ * Fills the temporary index at `path` with the work tree as `snapshotWorkTree`
+ * records it: a copy of the user's index, then `git add --all`. Without a
+ * user's index, it starts from HEAD (`head`: HEAD's commit as the caller
+ * knows it, `null` for none; asked of git when not given). Returns whether
+ * the user's index was copied.
+ */
+export async function readWorkTree(handle: GitHandle, inTempIndex: { env: Record<string, string> }, path: string, head?: string | null): Promise<boolean> {
+  const copied = copyIndex(join(handle.gitDir, 'index'), path);
+  // No index yet (a fresh repository, or one whose index was deleted): start from HEAD, if there is one.
+  if (!copied && (head ?? (head === undefined ? await runGitOr(handle, ['rev-parse', '--quiet', '--verify', 'HEAD^{tree}'], 1) : undefined))) {
+    await runGit(handle, ['read-tree', 'HEAD'], inTempIndex);
+  }
+  try {
+    await runGit(handle, ['add', '--all'], inTempIndex);
+  } catch (error) {
+    // The copy is the user's index: one git cannot read is theirs to rebuild, said as such (never an internal error).
+    throw copied ? indexUnreadable(userIndexFile(handle), error) : error;
+  }
+  return copied;
+}
+
+/**
+ * Copies an index file, its modification time kept (a hair earlier, never
+ * later): git trusts an entry's stat data only when the file changed before
+ * the index was written, so a copy dated now would pass over a file changed
+ * in the same instant as the index (git's "racy" entries). False when there
+ * is no index to copy.
+ */
+export function copyIndex(from: string, to: string): boolean {
+  let written: bigint;
+  try {
+    written = statSync(from, { bigint: true }).mtimeNs;
+    copyFileSync(from, to);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    return false;
+  }
+  // A microsecond earlier: the conversion to seconds may round up by a fraction of that.
+  const seconds = Number(written - 1000n) / 1e9;
+  utimesSync(to, seconds, seconds);
+  return true;
 }
 
 /**
@@ -134,16 +166,22 @@ export async function keepOwedSnapshot(handle: GitHandle, tree: string): Promise
  * left alone. Never throws for that.
  */
 export async function releaseSnapshot(handle: GitHandle, tree: string): Promise<void> {
-  const out = await runGit(handle, ['for-each-ref', '--format=%(objectname) %(refname)', snapshotRef(handle), owedSnapshotRef(handle)]);
-  const naming = out
-    .split('\n')
-    .filter((line) => line.startsWith(`${tree} `))
-    .map((line) => line.slice(tree.length + 1));
-  if (naming.length === 0) return;
+  const deletions = await releasing(handle, tree);
+  if (deletions === '') return;
   try {
-    await runGit(handle, ['update-ref', '--stdin'], { input: naming.map((ref) => `delete ${ref} ${tree}\n`).join('') });
+    await runGit(handle, ['update-ref', '--stdin'], { input: deletions });
   } catch (error) {
     // Moved meanwhile (another step started): that one is kept.
     if (!(error instanceof GitCommandError)) throw error;
   }
+}
+
+/** The `update-ref --stdin` lines that delete this root's snapshot refs still naming `tree` (`''` for none): what `releaseSnapshot` runs. */
+export async function releasing(handle: GitHandle, tree: string): Promise<string> {
+  const out = await runGit(handle, ['for-each-ref', '--format=%(objectname) %(refname)', snapshotRef(handle), owedSnapshotRef(handle)]);
+  return out
+    .split('\n')
+    .filter((line) => line.startsWith(`${tree} `))
+    .map((line) => `delete ${line.slice(tree.length + 1)} ${tree}\n`)
+    .join('');
 }

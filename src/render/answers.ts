@@ -244,7 +244,7 @@ export const leaseAnswer = z.object({ remote: z.string(), sha: z.string(), taken
 export const repinAnswer = z.object({ repinned: z.boolean(), changes: z.array(z.string()), step: stepNumber, name: z.string() });
 /** `adopt`: what a person adopted (each held edit, with its changes) and where the run goes on from. */
 export const adoptAnswer = z.object({
-  adopted: z.array(z.object({ what: z.enum(['pointer', 'criteria']), changes: z.array(z.string()) })),
+  adopted: z.array(z.object({ what: z.enum(['pointer', 'criteria', 'journal']), changes: z.array(z.string()) })),
   flow: z.string(),
   step: stepNumber,
   name: z.string(),

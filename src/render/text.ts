@@ -114,15 +114,11 @@ function driftLines(view: View): string[] {
   // One thing each: the message says what disagrees, the suffix whether it was repaired (status never writes, so never).
   const suffix = view.repaired ? 'repaired and journaled' : '`autopilot next` repairs it; `status` never writes';
   // A fork waiting for a person is neither repaired nor journaled: it is said as it is, with its question.
-  // Lost events are not repaired by anyone but a person: the message says how; a writing command journals the loss and goes on.
-  const lost = view.repaired
-    ? 'journaled; the events before stay lost unless recovered'
-    : 'the next command that writes journals the loss and goes on; `status` never writes';
-  // What is held for a person says itself how it ends (`autopilot adopt`, or put back): no repair to add.
+  // What is held for a person says itself how it ends (`autopilot adopt`, or put back): no repair to add; so do lost events.
   const said = (d: View['drift'][number]) =>
-    (d.kind === 'journal-fork' && view.fork) || d.kind === 'held-edit' || d.kind === 'held-criteria'
+    (d.kind === 'journal-fork' && view.fork) || d.kind === 'held-edit' || d.kind === 'held-criteria' || d.kind === 'journal-gone' || d.kind === 'journal-behind'
       ? `! ${line(d.message)}`
-      : `! ${line(d.message)} (${d.kind === 'journal-gone' || d.kind === 'journal-behind' ? lost : suffix})`;
+      : `! ${line(d.message)} (${suffix})`;
   return [...view.drift.map(said), ...(view.notices ?? []).map((n) => `! ${line(n)}`)];
 }
 

@@ -91,7 +91,7 @@ describe('nothing lost: the journal is the record', () => {
     expect(autopilot(dir, 'check').code).toBe(0);
   });
 
-  describe('the journal lost under a pointer that names event 5: loud in `check` (exit 2, naming the file and the way back) and in `status`', () => {
+  describe('the journal lost under a pointer that names event 5: loud in `check` (exit 2, naming the file and the way back) and in `status`, and held until a person adopts', () => {
     /** init, next and three sub-steps: the pointer names event 5. */
     function atEvent5(): string {
       const dir = greenfield();
@@ -101,19 +101,23 @@ describe('nothing lost: the journal is the record', () => {
       return dir;
     }
     const cases: [string, (dir: string) => void, string][] = [
-      ['emptied', (dir) => writeFileSync(join(dir, JOURNAL), ''), 'holds no event'],
-      ['deleted', (dir) => rmSync(join(dir, JOURNAL)), 'holds no event'],
-      ['cut to 3 of 5 events', (dir) => writeFileSync(join(dir, JOURNAL), read(dir, JOURNAL).split('\n').slice(0, 3).join('\n') + '\n'), 'is event 3'],
+      ['emptied', (dir) => writeFileSync(join(dir, JOURNAL), ''), 'event 5 expected, 0 found'],
+      ['deleted', (dir) => rmSync(join(dir, JOURNAL)), 'event 5 expected, 0 found'],
+      [
+        'cut to 3 of 5 events',
+        (dir) => writeFileSync(join(dir, JOURNAL), read(dir, JOURNAL).split('\n').slice(0, 3).join('\n') + '\n'),
+        'event 5 expected, 3 found',
+      ],
     ];
     for (const [how, lose, says] of cases) {
-      it(`${how}: check and status say the record is lost, and the next command journals the loss and numbers on from 6`, () => {
+      // Before issue 29's journal-cut gap was closed, the pointer stood and the next command went on: a cut journal revived a failed step.
+      it(`${how}: check and status say the record is lost, every writing command is held (exit 2, 0 events), and a person's adopt numbers on from 6`, () => {
         const dir = atEvent5();
         lose(dir);
         const check = autopilot(dir, 'check');
         expect(check.code).toBe(2);
-        expect(check.stdout).toContain(`${JOURNAL}: the pointer reflects journal event 5`);
-        expect(check.stdout).toContain(says);
-        expect(check.stdout).toContain(`git checkout HEAD -- ${JOURNAL}`);
+        expect(check.stdout).toContain(`${JOURNAL}: the journal lost events: ${says}`);
+        expect(check.stdout).toContain('autopilot adopt');
         expect(check.stdout).toContain('1 problem(s)');
         const json = autopilot(dir, 'check', '--json').json<{ problems: { file: string; message: string }[] }>();
         expect(json.problems).toEqual([expect.objectContaining({ file: JOURNAL, message: expect.stringContaining(says) })]);
@@ -121,16 +125,22 @@ describe('nothing lost: the journal is the record', () => {
         const text = autopilot(dir, 'status');
         expect(text.code).toBe(0);
         expect(text.stdout).not.toContain('Problems  none');
-        expect(text.stdout).toMatch(/Problems\n {2}! the pointer reflects journal event 5/);
+        expect(text.stdout).toMatch(/Problems\n {2}! the journal lost events: event 5 expected/);
         const seen = status(dir);
         expect(seen).toMatchObject({ step: 1, status: 'in_progress', sub_step: '3 — Acceptance criteria' });
         expect(seen.drift).toEqual([
           { kind: how === 'cut to 3 of 5 events' ? 'journal-behind' : 'journal-gone', step: 1, message: expect.stringContaining(says) },
         ]);
 
-        // The run goes on where the pointer stands; the loss is on record and the numbers never repeat.
+        // Held: nothing is written until a person adopts the position.
+        const before = read(dir, POINTER);
+        const next = autopilot(dir, 'next');
+        expect(next.code).toBe(2);
+        expect(next.stderr).toContain(says);
+        expect(read(dir, POINTER)).toBe(before);
+        expect(autopilot(dir, 'adopt').code).toBe(0);
+        expect(journal(dir).filter((e) => e.event === 'edit_adopted')).toEqual([expect.objectContaining({ what: 'journal', actor: 'person' })]);
         expect(autopilot(dir, 'next').code).toBe(0);
-        expect(events(dir, 'position_repaired').at(-1)!.drift).toEqual([expect.stringContaining(says)]);
         expect(
           Math.min(
             ...journal(dir)
@@ -139,6 +149,7 @@ describe('nothing lost: the journal is the record', () => {
           ),
         ).toBe(6);
         expect(status(dir)).toMatchObject({ sub_step: '3 — Acceptance criteria', drift: [] });
+        expect(autopilot(dir, 'check').code).toBe(0);
       });
     }
   });

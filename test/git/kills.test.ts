@@ -384,6 +384,8 @@ async function stepProject(): Promise<{ top: string; below: string; job: JobSpec
   write(top, POINTER, 'step: 3\n');
   write(top, JOURNAL, `{"seq":1}\n{"seq":${EVENT}}\n`);
   const changed = await changedSince(handle, snapshot);
+  // Kept where a scenario committing by the snapshot finds it (its tree is in the object database; no gc runs here).
+  writeFileSync(join(top, '.git', 'snapshot'), `${snapshot}\n`);
   return { top, below: '', job: { op: 'commit', input: { files: [POINTER, JOURNAL], changed, ...message } } };
 }
 
@@ -444,6 +446,15 @@ const SCENARIOS: Scenario[] = [
         git(made.top, 'config', name!, value!);
       }
       return made;
+    },
+  },
+  {
+    name: "a step's work told by its snapshot (since), beside the person's modified, staged and untracked files",
+    make: async () => {
+      const made = await stepProject();
+      if (made.job.op !== 'commit') throw new Error('a commit job');
+      const snapshot = readFileSync(join(made.top, '.git', 'snapshot'), 'utf8').trim();
+      return { ...made, job: { op: 'commit', input: { ...made.job.input, changed: [], since: snapshot } } };
     },
   },
   {

@@ -77,13 +77,17 @@ describe('gitState', () => {
     const repo = newRepo();
     expect(await gitState(await handleFor(repo))).toEqual({ branch: 'main', detached: false });
     const sha = commit(repo, 'first', { 'a.txt': 'a\n' });
-    expect(await gitState(await handleFor(repo))).toEqual({ branch: 'main', detached: false, head: sha });
+    expect(await gitState(await handleFor(repo))).toEqual({ branch: 'main', detached: false, head: sha, tree: git(repo, 'rev-parse', 'HEAD^{tree}').trim() });
   });
 
   it('sees a detached HEAD', async () => {
     const repo = repoWith({ 'a.txt': 'a\n' });
     git(repo, 'switch', '--quiet', '--detach');
-    expect(await gitState(await handleFor(repo))).toEqual({ detached: true, head: git(repo, 'rev-parse', 'HEAD').trim() });
+    expect(await gitState(await handleFor(repo))).toEqual({
+      detached: true,
+      head: git(repo, 'rev-parse', 'HEAD').trim(),
+      tree: git(repo, 'rev-parse', 'HEAD^{tree}').trim(),
+    });
   });
 
   it('sees a merge stopped on a conflict, also in a linked work tree', async () => {

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GitCommandError, GitOutputTooLarge } from '../../src/git/errors.js';
-import { runGit } from '../../src/git/run.js';
+import { converseWithGit, runGit } from '../../src/git/run.js';
 import { slotsInUse } from '../../src/git/slots.js';
 import { GIT_OUTPUT_MAX_CHARS, GIT_PROCESSES_MAX } from '../../src/limits.js';
 import { commit, handleFor, newRepo } from '../helpers/git.js';
@@ -53,5 +53,24 @@ describe('the git runner', () => {
     expect(failures.filter((e) => e instanceof GitCommandError && e.exitCode < 0)).toHaveLength(10);
     expect(slotsInUse()).toEqual({ running: 0, waiting: 0 });
     expect(await runGit(handle, ['rev-parse', '--is-inside-work-tree'])).toBe('true\n');
+  });
+
+  it(`${GIT_PROCESSES_MAX + 2} branches locked side by side (update-ref --stdin open), each then running a command: all ${GIT_PROCESSES_MAX + 2} commands answer, no lock waits on another`, async () => {
+    const repo = newRepo();
+    commit(repo, 'first');
+    const handle = await handleFor(repo);
+    const open = GIT_PROCESSES_MAX + 2;
+    const held = await Promise.all(
+      Array.from({ length: open }, async (_, k) => {
+        const git = converseWithGit(handle, ['update-ref', '--stdin']);
+        await git.say(`start\nupdate refs/heads/lock-${k} HEAD\nprepare\n`, 2);
+        // The branch locked: what a progress commit does next (its index written) needs a command.
+        const answer = await runGit(handle, ['rev-parse', '--is-inside-work-tree']);
+        await git.end('commit\n');
+        return answer;
+      }),
+    );
+    expect(held).toEqual(Array.from({ length: open }, () => 'true\n'));
+    expect(slotsInUse()).toEqual({ running: 0, waiting: 0 });
   });
 });

@@ -16,7 +16,7 @@ import type { JournalEntry } from '../../formats/journal-line.js';
 import { hashFiles, stepFiles } from '../../io/gather-outputs.js';
 import type { Loaded } from '../load-state.js';
 import { outputsForStep } from '../skill-outputs.js';
-import { startTree, type CommitGit } from '../progress-commit.js';
+import { startTree, type CommitGitOpener } from '../progress-commit.js';
 import { skillPosition } from '../skill-position.js';
 import { reportHashOnDisk } from '../task-batches.js';
 import type { OutputsOf } from './gather.js';
@@ -36,16 +36,16 @@ export async function gatherAttempt(
   loaded: Loaded,
   event: Event,
   decided: Transition,
-  commits: CommitGit | undefined,
+  commits: CommitGitOpener | undefined,
   outputsOf: OutputsOf,
   settings: Pick<Settings, 'verify'>,
 ): Promise<Attempt> {
-  const git = commits?.handle;
   // A step starting on a run with no test command pinned: it takes one now, where one is known (the settings', or found).
   let notice: string | undefined;
   if (decided.entries.some(starts)) ({ transition: decided, notice } = await withVerifyPin(loaded, decided, settings, outputsOf));
   // A step starting: its commit will hold what changed in the work tree from now on.
-  if (git && commits.mode === 'work' && decided.entries.some(starts)) decided = withStartTree(decided, await startTree(git));
+  const git = commits?.mode === 'work' && decided.entries.some(starts) ? await commits.open() : undefined;
+  if (git) decided = withStartTree(decided, await startTree(git.handle));
   // An attempt beginning (or a round): the step's files as they are, so `done` can tell this attempt's work.
   decided = await withHashes(loaded, decided, outputsOf);
   // A batch beginning: its report as it is on disk, so `done` can tell a report written before the batch.

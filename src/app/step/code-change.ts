@@ -3,9 +3,7 @@
  * decision would record as a batch done (`batch_completed`, not forced) asks
  * what changed in the work tree since the batch began (engine/batch-code.ts:
  * a batch changes the code). Asked only then, so a `done` refused for its
- * report starts no git; and what git answers is the very list the batch's
- * progress commit is made of (`KnownChanges`), so the batch's `done` runs
- * no more git than before. Where it cannot look (no git, no snapshot of the
+ * report starts no git. Where it cannot look (no git, no snapshot of the
  * batch's start, the snapshot pruned), it says why instead.
  */
 import { join } from 'node:path';
@@ -19,13 +17,12 @@ import { displayPath, type Repo } from '../../io/repo.js';
 import { OUTPUT_FILE_MAX_BYTES } from '../../limits.js';
 import { firstCommitMissing, gitFallbackOff } from '../git-source.js';
 import type { Loaded } from '../load-state.js';
-import type { CommitGit, KnownChanges } from '../progress-commit.js';
+import type { CommitGitOpener } from '../progress-commit.js';
 
 export interface CodeSeen {
   /** The step whose batch it is. */
   step: number;
   facts: CodeFacts;
-  known?: KnownChanges;
 }
 
 /** What the work tree shows for the batch the decision would record done; undefined when it records none (or a person forced it). */
@@ -33,7 +30,7 @@ export async function batchCode(
   loaded: Loaded,
   evidence: Evidence,
   decided: Transition,
-  commits: CommitGit | undefined,
+  opener: CommitGitOpener | undefined,
   setting: CommitSetting,
 ): Promise<CodeSeen | undefined> {
   const completed = decided.entries.find((e) => e.event === 'batch_completed');
@@ -44,6 +41,8 @@ export async function batchCode(
   const { repo } = loaded;
   const base = { docs: repo.docsName, touches: touchesOfBatch(repo, facts, completed.batch) };
   const unseen = (why: string): CodeSeen => ({ step: completed.step as number, facts: { ...base, seen: false, why } });
+  if (opener?.mode === 'evidence') return unseen('with `commit: evidence` no snapshot of the work tree is taken as a batch begins');
+  const commits = await opener?.open();
   if (!commits) return unseen(noGit(repo, setting));
   if (commits.mode !== 'work') return unseen('with `commit: evidence` no snapshot of the work tree is taken as a batch begins');
   if (!report.tree) return unseen(`no snapshot of the work tree was taken as batch ${completed.batch} began`);
@@ -51,7 +50,7 @@ export async function batchCode(
   try {
     const changes = await changedSince(commits.handle, report.tree);
     const changed = changes.map((c) => c.path).filter((p) => isCode(p, repo.docsName));
-    return { step: completed.step, facts: { ...base, seen: true, changed }, known: { tree: report.tree, changes } };
+    return { step: completed.step, facts: { ...base, seen: true, changed } };
   } catch (error) {
     if (!(error instanceof SnapshotGone)) throw error;
     return unseen(`the snapshot of the work tree taken as batch ${completed.batch} began is gone from git (pruned by \`git gc\`)`);

@@ -24,10 +24,14 @@ import type { Transition } from '../../engine/transitions.js';
 export interface StepWrite {
   plan: Plan;
   /** Git for the progress commit the plan owes, when it owes one; `blocked`: why git cannot take it now (it stays owed). */
-  git?: { handle: NonNullable<CommitGit['handle']>; strict: boolean; blocked?: string };
+  git?: Pick<CommitGit, 'handle' | 'state' | 'strict' | 'blocked'>;
 }
 
-/** `judged`: the files `done`'s judges read, with their text: the commit the plan owes holds them as judged. */
+/**
+ * `commits`: git, opened by the command where the plan is worth a commit
+ * (`worthCommitting`); `judged`: the files `done`'s judges read, with their
+ * text: the commit the plan owes holds them as judged.
+ */
 export function stepWrite(
   loaded: Loaded,
   plan: StepPlan,
@@ -57,7 +61,7 @@ export function stepWrite(
   const owed =
     commits && !commits.unborn ? owedCommit(loaded, flow, transition, commits.mode, startTreeOf(loaded, transition), plan.entries, blobs) : undefined;
   return {
-    ...(commits?.handle && owed ? { git: { handle: commits.handle, strict: commits.strict, blocked: commits.blocked } } : {}),
+    git: commits && owed ? { handle: commits.handle, state: commits.state, strict: commits.strict, blocked: commits.blocked } : undefined,
     plan: {
       entries: owed ? [...plan.entries, owed] : plan.entries,
       key: plan.key,

@@ -4,6 +4,7 @@ import { toPointerRecord, type JournalEvent, type StampedEntry } from '../../../
 import { judgeLease } from '../../../src/engine/lease.js';
 import type { Lease } from '../../../src/formats/lease.js';
 import { checkRecord } from '../../../src/engine/record.js';
+import { judgeCut } from '../../../src/engine/journal-cut.js';
 import { commandKey, judgeRepeat } from '../../../src/engine/repeat.js';
 import type { Position } from '../../../src/formats/pointer/position.js';
 import { positionHash } from '../../../src/formats/pointer/serialize-pointer.js';
@@ -22,6 +23,38 @@ const written = (p: Position, seq: number) => ({ position: p, record: { seq, has
 const journalAt = (p: Position, seq: number) => ({ seq, pointer: toPointerRecord(p) });
 
 describe('checkRecord: the journal is the record', () => {
+  it('a pointer edited by hand whose marker names event 8 over a journal cut to event 2 is a cut, not a hand edit judged from the cut journal', () => {
+    const failed = at({ status: 'failed', retryCount: 3 });
+    const edited = { position: at(), record: { seq: 8, hash: positionHash(failed) } };
+    const verdict = checkRecord(edited, journalAt(at(), 2), positionHash, 'j.jsonl');
+    expect(verdict.cut).toEqual({ expected: 8, found: 2, by: 'pointer', headHolds: undefined });
+    expect(verdict.drift).toEqual([expect.objectContaining({ kind: 'journal-behind', message: expect.stringContaining('event 8 expected, 2 found') })]);
+    expect(verdict.journal).toBeUndefined();
+  });
+
+  it('judgeCut: the highest sign beyond the journal decides; HEAD reaching it says so; 3 signs within the journal: no cut', () => {
+    expect(
+      judgeCut(5, [
+        { by: 'pointer', seq: 5 },
+        { by: 'commit', seq: 4 },
+        { by: 'checkpoint', seq: 3 },
+      ]),
+    ).toBeUndefined();
+    expect(
+      judgeCut(2, [
+        { by: 'commit', seq: 8 },
+        { by: 'checkpoint', seq: 7 },
+        { by: 'head', seq: 8 },
+      ]),
+    ).toEqual({ expected: 8, found: 2, by: 'commit', headHolds: true });
+    expect(
+      judgeCut(2, [
+        { by: 'checkpoint', seq: 7 },
+        { by: 'head', seq: 2 },
+      ]),
+    ).toMatchObject({ expected: 7, headHolds: false });
+  });
+
   it('keeps a pointer that is what the engine wrote for the journal’s last record', () => {
     expect(checkRecord(written(at(), 7), journalAt(at(), 7), positionHash)).toEqual({ start: at(), drift: [] });
   });
