@@ -9,7 +9,8 @@
  *   criteria as the file holds them now, pinned anew;
  * - a journal that lost events (rule 7, `engine/journal-cut.ts`): the run goes
  *   on from the position shown, `edit_adopted` (`what: journal`) numbered past
- *   every event the signs name, so the journal reaches them again.
+ *   every event the signs name, so the journal reaches them again; a journal
+ *   that kept no event is pinned again (`run_started`), as any run begun is.
  * It acts on the run, not as a driver (rule 6): no lease is judged, taken or
  * released, and its entries say `actor: person`. With nothing held it says so
  * (exit 2) and writes nothing.
@@ -45,6 +46,9 @@ export async function runAdopt(ctx: Context): Promise<AdoptResult> {
       const changes = [
         `events ${found + 1} to ${expected} lost; the run goes on from ${describeTarget(position)}, ${position.status}, retry ${position.retryCount}`,
       ];
+      // Nothing of the run is left on record (its \`run_started\` went with the events): the run is pinned again, as any run begun is.
+      if (found === 0)
+        entries.push(entry('run_started', position, { source: 'state', flow_hash: flow.hash, flow_file: flowFileRef(flow), pinned: pinnedCopy(flow) }));
       entries.push(entry('edit_adopted', position, { what: 'journal', changes }));
       adopted.push({ what: 'journal', changes });
     }

@@ -136,7 +136,7 @@ describe('a checkpoint before Deploy, the step the built-in flows mark', () => {
         .map((c) => c.note)
         .reverse(),
     ).toEqual(['automatic: before step 14 Deploy, cycle 1', 'automatic: before step 14 Deploy, cycle 2']);
-  });
+  }, 90_000);
 });
 
 describe('checkpoint_before in a repository’s own flow', () => {

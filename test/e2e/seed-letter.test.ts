@@ -138,12 +138,20 @@ describe('runs that were never pinned', () => {
     expect(autopilot(dir, 'check').code).toBe(2);
   });
 
-  it('after the journal is lost, the next write pins the run again', () => {
+  it("after the journal is lost, a person's adopt pins the run again", () => {
     const dir = greenfieldUpTo7();
     seedPointer(dir, 'greenfield', 2, 'Research', 'in_progress');
     autopilot(dir, 'next');
     rmSync(join(dir, '_docs/_autopilot/journal.jsonl'));
-    expect(autopilot(dir, 'next').stdout).toContain('pinned now');
+    // A journal lost under a pointer that names its events holds every write until a person adopts the position.
+    expect(autopilot(dir, 'next').code).toBe(2);
+    const adopt = autopilot(dir, 'adopt', '--json');
+    expect(adopt.code).toBe(0);
+    expect(journal(dir).map((e) => e.event)).toEqual(['run_started', 'edit_adopted']);
+    expect(journal(dir)[0]).toMatchObject({ actor: 'person', pinned: { id: 'greenfield' } });
+    // The run goes on where it stood: Research's decision, asked again; pinned once.
+    const next = autopilot(dir, 'next');
+    expect([next.code, next.stdout]).toEqual([3, expect.stringContaining('DECISION REQUIRED')]);
     expect(journal(dir).filter((e) => e.event === 'run_started')).toHaveLength(1);
   });
 });
