@@ -14,22 +14,31 @@
  *    refusing, after the state was written) is made, once, before anything
  *    else (`app/progress-commit.ts`); where git still cannot take it (by
  *    default), this command's batch carries it on (`engine/owed-commit.ts`);
- * 5. `decide`: the command reads the state under the lock (`tx.state()`, once)
- *    and returns a plan;
- * 6. commit the plan (`commit`: journal, pointer, lease, files, checkpoint,
- *    index), the locks broken on the way in journaled first;
- * 7. `answer`: what the command says, still under the lock (a progress
- *    commit, a boundary's summary);
- * 8. release the lock.
+ * 5. the command reads the state under the lock (`tx.state()`, once) and
+ *    makes its plan (`decide`; a step command runs its pipeline,
+ *    `app/step/stages.ts`), with the reads its write needs made before
+ *    (`tx.readForWrite`, else by the write);
+ * 6. `tx.write`: the plan made final (`app/final-plan.ts`: the locks broken on
+ *    the way in, a held edit, the pins, the lease) and written, once
+ *    (`commit`: journal, pointer, lease, files, checkpoint, index);
+ * 7. `tx.commit`: the progress commit the write owes, once;
+ * 8. what the command says, still under the lock (a progress commit, a
+ *    boundary's summary);
+ * 9. release the lock.
  *
- * It returns the answer and what was written, as changesets'
- * `applyReleasePlan` returns the files it touched.
+ * Every write of a transaction goes through one call site (`put`), in this
+ * order, each at most once: the locks broken by a command refused for
+ * another session's lease (and then nothing else); the pointer brought up to
+ * an owed commit, and a dropped owed commit's own line (4½); the command's
+ * plan (6); the dropped line of the commit that plan owed (7). It returns the
+ * answer and what the plan's write wrote, as changesets' `applyReleasePlan`
+ * returns the files it touched.
  */
 import { mkdirSync } from 'node:fs';
-import { entry, fromPointerRecord } from '../formats/journal-line.js';
+import { entry, fromPointerRecord, type JournalEntry } from '../formats/journal-line.js';
 import { holds, judgeLease, sameConversation, type LeaseVerdict } from '../engine/lease.js';
 import { DISK_FULL, diskFull, GitFailed, InputError } from '../errors.js';
-import { loopStart, type Flow } from '../flow/model.js';
+import type { Flow } from '../flow/model.js';
 import { crashPoint } from '../io/crash-point.js';
 import { readJournalHead, type JournalHead } from '../io/journal-head.js';
 import { readLease } from '../io/lease-file.js';
@@ -39,12 +48,9 @@ import { conversationGone, conversationProcess, seesOtherProcesses } from '../io
 import { thisMachine } from '../io/machine.js';
 import { displayPath, gatePath, openRepo, type Repo } from '../io/repo.js';
 import { LOCK_WAIT_MS } from '../limits.js';
-import { skillStateFiles } from './skill-position.js';
-import type { LastAction } from '../formats/pointer/parse-pointer.js';
-import type { Position } from '../formats/pointer/position.js';
 import { positionHash } from '../formats/pointer/serialize-pointer.js';
-import { commit, type Plan, type Written } from './commit.js';
-import { skillsPinned, withSkillsPinned } from './skill-pins.js';
+import { commit, type Plan, type Writer, type Written } from './commit.js';
+import { finalPlan, mayJournal, pointerAt, readWriteFacts, type PlanShape, type WriteFacts } from './final-plan.js';
 import { keepOwed, makeOwedCommit, notedMade, noteMade, owedOnRecord, type CommitGit, type Made, type OwedCommit } from './progress-commit.js';
 import type { Context } from './context.js';
 import { loadRepoFlows } from './flows.js';
@@ -56,6 +62,8 @@ import type { Settings } from '../formats/settings.js';
 import { readSettings } from './settings.js';
 import { carryOwed } from '../engine/owed-commit.js';
 import type { JudgedText } from './step/judged.js';
+
+export { pointerAt } from './final-plan.js';
 
 /** What a command has before the lock is taken. */
 export interface Opened {
@@ -85,17 +93,8 @@ export interface TransactionSpec<P> {
   prepare?: (opened: Opened) => P | Promise<P>;
 }
 
-export interface Tx<P> extends Opened {
-  ctx: Context;
-  prepared: P;
-  lock: Lock;
-  /** For a command that drives: the lease it takes or renews (never `held`: that stopped the transaction). */
-  lease?: Exclude<LeaseVerdict, { kind: 'held' }>;
-  /** The state, read and reconciled under the lock; read once, on the first call. */
-  state(): Promise<Loaded>;
-}
-
-export interface Decided<T> {
+/** What a command hands the transaction to write. */
+export interface Decision {
   plan: Plan;
   /** Git, opened by the command for a progress commit its plan owes (the plan's last entry is `progress_commit_owed`). */
   git?: Pick<CommitGit, 'handle' | 'state'>;
@@ -104,16 +103,71 @@ export interface Decided<T> {
   /** Why git cannot take the commit now (a detached HEAD, an operation under way): by default it stays owed, not tried. */
   blocked?: string;
   /** The files `done`'s judges read, with their text: the commit holds them as judged. */
-  judged?: JudgedText[];
+  judged?: readonly JudgedText[];
+  /** The reads the write needs (`tx.readForWrite`), made before the plan; the write makes them where the command did not. */
+  facts?: WriteFacts;
+}
+
+export interface Decided<T> extends Decision {
   /** What the command says once the plan is written (and its progress commit made), still under the lock. */
   answer: (written: Written) => T | Promise<T>;
 }
 
+export interface Tx<P> extends Opened {
+  ctx: Context;
+  prepared: P;
+  lock: Lock;
+  /** For a command that drives: the lease it takes or renews (never `held`: that stopped the transaction). */
+  lease?: Exclude<LeaseVerdict, { kind: 'held' }>;
+  /** The state, read and reconciled under the lock; read once, on the first call. */
+  state(): Promise<Loaded>;
+  /** The reads the write of a plan of this shape needs (`app/final-plan.ts`), for a command that makes them before its plan. */
+  readForWrite(plan: PlanShape): Promise<WriteFacts>;
+  /** Writes the plan, made final, once a transaction: what it wrote. */
+  write(decision: Readonly<Decision>): Promise<Written>;
+  /** Makes the progress commit the write owes, once (or says why none is made now): what was written, with it. */
+  commit(decision: Readonly<Decision>, written: Written): Promise<Written>;
+}
+
+/** A transaction under way, as its phases share it. */
+interface Under {
+  repo: Repo;
+  flows: Flow[];
+  settings: Settings;
+  spec: TransactionSpec<unknown>;
+  lock: Lock;
+  ctx: Context;
+  /** Who drives: the caller, or the session that holds the lease for the same conversation under another name. */
+  driver: Context;
+  lease?: Exclude<LeaseVerdict, { kind: 'held' }>;
+  loaded?: Loaded;
+  /** The journal's end as read under the lock for an owed commit: the state's read takes it while nothing was written since. */
+  head?: JournalHead;
+  /** What the transaction has to say about progress commits and locks. */
+  notices: string[];
+  /** The journal ends with a progress commit made: a command that writes nothing else leaves it, and the tree, as committed. */
+  committedEnd: boolean;
+  /** A commit still owed that git cannot take now (by default): this command's batch carries it on (rule 11). */
+  carried?: { owed: OwedCommit; made: Made };
+  wrote: boolean;
+  committed: boolean;
+}
+
+/** A command that makes its plan in one callback: the transaction writes it, makes its commit and asks it what to say. */
 export async function transact<P = undefined, T = void>(
   ctx: Context,
   spec: TransactionSpec<P>,
   decide: (tx: Tx<P>) => Decided<T> | Promise<Decided<T>>,
 ): Promise<{ result: T; written: Written }> {
+  return inTransaction(ctx, spec, async (tx) => {
+    const decided = await decide(tx);
+    const written = await tx.commit(decided, await tx.write(decided));
+    return { result: await decided.answer(written), written };
+  });
+}
+
+/** The transaction around `body`, which writes through `tx.write` and `tx.commit` (the step pipeline's stages do). */
+export async function inTransaction<P, R>(ctx: Context, spec: TransactionSpec<P>, body: (tx: Tx<P>) => Promise<R>): Promise<R> {
   const repo = openRepo(ctx.repo);
   const flows = spec.flows === 'none' ? [] : await loadRepoFlows(repo, spec.flows === 'cache');
   const settings = await readSettings(repo);
@@ -124,142 +178,158 @@ export async function transact<P = undefined, T = void>(
     await holdRemoteLease(repo, settings.remote, ctx.session, ctx.now(), settings.remoteStaleMs, spec.drives.takeOver, settings.remoteTimeoutMs);
   const lock = await takeLock(repo, ctx.session, ctx.lockWaitMs ?? LOCK_WAIT_MS, spec.drives?.takeOver === true);
   try {
-    const actor = spec.person ? { actor: 'person' as const } : {};
-    const writer = { session: ctx.session, now: ctx.now };
-    let loaded: Loaded | undefined;
-    // The journal's end as read under the lock for an owed commit: the state's read takes it while nothing was written since.
-    let head: JournalHead | undefined;
-    const state = async () => (loaded ??= await readState(repo, flows, head, { writing: true, adoptCut: spec.adoptsCut }));
-    // The locks broken on the way in are journaled with whatever the command writes, once the state is known.
-    const brokenEntries = (at: Loaded) =>
-      lock.broken.map((h) =>
-        entry('lock_broken', at.reconciled.position, { holder: { pid: h.pid, host: h.host, session: h.session, at: h.at }, reason: h.reason }),
-      );
-
-    let lease: Tx<P>['lease'];
-    let driver = ctx;
-    if (spec.drives) {
-      // Rule 6 first: a session that may not drive pays nothing for reading the state.
-      const verdict = judgeLeaseOnDisk(repo, ctx, settings.staleMs, spec.drives.takeOver);
-      if (verdict.kind === 'held') {
-        if (lock.broken.length > 0) {
-          const at = await state();
-          commit(repo, lock, at.lastSeq, { entries: brokenEntries(at), pointer: pointerAt(at, at.reconciled.position), flowHash: at.flow.hash }, writer);
-        }
-        throw heldError(repo, verdict);
-      }
-      lease = verdict;
-      // The same conversation under another name drives as the session that holds the lease.
-      if (verdict.kind === 'renew' && verdict.as) driver = { ...ctx, session: verdict.as };
-    }
-
+    const u: Under = { ...opened, spec, lock, ctx, driver: ctx, notices: [], committedEnd: false, wrote: false, committed: false };
+    await judgeDriver(u);
     // A commit the last command owes comes first: the history then says what happened, in order.
-    const notices: string[] = [];
-    // The journal ends with a progress commit made: a command that writes nothing else leaves it, and the tree, as committed.
-    let committedEnd = false;
-    // A commit still owed that git cannot take now (by default): this command's batch carries it on (rule 11).
-    let carried: { owed: OwedCommit; made: Made } | undefined;
-    if (spec.flows !== 'none' && settings.commit !== false) {
-      head = readJournalHead(repo.journalFile);
-      const owed = owedOnRecord(head);
-      if (owed && notedMade(repo, owed, head.last)) committedEnd = true;
-      else if (owed) {
-        // The pointer the command left, when a kill came before its write: the commit holds the pointer the command leaves.
-        // Read again after: the pointer brought up is no drift for the command to repair and journal.
-        if (bringPointerUp(repo, lock, owed, await state(), writer)) loaded = undefined;
-        const made = await settle(repo, owed, { strict: settings.commit !== 'auto' });
-        if (made.deferred !== undefined) carried = { owed, made };
-        else if (made.notice) notices.push(made.notice);
-        if (made.dropped !== undefined) {
-          // A line of its own: the pointer stays as it is.
-          commit(repo, lock, head.lastSeq, { entries: [entry('progress_commit_made', fromPointerRecord(owed.pointer!), withoutNotice(made))] }, writer);
-          head = undefined;
-          loaded = undefined;
-        } else if (made.sha) {
-          noteMade(repo, owed, made.sha);
-          committedEnd = true;
-        }
-      }
-    }
-
-    const tx: Tx<P> = { ...opened, ctx: driver, prepared, lock, ...(lease ? { lease } : {}), state };
-    const { plan, answer, git, strict, blocked, judged } = await decide(tx);
-    const at = loaded as Loaded | undefined;
-    const lastSeq = at ? at.lastSeq : readJournalHead(repo.journalFile).lastSeq;
-    if (at) {
-      let broken = brokenEntries(at);
-      // The lock of a command killed on this machine, when this one writes nothing else after a progress commit (a retry
-      // answered "already recorded"): said, not journaled, so nothing of autopilot's is left modified after the commit.
-      if (committedEnd && plan.entries.length === 0 && broken.every((e) => e.reason === 'gone')) {
-        for (const e of broken)
-          notices.push(`removed the lock a killed command left (pid ${e.holder.pid}, session ${e.holder.session}); its work is recorded and committed`);
-        broken = [];
-      }
-      if (broken.length > 0) {
-        plan.entries = [...broken, ...plan.entries];
-        plan.pointer ??= pointerAt(at, at.reconciled.position);
-      }
-      journalHeld(at, plan);
-      if (plan.entries.length > 0) plan.flowHash ??= at.flow.hash;
-      await pinSkills(repo, at, plan);
-      // A command that drives and writes holds the lease it was judged to take (a refused one writes nothing, and takes none).
-      if (lease && plan.entries.length > 0 && plan.lease === undefined) plan.lease = lease.lease;
-      if (at.index) plan.index ??= at.index;
-      // Seed 002: a checkpoint holds the skills' own state files as they are now, beside the pointer.
-      if (plan.checkpoint && !plan.checkpoint.skillState) {
-        const states = await skillStateFiles(repo, at.flow, (plan.pointer?.position ?? at.reconciled.position).cycle);
-        const kept = states.flatMap((s) => (s.text === undefined ? [] : [{ file: s.file, text: s.text }]));
-        if (kept.length > 0) plan.checkpoint.skillState = kept;
-      }
-    }
-    // A commit still owed ends this batch too: in the command's own, or owed again.
-    if (carried && plan.entries.length > 0) plan.entries = carryOwed(plan.entries, carried.owed);
-    else if (carried?.made.notice) notices.push(carried.made.notice);
-    const written = commit(repo, lock, lastSeq, plan, { session: driver.session, now: ctx.now, ...actor });
-    // The progress commit the plan owes is made now; a failure leaves it owed (exit 1), for the next command to make, or by default says why none was made.
-    const owed = owedOnRecord({ record: written.entries.length > 0 ? { entry: written.entries.at(-1)! } : undefined });
-    if (owed) {
-      crashPoint('before-progress-commit');
-      // Carried on: git refused it moments ago, so it is not tried again.
-      const made = await settle(repo, owed, { git, fresh: true, strict: strict === true, blocked: carried?.made.deferred ?? blocked, judged });
-      crashPoint('after-progress-commit');
-      if (made.notice) notices.push(made.notice);
-      if (made.dropped !== undefined) {
-        // No commit: said in a line of its own, after the batch; the pointer stays as the plan left it.
-        const madeWritten = commit(
-          repo,
-          lock,
-          owed.seq,
-          { entries: [entry('progress_commit_made', fromPointerRecord(owed.pointer!), withoutNotice(made))] },
-          { session: driver.session, now: ctx.now, ...actor },
-        );
-        written.entries.push(...madeWritten.entries);
-      } else if (made.sha) noteMade(repo, owed, made.sha);
-      written.progressCommit = withoutNotice(made);
-    }
-    if (notices.length > 0) written.notices = notices;
-    return { result: await answer(written), written };
+    await settleOwedFirst(u);
+    return await body(txOf(u, prepared));
   } finally {
     lock.release();
   }
 }
 
-/**
- * The skills' pin rides on every record a run writes (`skills_hash`); a run
- * whose journal pins none (begun now, or by an older autopilot) is pinned by
- * this write, journaled (on its `run_started`, or as `skills_pinned`): the
- * skills as they read now, which is what such a run was judged by already,
- * so nothing changes for it and nothing is said.
- */
-async function pinSkills(repo: Repo, at: Loaded, plan: Plan): Promise<void> {
-  if (plan.entries.length === 0 || plan.skillsHash !== undefined) return;
-  if (at.skills) {
-    plan.skillsHash = at.skills.hash;
+function txOf<P>(u: Under, prepared: P): Tx<P> {
+  return {
+    repo: u.repo,
+    flows: u.flows,
+    settings: u.settings,
+    ctx: u.driver,
+    prepared,
+    lock: u.lock,
+    lease: u.lease,
+    state: () => stateOf(u),
+    readForWrite: async (plan) => {
+      const at = await stateOf(u);
+      return readWriteFacts(u.repo, at, plan, mayJournal(at, u.lock));
+    },
+    write: (decision) => writePlan(u, decision),
+    commit: (decision, written) => commitOwed(u, decision, written),
+  };
+}
+
+const stateOf = async (u: Under): Promise<Loaded> => (u.loaded ??= await readState(u.repo, u.flows, u.head, { writing: true, adoptCut: u.spec.adoptsCut }));
+
+/** The transaction's one write call: every write it makes passes here, in the order the docblock lists. */
+const put = (u: Under, plan: Plan, lastSeq: number, writer: Writer): Written => commit(u.repo, u.lock, lastSeq, plan, writer);
+
+/** The caller, as the transaction's own lines are written (a broken lock, a pointer brought up, an owed commit's line). */
+const callerWriter = (u: Under): Writer => ({ session: u.ctx.session, now: u.ctx.now });
+
+/** The command, as its plan is written: the session that drives, a person's `actor`. */
+const commandWriter = (u: Under): Writer => ({ session: u.driver.session, now: u.ctx.now, actor: u.spec.person ? 'person' : undefined });
+
+/** The locks broken on the way in, journaled with whatever the command writes, once the state is known. */
+const brokenEntries = (lock: Lock, at: Loaded) =>
+  lock.broken.map((h) =>
+    entry('lock_broken', at.reconciled.position, { holder: { pid: h.pid, host: h.host, session: h.session, at: h.at }, reason: h.reason }),
+  );
+
+/** Rule 6 first, for a command that drives: a session that may not drive pays nothing for reading the state. */
+async function judgeDriver(u: Under): Promise<void> {
+  const drives = u.spec.drives;
+  if (!drives) return;
+  const verdict = judgeLeaseOnDisk(u.repo, u.ctx, u.settings.staleMs, drives.takeOver);
+  if (verdict.kind === 'held') {
+    if (u.lock.broken.length > 0) {
+      const at = await stateOf(u);
+      put(u, { entries: brokenEntries(u.lock, at), pointer: pointerAt(at, at.reconciled.position), flowHash: at.flow.hash }, at.lastSeq, callerWriter(u));
+    }
+    throw heldError(u.repo, verdict);
+  }
+  u.lease = verdict;
+  // The same conversation under another name drives as the session that holds the lease.
+  if (verdict.kind === 'renew' && verdict.as) u.driver = { ...u.ctx, session: verdict.as };
+}
+
+/** Step 4½: a commit the journal says is owed is made before anything else, or carried on by this command's batch. */
+async function settleOwedFirst(u: Under): Promise<void> {
+  if (u.spec.flows === 'none' || u.settings.commit === false) return;
+  const head = (u.head = readJournalHead(u.repo.journalFile));
+  const owed = owedOnRecord(head);
+  if (!owed) return;
+  if (notedMade(u.repo, owed, head.last)) {
+    u.committedEnd = true;
     return;
   }
-  const pinned = await skillsPinned(repo, at.flow);
-  plan.entries = withSkillsPinned(plan.entries, plan.pointer?.position ?? at.reconciled.position, pinned);
-  plan.skillsHash = pinned.skills_hash;
+  // The pointer the command left, when a kill came before its write: the commit holds the pointer the command leaves.
+  // Read again after: the pointer brought up is no drift for the command to repair and journal.
+  const up = pointerUp(await stateOf(u), owed);
+  if (up) {
+    put(u, up, owed.seq, callerWriter(u));
+    u.loaded = undefined;
+  }
+  const made = await settle(u.repo, owed, { strict: u.settings.commit !== 'auto' });
+  if (made.deferred !== undefined) u.carried = { owed, made };
+  else if (made.notice) u.notices.push(made.notice);
+  if (made.dropped !== undefined) {
+    // A line of its own: the pointer stays as it is.
+    put(u, { entries: [entry('progress_commit_made', fromPointerRecord(owed.pointer!), withoutNotice(made))] }, head.lastSeq, callerWriter(u));
+    u.head = undefined;
+    u.loaded = undefined;
+  } else if (made.sha) {
+    noteMade(u.repo, owed, made.sha);
+    u.committedEnd = true;
+  }
+}
+
+/** Step 6: the command's plan, made final, written once; a commit still owed ends its batch too (in the command's own, or owed again). */
+async function writePlan(u: Under, decision: Readonly<Decision>): Promise<Written> {
+  if (u.wrote) throw new Error('a transaction writes its plan once');
+  u.wrote = true;
+  const at = u.loaded;
+  let plan: Plan = decision.plan;
+  if (at) {
+    const broken = brokenToJournal(u, at, decision.plan);
+    const facts = decision.facts ?? (await readWriteFacts(u.repo, at, decision.plan, mayJournal(at, u.lock)));
+    plan = finalPlan(at, decision.plan, { broken, lease: u.lease?.lease, facts });
+  }
+  if (u.carried && plan.entries.length > 0) plan = { ...plan, entries: carryOwed(plan.entries, u.carried.owed) };
+  else if (u.carried?.made.notice) u.notices.push(u.carried.made.notice);
+  // The journal's end, where the state was not read, is read by the write itself: it stamps from the file's last line.
+  return put(u, plan, at?.lastSeq ?? 0, commandWriter(u));
+}
+
+/**
+ * The locks broken on the way in, to journal. The lock of a command killed on
+ * this machine, when this one writes nothing else after a progress commit (a
+ * retry answered "already recorded"): said, not journaled, so nothing of
+ * autopilot's is left modified after the commit.
+ */
+function brokenToJournal(u: Under, at: Loaded, plan: Readonly<Plan>): JournalEntry[] {
+  const broken = brokenEntries(u.lock, at);
+  if (!u.committedEnd || plan.entries.length > 0 || !broken.every((e) => e.reason === 'gone')) return broken;
+  for (const e of broken)
+    u.notices.push(`removed the lock a killed command left (pid ${e.holder.pid}, session ${e.holder.session}); its work is recorded and committed`);
+  return [];
+}
+
+/**
+ * Step 7: the progress commit the plan's write owes is made now; a failure
+ * leaves it owed (exit 1), for the next command to make, or by default says
+ * why none was made. What was written, with the commit and the notices.
+ */
+async function commitOwed(u: Under, decision: Readonly<Decision>, written: Written): Promise<Written> {
+  if (u.committed) throw new Error('a transaction makes its progress commit once');
+  u.committed = true;
+  const owed = owedOnRecord({ record: written.entries.length > 0 ? { entry: written.entries.at(-1)! } : undefined });
+  let out = written;
+  if (owed) {
+    crashPoint('before-progress-commit');
+    // Carried on: git refused it moments ago, so it is not tried again.
+    const blocked = u.carried?.made.deferred ?? decision.blocked;
+    const made = await settle(u.repo, owed, { git: decision.git, fresh: true, strict: decision.strict === true, blocked, judged: decision.judged });
+    crashPoint('after-progress-commit');
+    if (made.notice) u.notices.push(made.notice);
+    const entries = [...written.entries];
+    // No commit: said in a line of its own, after the batch; the pointer stays as the plan left it.
+    if (made.dropped !== undefined)
+      entries.push(
+        ...put(u, { entries: [entry('progress_commit_made', fromPointerRecord(owed.pointer!), withoutNotice(made))] }, owed.seq, commandWriter(u)).entries,
+      );
+    else if (made.sha) noteMade(u.repo, owed, made.sha);
+    out = { ...written, entries, progressCommit: withoutNotice(made) };
+  }
+  return u.notices.length > 0 ? { ...out, notices: [...u.notices] } : out;
 }
 
 /**
@@ -312,51 +382,18 @@ const withoutNotice = ({ notice: _notice, ...made }: Made) => made;
 
 /**
  * A kill between the journal and the pointer write of a command that owes a
- * commit left the pointer behind (or without) the owed event: it is written
- * as that command would have, before the commit, so the commit holds the
+ * commit left the pointer behind (or without) the owed event: the pointer
+ * that command would have written, before the commit, so the commit holds the
  * pointer the command leaves. A pointer a person edited, one that does not
- * parse, or a merge the journal holds is left to the command.
+ * parse, or a merge the journal holds is left to the command: undefined.
  */
-function bringPointerUp(repo: Repo, lock: Lock, owed: OwedCommit, loaded: Loaded, writer: { session: string; now: () => Date }): boolean {
-  if (loaded.brokenPointer !== undefined || loaded.fork || !owed.pointer) return false;
+function pointerUp(loaded: Loaded, owed: OwedCommit): Plan | undefined {
+  if (loaded.brokenPointer !== undefined || loaded.fork || !owed.pointer) return undefined;
   const pointer = loaded.pointer;
   const behind = pointer === null || (pointer.record !== undefined && pointer.record.seq < owed.seq && pointer.record.hash === positionHash(pointer.position));
-  if (!behind) return false;
+  if (!behind) return undefined;
   const at = pointerAt(loaded, fromPointerRecord(owed.pointer));
-  commit(repo, lock, owed.seq, { entries: [], pointer: { ...at, extras: { ...at.extras, seq: owed.seq } } }, writer);
-  return true;
-}
-
-/**
- * The pointer to write for a position, keeping what a person added around the
- * six lines, and showing a hand edit held for a person while it is held.
- */
-export function pointerAt(loaded: Loaded, position: Position, lastAction: LastAction | undefined = loaded.pointer?.lastAction): NonNullable<Plan['pointer']> {
-  const held = loaded.held && !loaded.held.dismissed ? loaded.held.edit : undefined;
-  return {
-    position,
-    extras: {
-      loops: loopStart(loaded.flow) !== undefined,
-      preamble: loaded.pointer?.preamble ?? '',
-      extraSections: loaded.pointer?.extraSections ?? '',
-      ...(lastAction ? { lastAction } : {}),
-      ...(held ? { held } : {}),
-    },
-  };
-}
-
-/**
- * Rule 7: a hand edit this read found held (or found dropped, its section
- * deleted) is journaled by the first command that writes anything, as
- * `edit_held` (`edit_dismissed`), before the command's own entries; the
- * pointer is then written, showing it while it is held.
- */
-function journalHeld(at: Loaded, plan: Plan): void {
-  const held = at.held;
-  if (!held || !(held.fresh || held.dismissed) || (plan.entries.length === 0 && !plan.pointer)) return;
-  const position = at.reconciled.position;
-  plan.entries = [held.dismissed ? entry('edit_dismissed', position, { held: held.edit }) : entry('edit_held', position, { held: held.edit }), ...plan.entries];
-  plan.pointer ??= pointerAt(at, position);
+  return { entries: [], pointer: { ...at, extras: { ...at.extras, seq: owed.seq } } };
 }
 
 /** A held lease says whether the holder's conversation was seen running (`running`), or could not be told. */

@@ -1,36 +1,40 @@
 /**
- * Stage 6 of a step command: what it says, once the plan is written (and
- * its progress commit made), still under the lock. The view of the new
+ * Stage `answer` of the step pipeline: what the command says, once the plan
+ * is written (and its progress commit made), still under the lock. The view of the new
  * position with the commit, the checkpoint, the notices of every stage, the
  * templates of the step the agent is sent to, and a boundary's summary.
  */
-import type { StepPlan } from '../../engine/step-plan.js';
 import { exitCodeOf, type Event, type Transition } from '../../engine/transitions.js';
 import type { LeaseVerdict } from '../../engine/lease.js';
 import { boundarySummary } from '../boundary-summary.js';
 import type { Written } from '../commit.js';
 import type { Loaded } from '../load-state.js';
-import { buildView, type BatchView, type View } from '../view.js';
+import { buildView, type BatchView } from '../view.js';
+import { reached, type FinalStepPlan, type Stage, type StepAnswer } from './run.js';
 import { evidenceFor, type Evidence } from '../../engine/evidence.js';
 import { reportOf } from '../../engine/task-batches.js';
 import { stepByNumber } from '../../flow/model.js';
 import { readSubStep } from '../../formats/pointer/sub-step.js';
 import type { Finding } from '../../evidence/types.js';
 
-export interface StepAnswer {
-  view: View;
-  exit: number;
-  written: Written;
-}
+/** Stage `answer`: the view of the new position and its exit code. */
+export const answer: Stage = {
+  name: 'answer',
+  run: async (run) => {
+    const { tx, event, loaded, input, plan, committed } = reached(run, 'answer', 'loaded', 'input', 'plan', 'committed');
+    const facts = { templates: plan.templates, evidence: input.state.evidence, lease: tx.lease };
+    return { ...run, answer: await stepAnswer(event, loaded, plan.step, facts, committed) };
+  },
+};
 
-export interface AnswerFacts {
-  templates: { file: string; template: string }[];
+interface AnswerFacts {
+  templates: readonly { file: string; template: string }[];
   lease?: Exclude<LeaseVerdict, { kind: 'held' }>;
   /** The evidence the decision read (with the current step's batches, when it walks a task index). */
   evidence: Evidence;
 }
 
-export async function stepAnswer(event: Event, loaded: Loaded, plan: StepPlan, facts: AnswerFacts, written: Written): Promise<StepAnswer> {
+async function stepAnswer(event: Event, loaded: Loaded, plan: FinalStepPlan, facts: AnswerFacts, written: Written): Promise<StepAnswer> {
   const { repo, flow } = loaded;
   const { transition, notices } = plan;
   const committed = written.progressCommit?.sha;
@@ -47,7 +51,7 @@ export async function stepAnswer(event: Event, loaded: Loaded, plan: StepPlan, f
     ...(plan.reason ? { reason: plan.reason } : {}),
     ...(plan.passedOver.length > 0 ? { passedOver: plan.passedOver } : {}),
     ...(notices.length + (written.notices?.length ?? 0) > 0 ? { notices: [...notices, ...(written.notices ?? [])] } : {}),
-    ...(facts.templates.length > 0 ? { templates: facts.templates } : {}),
+    ...(facts.templates.length > 0 ? { templates: [...facts.templates] } : {}),
     ...batchOf(loaded, transition, facts.evidence),
     ...walkFindings(loaded, transition),
     // The first `next` of a session (it took the lease rather than renewing it) re-enters: the short status comes with it.

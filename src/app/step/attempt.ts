@@ -1,45 +1,56 @@
 /**
- * Stage 3 of a step command: the reads that only the decision can ask for.
- * A step that starts gets the work tree's snapshot (its progress commit
- * holds what changed from then on); an attempt or a round that begins gets
- * the step's files and their hashes (`done` tells this attempt's work by
+ * Stage `attempt` of the step pipeline: the reads that only the decision can
+ * ask for. A step that starts gets the work tree's snapshot (its progress
+ * commit holds what changed from then on); an attempt or a round that begins
+ * gets the step's files and their hashes (`done` tells this attempt's work by
  * them); a batch that begins gets its report's hash when one is on disk
  * already; `next` sending the agent to work gets the skill's own state file;
  * a run with no test command pinned takes one as a step starts, where one is
- * known (`app/verify.ts`).
- * Nothing is written: these are details on the decided entries.
+ * known (`app/verify.ts`). Then what the plan will need, as the pure planner
+ * says it will (`planStep`, asked ahead): git for the progress commit it owes
+ * (opened only then: a step resumed starts no git), the work tree as the
+ * step it finishes began, the skill file and the templates of the step it
+ * sends the agent to, and the transaction's own reads for the write.
+ * Nothing is written: these are details on the decided entries, and facts.
  */
-import { skillStateWanted, type SkillState } from '../../engine/step-plan.js';
+import { planStep, skillStateWanted, type SkillState, type StepInput } from '../../engine/step-plan.js';
 import type { Event, Transition } from '../../engine/transitions.js';
 import { stepByNumber } from '../../flow/model.js';
 import type { JournalEntry } from '../../formats/journal-line.js';
 import { hashFiles, stepFiles } from '../../io/gather-outputs.js';
+import { latestAbout } from '../../io/journal-head.js';
+import { skillFile } from '../../io/skills.js';
 import type { Loaded } from '../load-state.js';
 import { outputsForStep } from '../skill-outputs.js';
-import { startTree, type CommitGitOpener } from '../progress-commit.js';
+import { startTree, worthCommitting, type CommitGitOpener } from '../progress-commit.js';
 import { skillPosition } from '../skill-position.js';
 import { reportHashOnDisk } from '../task-batches.js';
-import type { OutputsOf } from './gather.js';
 import type { Settings } from '../../formats/settings.js';
 import type { Position } from '../../formats/pointer/position.js';
 import { NAME_IT, pinEntry, pinOf, pinToTake } from '../verify.js';
 import { checksOf } from '../../evidence/index.js';
+import { reached, type AttemptRead, type OutputsOf, type Stage, type StepRun } from './run.js';
 
-export interface Attempt {
-  decided: Transition;
-  skill: SkillState;
-  /** A step that needs the project's tests starts, and no test command is known: the person is to be asked. */
-  notice?: string;
-}
+/** Stage `attempt`: the decision with its entries' details, and what the plan will need read. */
+export const attempt: Stage = {
+  name: 'attempt',
+  run: async (run) => {
+    const { tx, loaded, event, outputsOf, input } = reached(run, 'attempt', 'loaded', 'outputsOf', 'input', 'decided');
+    const { commits } = tx.prepared;
+    const { decided, skill, notice } = await gatherAttempt(loaded, event, run.decided!, commits, outputsOf, tx.settings);
+    const ahead = await forThePlan(run, input, decided, skill);
+    return { ...run, decided, attempt: { skill, notice, ...ahead } };
+  },
+};
 
-export async function gatherAttempt(
+async function gatherAttempt(
   loaded: Loaded,
   event: Event,
   decided: Transition,
   commits: CommitGitOpener | undefined,
   outputsOf: OutputsOf,
   settings: Pick<Settings, 'verify'>,
-): Promise<Attempt> {
+): Promise<{ decided: Transition; skill: SkillState; notice?: string }> {
   // A step starting on a run with no test command pinned: it takes one now, where one is known (the settings', or found).
   let notice: string | undefined;
   if (decided.entries.some(starts)) ({ transition: decided, notice } = await withVerifyPin(loaded, decided, settings, outputsOf));
@@ -53,6 +64,45 @@ export async function gatherAttempt(
   const wanted = skillStateWanted(event, decided);
   const skill = wanted === undefined ? undefined : await skillPosition(loaded.repo, stepByNumber(loaded.flow, wanted)!, decided.position.cycle);
   return { decided, skill, notice };
+}
+
+/**
+ * What the plan will need read, as the pure planner says it will plan: git
+ * for the commit it owes (`worthCommitting`), the work tree as the step it
+ * finishes began, the skill file and declared outputs of the step it sends
+ * the agent to work in, the transaction's reads for the write.
+ */
+async function forThePlan(run: StepRun, input: StepInput, decided: Transition, skill: SkillState): Promise<Omit<AttemptRead, 'skill' | 'notice'>> {
+  const { tx, loaded, outputsOf } = reached(run, 'attempt', 'loaded', 'outputsOf');
+  const draft = planStep(input, decided, skill);
+  const commits = tx.prepared.commits;
+  // Git is opened for the commit only where the plan is worth one (a step resumed starts none).
+  const git = commits && worthCommitting(draft.transition.entries, draft.entries) ? await commits.open() : undefined;
+  const { transition } = draft;
+  const step =
+    transition.outcome.kind === 'work' && typeof transition.position.step === 'number' ? stepByNumber(loaded.flow, transition.position.step) : undefined;
+  return {
+    git,
+    startTree: git && !git.unborn ? startTreeOf(loaded, transition) : undefined,
+    // A skill file the agent must not be handed: the plan refuses the work order, before anything is written.
+    skillProblem: step ? skillFile(loaded.repo, step.skill).problem : undefined,
+    declared: step ? await outputsOf(loaded.repo, step.skill) : undefined,
+    facts: await tx.readForWrite(draft),
+  };
+}
+
+/** The work tree when the step this command finishes started, as its `step_started` recorded it. */
+function startTreeOf(loaded: Loaded, transition: Transition): string | undefined {
+  // A batch's commit holds what changed since the batch began.
+  const batch = transition.entries.find((e) => e.event === 'batch_completed');
+  if (batch && typeof batch.step === 'number') {
+    const began = latestAbout(loaded.repo.journalFile, { flow: batch.flow, cycle: batch.cycle, step: batch.step }, new Set(['batch_started'] as const));
+    if (typeof began?.tree === 'string') return began.tree;
+  }
+  const finished = transition.entries.find((e) => e.event === 'step_completed' || e.event === 'step_skipped' || e.event === 'step_failed');
+  if (!finished || typeof finished.step !== 'number') return undefined;
+  const started = latestAbout(loaded.repo.journalFile, { flow: finished.flow, cycle: finished.cycle, step: finished.step }, new Set(['step_started'] as const));
+  return typeof started?.tree === 'string' ? started.tree : undefined;
 }
 
 /** The transition with, on each entry that begins an attempt or a round, the step's files and their hashes (a skill that declares outputs). */

@@ -1,9 +1,10 @@
 /**
- * Stage 1 of a step command (docs/architecture.md, "The step pipeline"):
- * every read the decision needs, done before anything is decided. The state
- * read under the lock (pointer, journal, flow, folder), the journal's last
- * word on the aimed step and its last failure, and, for `done`, the aimed
- * step's declared outputs with what this attempt ran. Nothing is written.
+ * Stage `gather` of the step pipeline (docs/architecture.md, "The step
+ * pipeline"): every read the decision needs, done before anything is
+ * decided. The state read under the lock (pointer, journal, flow, folder),
+ * the journal's last word on the aimed step and its last failure, and, for
+ * `done`, the aimed step's declared outputs with what this attempt ran.
+ * Nothing is written.
  */
 import { join } from 'node:path';
 import { DECISIVE, type Target } from '../../engine/repeat.js';
@@ -31,9 +32,32 @@ import { outputsForStep, type DeclaredOutputs } from '../skill-outputs.js';
 import { checksOf, type CommandRun } from '../../evidence/index.js';
 import { commandKey } from '../../evidence/exit-code.js';
 import { changedOutsideDocs, verifyFacts, verifyNow } from '../verify.js';
+import type { OutputsOf, Stage } from './run.js';
 
-/** A skill's declared outputs, read once a command (a step's skill is asked about by several stages). */
-export type OutputsOf = (repo: Repo, skill: string) => Promise<DeclaredOutputs | undefined>;
+export type { OutputsOf };
+
+/** Stage `gather`: the state under the lock, a reader of the skills' declarations, and everything the decision reads. */
+export const gather: Stage = {
+  name: 'gather',
+  run: async (run) => {
+    const { tx, event, request, person } = run;
+    const loaded = await tx.state();
+    // A skill changed since the run pinned it is judged by its pinned declaration.
+    const outputsOf = outputsReader(loaded.skills);
+    const { settings } = tx;
+    const asker = {
+      step: request.step,
+      peeked: tx.prepared.peeked,
+      lease: tx.lease,
+      ctx: tx.ctx,
+      staleMs: settings.staleMs,
+      verify: settings.verify,
+      followThrough: settings.followThrough,
+      person,
+    };
+    return { ...run, loaded, outputsOf, input: await gatherStep(loaded, event, asker, outputsOf) };
+  },
+};
 
 /** The reader for a run: a skill changed since the run pinned it gives its pinned declaration (`runSkillOutputs`). */
 export function outputsReader(pins: SkillPinState | undefined): OutputsOf {

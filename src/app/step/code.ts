@@ -1,14 +1,16 @@
 /**
- * Between the decision and the attempt of a step command: a `done` the
- * decision would record as a batch done (`batch_completed`, not forced) asks
- * what changed in the work tree since the batch began (engine/batch-code.ts:
- * a batch changes the code). Asked only then, so a `done` refused for its
+ * Stage `code` of the step pipeline, between the decision and the attempt: a
+ * `done` the decision would record as a batch done (`batch_completed`, not
+ * forced) asks what changed in the work tree since the batch began
+ * (engine/batch-code.ts: a batch changes the code), and is decided again
+ * with it (`decideStep`, pure). Asked only then, so a `done` refused for its
  * report starts no git. Where it cannot look (no git, no snapshot of the
  * batch's start, the snapshot pruned), it says why instead.
  */
 import { join } from 'node:path';
 import { evidenceFor, type Evidence } from '../../engine/evidence.js';
-import { isCode, touchesOf, type CodeFacts, type TaskTouches } from '../../engine/batch-code.js';
+import { isCode, touchesOf, type TaskTouches } from '../../engine/batch-code.js';
+import { decideStep } from '../../engine/step-plan.js';
 import type { BatchFacts } from '../../engine/task-batches.js';
 import type { Transition } from '../../engine/transitions.js';
 import type { CommitSetting } from '../../formats/settings.js';
@@ -18,15 +20,22 @@ import { OUTPUT_FILE_MAX_BYTES } from '../../limits.js';
 import { firstCommitMissing, gitFallbackOff } from '../git-source.js';
 import type { Loaded } from '../load-state.js';
 import type { CommitGitOpener } from '../progress-commit.js';
+import { reached, type CodeSeen, type Stage } from './run.js';
 
-export interface CodeSeen {
-  /** The step whose batch it is. */
-  step: number;
-  facts: CodeFacts;
-}
+/** Stage `code`: the code the batch changed, and the decision made again with it; the run as it was where no batch is done. */
+export const code: Stage = {
+  name: 'code',
+  run: async (run) => {
+    const { tx, loaded, input, decided } = reached(run, 'code', 'loaded', 'input', 'decided');
+    const seen = await batchCode(loaded, input.state.evidence, decided, tx.prepared.commits, tx.settings.commit);
+    if (!seen) return run;
+    const refined = { ...input, state: { ...input.state, evidence: withCode(input.state.evidence, seen) } };
+    return { ...run, code: seen, input: refined, decided: decideStep(refined) };
+  },
+};
 
 /** What the work tree shows for the batch the decision would record done; undefined when it records none (or a person forced it). */
-export async function batchCode(
+async function batchCode(
   loaded: Loaded,
   evidence: Evidence,
   decided: Transition,
@@ -58,7 +67,7 @@ export async function batchCode(
 }
 
 /** The evidence with the code the shell saw on the batch's report facts. */
-export function withCode(evidence: Evidence, seen: CodeSeen): Evidence {
+function withCode(evidence: Evidence, seen: CodeSeen): Evidence {
   const steps = evidence.steps.map((s) =>
     s.step === seen.step && s.batches?.report ? { ...s, batches: { ...s.batches, report: { ...s.batches.report, code: seen.facts } } } : s,
   );
