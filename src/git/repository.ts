@@ -24,8 +24,8 @@ export interface OpenGitOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-/** Where the work tree is: `rev-parse`'s first five answers. */
-const LOCATIONS = ['--is-inside-work-tree', '--show-toplevel', '--absolute-git-dir', '--show-prefix', '--show-object-format'];
+/** Where the work tree is: `rev-parse`'s first six answers. */
+const LOCATIONS = ['--is-inside-work-tree', '--show-toplevel', '--absolute-git-dir', '--show-prefix', '--show-object-format', '--git-common-dir'];
 
 export async function openGit(root: string, options: OpenGitOptions = {}): Promise<OpenGit> {
   const env = gitEnvironment(options.env);
@@ -40,13 +40,15 @@ export async function openGit(root: string, options: OpenGitOptions = {}): Promi
     const said = error.stderr.trim().split('\n')[0];
     return { handle: undefined, reason: `${at.top} is not inside a git work tree${said ? ` (${said})` : ''}` };
   }
-  const [inside, top, gitDir, prefix = '', format] = lines;
+  const [inside, top, gitDir, prefix = '', format, commonDir] = lines;
   // `--show-object-format` came in git 2.29, so its answer proves git recent enough; an older rev-parse echoes the
   // option it does not know, and only then is git's version asked (2.27 and 2.28 name their objects with sha1).
   const tooOld = format === 'sha1' || format === 'sha256' ? undefined : await olderThanNeeded(at);
   if (tooOld) return { handle: undefined, reason: tooOld };
   if (inside !== 'true' || !top || !gitDir) return { handle: undefined, reason: `${at.top} is not inside a git work tree` };
-  const handle: GitHandle = { root: at.top, top, prefix, gitDir, env, objectFormat: format === 'sha256' ? 'sha256' : 'sha1' };
+  // The common folder is printed relative to the folder git ran in (`.git`) by older gits.
+  const shared = commonDir ? resolve(at.top, commonDir) : undefined;
+  const handle: GitHandle = { root: at.top, top, prefix, gitDir, commonDir: shared, env, objectFormat: format === 'sha256' ? 'sha256' : 'sha1' };
   return { handle, state: await stateFrom(handle, lines.slice(LOCATIONS.length)) };
 }
 
