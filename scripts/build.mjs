@@ -46,16 +46,14 @@ const LAZY = {
   'src/app/parse-yaml.ts': 'parse-yaml',
   'src/io/skill-state.ts': 'skill-state',
   'src/io/skill-outputs.ts': 'skill-outputs',
-  'src/git/repository.ts': 'git-repository',
-  'src/git/history.ts': 'git-history',
-  'src/git/notes.ts': 'git-notes',
-  'src/git/progress-commit.ts': 'git-progress-commit',
-  'src/git/run-snapshot.ts': 'git-run-snapshot',
-  'src/git/progress-message.ts': 'git-progress-message',
-  'src/git/remote-lease.ts': 'git-remote-lease',
   'src/mcp/server.ts': 'mcp',
   'src/clients/codex-toml.ts': 'codex-toml',
 };
+// The git layer, the one lazy part a step command always loads (a `done` that commits, a `next` that starts a step): ONE
+// CommonJS file (dist/lazy/git.cjs) holding every module the command layer imports from src/git, built on its own so no
+// chunk is cut from it. bin/autopilot.js requires it and runs it from V8's code cache as it runs the CLI: no ES module
+// loader is started, and nothing is compiled again (a `done` with its commit used to load seven ES modules for it).
+const GIT_LAZY = ['repository', 'history', 'notes', 'progress-commit', 'run-snapshot', 'progress-message', 'remote-lease'].map((name) => `src/git/${name}.ts`);
 const root = process.cwd();
 // Parts of the dependencies that autopilot never runs (or runs only on demand), replaced by stubs that say why (scripts/stubs/).
 const stubs = {
@@ -94,7 +92,9 @@ const lazyImports = {
   setup(b) {
     b.onResolve({ filter: /^\./ }, (args) => {
       if (args.kind !== 'dynamic-import') return undefined;
-      const name = LAZY[relative(root, resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts')))];
+      const source = relative(root, resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts')));
+      if (GIT_LAZY.includes(source)) return { path: './lazy/git.cjs', external: true };
+      const name = LAZY[source];
       return name ? { path: `./lazy/${name}.js`, external: true } : undefined;
     });
   },
@@ -116,7 +116,7 @@ await build({
 });
 const cliFile = `${out}/cli.cjs`;
 const cli = readFileSync(cliFile, 'utf8');
-const lazyCall = /\bimport\(("\.\/lazy\/[\w-]+\.js")\)/g;
+const lazyCall = /\bimport\(("\.\/lazy\/[\w-]+\.c?js")\)/g;
 const handed = cli.replace(lazyCall, '__apImport($1)');
 if (/\bimport\(/.test(handed.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`/g, '""')))
   throw new Error('dist/cli.cjs calls import() on something other than a lazy bundle: add it to LAZY');
@@ -129,6 +129,15 @@ if (wide)
   );
 writeFileSync(cliFile, handed);
 await build({ ...common, plugins: [stubs], entryPoints: Object.fromEntries(Object.entries(LAZY).map(([file, name]) => [`lazy/${name}`, file])) });
+await build({
+  ...common,
+  splitting: false,
+  format: 'cjs',
+  banner: {},
+  outdir: undefined,
+  outfile: `${out}/lazy/git.cjs`,
+  stdin: { contents: GIT_LAZY.map((file) => `export * from './${file}';`).join('\n'), resolveDir: root, sourcefile: 'git-layer.ts', loader: 'ts' },
+});
 await build({
   ...common,
   chunkNames: 'dev-chunks/[name]-[hash]',

@@ -21,6 +21,7 @@ import { judgeCut, type CutSign, type JournalCut } from '../engine/journal-cut.j
 import { checkpointIds, readCheckpoint } from '../io/checkpoint-files.js';
 import { firstEventAt, openFile } from '../io/journal.js';
 import type { Repo } from '../io/repo.js';
+import { openGitOnce } from './git-once.js';
 import { firstCommitMissing, gitFallbackOff } from './git-source.js';
 import type { Loaded } from './load-state.js';
 import { notedCommit } from './progress-commit.js';
@@ -66,8 +67,8 @@ function newestCheckpointSeq(repo: Repo): number | undefined {
 /** The last event of the journal HEAD holds, when it is this run's and may reach further than the work tree's; `known`: a cut is found. */
 async function headSeq(repo: Repo, known: boolean): Promise<number | undefined> {
   if (gitFallbackOff(repo) || firstCommitMissing(repo)) return undefined;
-  const { openGit } = await import('../git/repository.js');
-  const opened = await openGit(repo.root);
+  // Opened once for the command: the progress commit that follows takes the same answer.
+  const opened = await openGitOnce(repo);
   if (!opened.handle) return undefined;
   const { heldAtHead, blobText } = await import('../git/history.js');
   const path = relative(repo.root, repo.journalFile).split('\\').join('/');

@@ -35,6 +35,7 @@ import { TEMP_MARK, writeFileAtomically } from '../io/atomic-write.js';
 import { displayPath, gatePath, type Repo } from '../io/repo.js';
 import { blobId } from '../hash.js';
 import { HASHED_FILES_MAX } from '../limits.js';
+import { gitMoved, openGitOnce } from './git-once.js';
 import { firstCommitMissing, gitFallbackOff } from './git-source.js';
 import type { Loaded } from './load-state.js';
 import type { JudgedText } from './step/judged.js';
@@ -90,8 +91,7 @@ export async function gitForCommits(repo: Repo, asked: boolean, setting: CommitS
 
 /** Git opened for the default commits: undefined where it cannot be; `blocked` where no commit can be made now. */
 async function openByDefault(repo: Repo): Promise<CommitGit | undefined> {
-  const { openGit } = await import('../git/repository.js');
-  const opened = await openGit(repo.root);
+  const opened = await openGitOnce(repo);
   if (!opened.handle) return undefined;
   const { handle, state } = opened;
   await repairAfterKill(repo, handle, state);
@@ -108,8 +108,7 @@ const whyNot = (state: { operation?: string; detached: boolean }) =>
 /** Opens git for progress commits and refuses, before anything is written, where one cannot be made (exit 2). Cleans what a killed commit left. */
 export async function openForCommits(repo: Repo): Promise<{ handle: GitHandle; state: GitState }> {
   const reason = gitFallbackOff(repo);
-  const { openGit } = await import('../git/repository.js');
-  const opened = reason === undefined ? await openGit(repo.root) : { handle: undefined, reason };
+  const opened = reason === undefined ? await openGitOnce(repo) : { handle: undefined, reason };
   if (!opened.handle) {
     throw new InputError({
       message: `progress commits need git: ${opened.reason}`,
@@ -405,7 +404,10 @@ export async function makeOwedCommit(repo: Repo, owed: OwedCommit, opened?: Owed
     );
     made = await commitProgress(handle, input);
   }
-  if (made.sha) noteIndexChecked(repo, made.sha);
+  if (made.sha) {
+    gitMoved(repo);
+    noteIndexChecked(repo, made.sha);
+  }
   // No commit (nothing differs from HEAD), or one the snapshot was not released with: released now.
   if (since !== undefined && (!made.sha || notices.length > 0)) await releaseSnapshot(handle, since);
   notices.push(...judgedNotices(made));

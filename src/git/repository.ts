@@ -2,8 +2,8 @@
  * Whether git can serve a repository at all, and what state its work tree is
  * in. `openGit` never throws for an ordinary reason (no git, not a work tree,
  * a git too old): it says why, so a caller can report "the git fallback is
- * off" and carry on without it. It asks git once (`rev-parse`, beside `git
- * version`) for where the work tree is and what state it is in: the branch,
+ * off" and carry on without it. It asks git once (one `rev-parse`, whose
+ * `--show-object-format` also proves git recent enough: no `git version`) for where the work tree is and what state it is in: the branch,
  * its commit and an operation under way come with the handle, so a command
  * that commits asks nothing more before it starts.
  */
@@ -24,31 +24,40 @@ export interface OpenGitOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-/** Where the work tree is: `rev-parse`'s first five answers. */
-const LOCATIONS = ['--is-inside-work-tree', '--show-toplevel', '--absolute-git-dir', '--show-prefix', '--show-object-format'];
+/** Where the work tree is: `rev-parse`'s first six answers. */
+const LOCATIONS = ['--is-inside-work-tree', '--show-toplevel', '--absolute-git-dir', '--show-prefix', '--show-object-format', '--git-common-dir'];
 
 export async function openGit(root: string, options: OpenGitOptions = {}): Promise<OpenGit> {
   const env = gitEnvironment(options.env);
   const at = { top: resolve(root), env };
   if (!statSync(at.top, { throwIfNoEntry: false })?.isDirectory()) return { handle: undefined, reason: `${at.top} is not a folder` };
-  let versionText: string;
   let lines: string[];
   try {
-    [versionText, lines] = await Promise.all([runGit(at, ['version']), askState(at, LOCATIONS)]);
+    lines = await askState(at, LOCATIONS);
   } catch (error) {
     if (!(error instanceof GitCommandError)) throw error;
     if (error.exitCode < 0) return { handle: undefined, reason: 'git is not installed or not on PATH' };
     const said = error.stderr.trim().split('\n')[0];
     return { handle: undefined, reason: `${at.top} is not inside a git work tree${said ? ` (${said})` : ''}` };
   }
-  const version = /(\d+)\.(\d+)(?:\.(\d+))?/.exec(versionText);
-  if (!version || Number(version[1]) * 1000 + Number(version[2]) < MIN_GIT_VERSION[0] * 1000 + MIN_GIT_VERSION[1]) {
-    return { handle: undefined, reason: `${versionText.trim()} is older than git ${MIN_GIT_VERSION.join('.')}, which autopilot's git features need` };
-  }
-  const [inside, top, gitDir, prefix = '', format] = lines;
+  const [inside, top, gitDir, prefix = '', format, commonDir] = lines;
+  // `--show-object-format` came in git 2.29, so its answer proves git recent enough; an older rev-parse echoes the
+  // option it does not know, and only then is git's version asked (2.27 and 2.28 name their objects with sha1).
+  const tooOld = format === 'sha1' || format === 'sha256' ? undefined : await olderThanNeeded(at);
+  if (tooOld) return { handle: undefined, reason: tooOld };
   if (inside !== 'true' || !top || !gitDir) return { handle: undefined, reason: `${at.top} is not inside a git work tree` };
-  const handle: GitHandle = { root: at.top, top, prefix, gitDir, version: version[0], env, objectFormat: format === 'sha256' ? 'sha256' : 'sha1' };
+  // The common folder is printed relative to the folder git ran in (`.git`) by older gits.
+  const shared = commonDir ? resolve(at.top, commonDir) : undefined;
+  const handle: GitHandle = { root: at.top, top, prefix, gitDir, commonDir: shared, env, objectFormat: format === 'sha256' ? 'sha256' : 'sha1' };
   return { handle, state: await stateFrom(handle, lines.slice(LOCATIONS.length)) };
+}
+
+/** Why this git is not used, when it is older than `MIN_GIT_VERSION`; undefined when it is recent enough. */
+async function olderThanNeeded(at: Pick<GitHandle, 'top' | 'env'>): Promise<string | undefined> {
+  const versionText = await runGit(at, ['version']);
+  const version = /(\d+)\.(\d+)(?:\.(\d+))?/.exec(versionText);
+  if (version && Number(version[1]) * 1000 + Number(version[2]) >= MIN_GIT_VERSION[0] * 1000 + MIN_GIT_VERSION[1]) return undefined;
+  return `${versionText.trim()} is older than git ${MIN_GIT_VERSION.join('.')}, which autopilot's git features need`;
 }
 
 export type GitOperation = 'merge' | 'rebase' | 'am' | 'cherry-pick' | 'revert' | 'bisect';

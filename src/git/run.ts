@@ -24,8 +24,8 @@ export interface GitHandle {
   readonly prefix: string;
   /** This work tree's own git folder (`.git`, or `.git/worktrees/<name>` for a linked work tree). */
   readonly gitDir: string;
-  /** `git --version`'s number, e.g. `2.39.5`. */
-  readonly version: string;
+  /** The git folder every work tree of the repository shares (its refs, its objects); unknown to a handle not made by `openGit`. */
+  readonly commonDir?: string;
   /** How the repository names its objects: `sha1` (40 hex digits) or `sha256` (64); sha1 when not said. */
   readonly objectFormat?: 'sha1' | 'sha256';
   /** The environment every git command runs with. */

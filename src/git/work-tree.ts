@@ -11,6 +11,7 @@ import { InputError } from '../errors.js';
 import { createHash } from 'node:crypto';
 import { GitCommandError, indexUnreadable, SnapshotGone } from './errors.js';
 import { parseRawDiff, userIndexFile, type Change } from './index-entries.js';
+import { refsOnDisk } from './refs-on-disk.js';
 import { runGit, runGitOr, type GitHandle } from './run.js';
 import { withTempIndex } from './temp-index.js';
 
@@ -178,7 +179,12 @@ export async function releaseSnapshot(handle: GitHandle, tree: string): Promise<
 
 /** The `update-ref --stdin` lines that delete this root's snapshot refs still naming `tree` (`''` for none): what `releaseSnapshot` runs. */
 export async function releasing(handle: GitHandle, tree: string): Promise<string> {
-  const out = await runGit(handle, ['for-each-ref', '--format=%(objectname) %(refname)', snapshotRef(handle), owedSnapshotRef(handle)]);
+  const names = [snapshotRef(handle), owedSnapshotRef(handle)];
+  // Read from the git folder's files where they tell for certain (no process); asked of git otherwise.
+  const onDisk = refsOnDisk(handle, names);
+  const out = onDisk
+    ? [...onDisk].flatMap(([name, sha]) => (sha === null ? [] : [`${sha} ${name}`])).join('\n')
+    : await runGit(handle, ['for-each-ref', '--format=%(objectname) %(refname)', ...names]);
   return out
     .split('\n')
     .filter((line) => line.startsWith(`${tree} `))

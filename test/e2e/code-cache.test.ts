@@ -1,11 +1,12 @@
 /**
  * The CLI runs from V8's code cache (bin/autopilot.js): the cache lives in
- * Node's compile-cache folder, never in the repository, one file an install;
- * it grows by each command it has not seen run, and a cache that is broken,
- * from another build or unwritable changes nothing but the time.
+ * Node's compile-cache folder, never in the repository, one file an install
+ * and command (a call deserialises only what its command compiled); a file
+ * two commands share grows by each it has not seen run, and a cache that is
+ * broken, from another build or unwritable changes nothing but the time.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -24,8 +25,9 @@ function cacheFolder(): string {
   return dir;
 }
 
-const run = (repo: string, cache: string, command: string) =>
-  spawnSync(process.execPath, [BIN, '-C', repo, command, '--json'], {
+const run = (repo: string, cache: string, command: string, dir = repo) =>
+  spawnSync(process.execPath, [BIN, '-C', dir, command, '--json'], {
+    cwd: repo,
     encoding: 'utf8',
     env: { ...process.env, AUTOPILOT_SESSION: '', NODE_COMPILE_CACHE: cache, NODE_DISABLE_COMPILE_CACHE: '' },
   });
@@ -43,7 +45,7 @@ describe('the code cache', () => {
     const first = status(repo, cache);
     expect(first.status, first.stderr).toBe(0);
     const [file] = cacheFiles(cache);
-    expect(file).toMatch(/^cli-[0-9a-f]{8}-v\d+\.\d+\.\d+-[a-z0-9]+\.v8$/);
+    expect(file).toMatch(/^cli-[0-9a-f]{8}-v\d+\.\d+\.\d+-[a-z0-9]+-status\.v8$/);
     expect(snapshot(repo)).toEqual(before);
     const path = join(cache, 'autopilot', file!);
     const good = readFileSync(path);
@@ -74,7 +76,7 @@ describe('the code cache', () => {
     expect(snapshot(repo)).toEqual(before);
   });
 
-  it('grows by each command it has not seen run, is left alone by one it has, and is replaced, not joined, by another build', () => {
+  it('keeps one file a command (2 commands, 2 files), left alone by a command it has seen; a file two commands share grows by each; another build replaces it', () => {
     const repo = exampleCopy();
     const cache = cacheFolder();
     expect(status(repo, cache).status).toBe(0);
@@ -88,19 +90,27 @@ describe('the code cache', () => {
     expect(status(repo, cache).status).toBe(0);
     expect(readFileSync(path).equals(afterStatus)).toBe(true);
 
-    // Not seen: `check` adds its functions to those `status` compiled; the file says both.
+    // Another command: `check` keeps its own functions in a file of its own; `status`'s is left as it was.
     const checked = run(repo, cache, 'check');
     expect(checked.status, checked.stderr).toBe(0);
-    expect(headerOf(path)).toEqual(['autopilot-code-cache-1', build, 'status,check']);
-    expect(readFileSync(path).length).toBeGreaterThan(afterStatus.length);
-    const afterCheck = readFileSync(path);
-    expect([run(repo, cache, 'check').status, status(repo, cache).status]).toEqual([0, 0]);
-    expect(readFileSync(path).equals(afterCheck)).toBe(true);
+    expect(cacheFiles(cache).sort()).toEqual([file!.replace(/-status\.v8$/, '-check.v8'), file].sort());
+    expect(readFileSync(path).equals(afterStatus)).toBe(true);
+    const checkPath = join(cache, 'autopilot', file!.replace(/-status\.v8$/, '-check.v8'));
+    expect(headerOf(checkPath)).toEqual(['autopilot-code-cache-1', build, 'check']);
+
+    // Shared: a folder named `check` given to `status` (`-C check status`) keys the call as `check`; the file grows by `status`'s functions.
+    mkdirSync(join(repo, 'check'));
+    cpSync(join(repo, '_docs'), join(repo, 'check', '_docs'), { recursive: true });
+    const afterCheck = readFileSync(checkPath);
+    const shared = run(repo, cache, 'status', 'check');
+    expect(shared.status, shared.stderr).toBe(0);
+    expect(headerOf(checkPath)).toEqual(['autopilot-code-cache-1', build, 'check,status']);
+    expect(readFileSync(checkPath).length).toBeGreaterThan(afterCheck.length);
 
     // Another build (an upgrade, a rebuild): its cache is written over, under the same name, with this build's commands only.
-    writeFileSync(path, Buffer.concat([Buffer.from('autopilot-code-cache-1 1-1 status,check,next\n'), afterCheck.subarray(afterCheck.indexOf(10) + 1)]));
+    writeFileSync(path, Buffer.concat([Buffer.from('autopilot-code-cache-1 1-1 status,check,next\n'), afterStatus.subarray(afterStatus.indexOf(10) + 1)]));
     expect(status(repo, cache).status).toBe(0);
-    expect(cacheFiles(cache)).toEqual([file]);
+    expect(cacheFiles(cache)).toHaveLength(2);
     expect(headerOf(path)).toEqual(['autopilot-code-cache-1', build, 'status']);
   });
 });

@@ -5,7 +5,7 @@
  * (`exec`, `init`'s git questions, the git layer), and then on the call.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { ROOT } from '../helpers/engine.js';
@@ -30,4 +30,31 @@ it('status --json and next --json on the example load none of child_process, net
     const modules = loaded(dir, ...args);
     for (const name of ['child_process', 'net', 'dgram']) expect(modules, `${args.join(' ')} loaded ${name}`).not.toContain(`NativeModule ${name}`);
   }
+});
+
+it('status and next right after init never load the YAML parser: with dist/lazy/parse-yaml.js gone, 2 projects × 2 commands answer (settings of comments, `verify: npm test`, `verify: none`)', () => {
+  // A copy of the package without its YAML bundle: a call that reached for it would fail.
+  const pkg = tempRepo();
+  for (const part of ['bin', 'dist', 'flows', 'skills', 'package.json']) cpSync(join(ROOT, part), join(pkg, part), { recursive: true });
+  rmSync(join(pkg, 'dist', 'lazy', 'parse-yaml.js'));
+  const cli = (dir: string, ...args: string[]) => spawnSync(process.execPath, [join(pkg, 'bin', 'autopilot.js'), '-C', dir, ...args], { encoding: 'utf8' });
+  const plain = tempRepo();
+  const tested = tempRepo();
+  writeFileSync(join(tested, 'package.json'), '{"name":"x","scripts":{"test":"node --test"}}\n');
+  for (const dir of [plain, tested]) expect(cli(dir, 'init', '--flow', 'greenfield').status).toBe(0);
+  expect(readFileSync(join(tested, '.autopilot', 'config.yml'), 'utf8')).toMatch(/^verify: npm test$/m);
+  writeFileSync(join(plain, '.autopilot', 'config.yml'), `${readFileSync(join(plain, '.autopilot', 'config.yml'), 'utf8')}verify: none\n`);
+  for (const dir of [plain, tested]) {
+    for (const args of [
+      ['status', '--json'],
+      ['next', '--json'],
+    ]) {
+      const run = cli(dir, ...args);
+      expect(run.status, `${args[0]}: ${run.stderr}${run.stdout}`).toBe(0);
+      expect(JSON.parse(run.stdout)).toMatchObject({ flow: 'greenfield', step: 1 });
+    }
+  }
+  // The control: settings only the YAML parser reads (a tag) reach for the bundle, and this package has none.
+  writeFileSync(join(plain, '.autopilot', 'config.yml'), 'commit: !!bool false\n');
+  expect(cli(plain, 'status', '--json').stdout).toMatch(/Cannot find module .*parse-yaml\.js/);
 });

@@ -20,7 +20,7 @@ describe('openGit', () => {
     const top = repoWith({ 'packages/app/README.md': 'x\n' });
     const fromTop = await handleFor(top);
     expect(fromTop).toMatchObject({ root: top, top, prefix: '', gitDir: join(top, '.git') });
-    expect(fromTop.version).toMatch(/^\d+\.\d+/);
+    expect(fromTop.objectFormat).toBe('sha1');
     expect(await handleFor(join(top, 'packages/app'))).toMatchObject({ root: join(top, 'packages/app'), top, prefix: 'packages/app/' });
   });
 
@@ -34,6 +34,35 @@ describe('openGit', () => {
     expect((await openGit(join(plain, 'missing'))).reason).toMatch(/is not a folder/);
     writeFileSync(join(plain, 'file'), 'x');
     expect((await openGit(join(plain, 'file'))).reason).toMatch(/is not a folder/);
+  });
+
+  it('asks no `git version` of a git that knows --show-object-format; asks it of an older one: 2.28 opened, 2.26 off with its version', async () => {
+    const repo = newRepo();
+    const bin = join(tempDir(), 'bin');
+    mkdirSync(bin);
+    const log = join(bin, 'calls.log');
+    // A git that logs each command; with OLD set it says that version and echoes --show-object-format as rev-parse echoes an option it does not know.
+    writeFileSync(
+      join(bin, 'git'),
+      `#!/bin/sh\necho "$1" >> ${JSON.stringify(log)}\n` +
+        'if [ -n "$OLD" ] && [ "$1" = version ]; then echo "git version $OLD"; exit 0; fi\n' +
+        'if [ -n "$OLD" ]; then for a; do shift; [ "$a" = --show-object-format ] && a=--no-such-option; set -- "$@" "$a"; done; fi\n' +
+        `exec ${JSON.stringify(spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim())} "$@"\n`,
+      { mode: 0o755 },
+    );
+    const env = (old?: string) => ({ ...process.env, PATH: `${bin}:${process.env.PATH}`, ...(old ? { OLD: old } : {}) });
+    const calls = () =>
+      spawnSync('sh', ['-c', `cat ${JSON.stringify(log)}; rm -f ${JSON.stringify(log)}`], { encoding: 'utf8' })
+        .stdout.trim()
+        .split('\n');
+    expect((await openGit(repo, { env: env() })).handle?.objectFormat).toBe('sha1');
+    expect(calls()).toEqual(['rev-parse']);
+    expect((await openGit(repo, { env: env('2.28.0') })).handle).toMatchObject({ top: repo, objectFormat: 'sha1' });
+    expect(calls()).toEqual(['rev-parse', 'version']);
+    expect(await openGit(repo, { env: env('2.26.2') })).toEqual({
+      handle: undefined,
+      reason: "git version 2.26.2 is older than git 2.27, which autopilot's git features need",
+    });
   });
 
   it('is off when git is not on PATH (given environment)', async () => {
