@@ -28,7 +28,7 @@ export const check = defineCommand({
   mcp: { tool: 'Validate flows, skills, pointer, journal.', answer: 'check' },
   run: async (ctx, a: { repair?: boolean }) => {
     const repaired: RepairResult | undefined = a.repair ? await runRepair(ctx) : undefined;
-    return { ...(await runCheck(ctx)), ...(repaired ? { repaired } : {}) };
+    return { ...(await runCheck(ctx)), repaired };
   },
   view: (r) => {
     const json = checkJson(r);

@@ -76,7 +76,7 @@ const decisionPending = (flow: Flow, position: Position): Decision | undefined =
 const refuse = (position: Position, message: string, expected?: string, received?: string, missing?: string[]): Transition => ({
   position,
   entries: [],
-  outcome: { kind: 'refused', problem: { message, ...(expected ? { expected } : {}), ...(received ? { received } : {}) }, ...(missing ? { missing } : {}) },
+  outcome: { kind: 'refused', problem: { message, ...(expected ? { expected } : {}), ...(received ? { received } : {}) }, missing },
 });
 
 /** `done` refused for what the step's files hold: each finding, and a sentence that counts them. */
