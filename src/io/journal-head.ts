@@ -184,8 +184,7 @@ function noteRecord(scan: Scan, line: Line): void {
   if (typeof e.seq === 'number' && e.seq > scan.lastSeq) scan.lastSeq = e.seq;
   if (e.event === 'progress_commit_made' && typeof e.owed === 'number' && scan.settledOwed === undefined) scan.settledOwed = e.owed;
   if (e.pointer && typeof e.seq === 'number') {
-    const key = e.key !== undefined ? { key: e.key } : {};
-    scan.record = { seq: e.seq, pointer: e.pointer, at: e.at, session: e.session, ...key, event: e.event, entry: e };
+    scan.record = { seq: e.seq, pointer: e.pointer, at: e.at, session: e.session, key: e.key, event: e.event, entry: e };
     scan.recordDone = true;
   }
 }
@@ -235,9 +234,9 @@ function headOf(scan: Scan, start: boolean): JournalHead {
   const { lines, record, settledOwed } = scan;
   const head: JournalHead = {
     lastSeq: scan.lastSeq,
-    ...(record ? { record } : {}),
-    ...(settledOwed !== undefined ? { settled: settledOwed } : {}),
-    ...(lines[0] && hashOf(lines[0]) !== undefined ? { last: hashOf(lines[0]) } : {}),
+    record,
+    settled: settledOwed,
+    last: lines[0] && hashOf(lines[0]),
     bytes: scan.read,
   };
   const seam = scan.open;
@@ -269,7 +268,7 @@ function forkHead(scan: Scan, head: JournalHead, seam: Seam, start: boolean): Jo
     seam: seam.hash,
     seams: unsettled.map((s) => s.hash),
     nested: unsettled.filter((s) => s.at > seam.at && s.at < forkAt).length,
-    ...(base ? { base } : {}),
+    base,
     a: sideA,
     b: sideB,
     partial: seam.names === '' && !start,
@@ -308,9 +307,9 @@ function sideOf(newestFirst: Line[]): ForkSide {
     if (typeof e.seq !== 'number') continue;
     from = Math.min(from, e.seq);
     to = Math.max(to, e.seq);
-    if (e.pointer) record = { seq: e.seq, pointer: e.pointer, at: e.at, session: e.session, ...(e.key !== undefined ? { key: e.key } : {}) };
+    if (e.pointer) record = { seq: e.seq, pointer: e.pointer, at: e.at, session: e.session, key: e.key };
   }
-  return { events, ...(record ? { record } : {}), seqs: from <= to ? { from, to } : null, lines: newestFirst.length };
+  return { events, record, seqs: from <= to ? { from, to } : null, lines: newestFirst.length };
 }
 
 /** The newest pointer record on record at or before index `from` (newest first). */
@@ -319,8 +318,7 @@ function baseRecord(lines: Line[], from: number): RecordSeen | undefined {
   for (let i = from; i < lines.length; i++) {
     const e = entryOf(lines[i]);
     if (!e || !onRecord(e)) continue;
-    if (e.pointer && typeof e.seq === 'number')
-      return { seq: e.seq, pointer: e.pointer, at: e.at, session: e.session, ...(e.key !== undefined ? { key: e.key } : {}) };
+    if (e.pointer && typeof e.seq === 'number') return { seq: e.seq, pointer: e.pointer, at: e.at, session: e.session, key: e.key };
   }
   return undefined;
 }
