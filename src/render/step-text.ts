@@ -62,87 +62,106 @@ function reentryLines(view: View): string[] {
   ];
 }
 
+/** A step command's answer: what it made on the way (a commit, a checkpoint, steps passed over), then what its outcome asks for. */
 export function outcomeText(view: View): string {
-  const { outcome, position, flow } = view;
+  return [...madeLines(view), ...outcomeLines(view)].join('\n');
+}
+
+/** Above the outcome: where the work stands (re-entry), what disagrees, the commit and checkpoint made, the steps passed over. */
+function madeLines(view: View): string[] {
   const lines = view.reentry ? [...reentryLines(view), ...driftLines(view)] : driftLines(view);
   if (view.committed) lines.push(`✓ Progress commit ${view.committed.slice(0, 8)}`);
   if (view.checkpoint) lines.push(`✓ Checkpoint ${view.checkpoint} (a person can return to it: \`autopilot restore ${view.checkpoint}\`)`);
-  const acted = view.acted ? `step ${stepLabel(view.acted)}` : 'the step';
   for (const p of view.passedOver ?? []) lines.push(`↷ Passed over step ${p.step} ${p.name}: ${p.reason}`);
+  return lines;
+}
+
+/** The outcome in words, with the next command spelled out. */
+function outcomeLines(view: View): string[] {
+  const { outcome, position, flow } = view;
+  const acted = view.acted ? `step ${stepLabel(view.acted)}` : 'the step';
   switch (outcome?.kind) {
     case 'work':
-      lines.push(...workText(view, outcome.action));
-      if (view.findings) {
-        lines.push(`✗ Its files were found on disk, but they do not pass its checks (${view.findings.length}): write them as below, then \`autopilot done\``);
-        for (const f of view.findings) lines.push(safe(findingText(view.repo.docsName, f)));
-      }
-      break;
+      return [...workText(view, outcome.action), ...foundLines(view)];
     case 'advanced':
-      // B at a session boundary finishes nothing: the step after it goes on in the conversation that reached it.
-      if (view.command === 'decide' && view.boundary) {
-        lines.push(`✓ Decided: ${view.answer ?? 'B'} (nothing was completed)`);
-        lines.push(`Next: ${where(position, flow)}, in this same conversation — run \`autopilot next\``);
-        break;
-      }
-      lines.push(view.answer ? `✓ Decided: ${view.answer}` : `✓ ${view.command === 'skip' ? 'Skipped' : 'Completed'} ${acted}.`);
-      lines.push(`Next: ${where(position, flow)} — run \`autopilot next\``);
-      break;
+      return advancedLines(view, acted);
     case 'complete':
-      lines.push(view.command === 'next' ? `✓ ${flow.id} is done: nothing left to do.` : `✓ Completed ${acted}. ${flow.id} is done.`);
-      lines.push('Tell the person the flow is complete; run nothing more for it.');
-      break;
+      return [
+        view.command === 'next' ? `✓ ${flow.id} is done: nothing left to do.` : `✓ Completed ${acted}. ${flow.id} is done.`,
+        'Tell the person the flow is complete; run nothing more for it.',
+      ];
     case 'recorded':
-      lines.push(recordedText(view));
-      break;
-    case 'decision':
+      return [recordedText(view)];
+    case 'decision': {
+      const lines: string[] = [];
       if (view.again) lines.push(alreadyText(view, outcome.after, 'the decision below still waits for a person'));
       else if (view.command !== 'next') lines.push(`✓ ${view.command === 'skip' ? 'Skipped' : 'Completed'} ${acted}.`);
-      lines.push(decisionBox(outcome.decision));
-      break;
-    case 'boundary': {
-      const after = stepByNumber(flow, outcome.after)!;
-      if (view.again) lines.push(alreadyText(view, outcome.after, 'the session boundary below still waits'));
-      else if (view.acted && view.command !== 'next' && view.command !== 'decide') lines.push(`✓ Completed step ${stepLabel(after)}.`);
-      if (outcome.answered) {
-        lines.push(
-          box(
-            `A NEW CONVERSATION FOR ${where(position, flow)}`,
-            ['Stop here: this conversation is done.'],
-            ['Start a new conversation and run `/autopilot` (or `autopilot next`).'],
-          ),
-        );
-        break;
-      }
-      lines.push(...summaryLines(view));
-      lines.push(decisionBox(boundaryDecision(flow, after.number, position.step)));
-      break;
+      return [...lines, decisionBox(outcome.decision)];
     }
+    case 'boundary':
+      return boundaryLines(view, outcome.after, outcome.answered);
     case 'fork':
-      lines.push(...forkLines(outcome.reasons, outcome.sides), decisionBox(outcome.decision));
-      break;
+      return [...forkLines(outcome.reasons, outcome.sides), decisionBox(outcome.decision)];
     case 'failed':
-      lines.push(
+      return [
         box(
           `STEP ${failedTimes(position.retryCount).toUpperCase()}: ${where(position, flow)}`,
           [...(view.reason ? [`Last reason: ${oneLine(view.reason)}`] : []), 'autopilot will not try this step again until a person has looked at it.'],
           ['A person runs: autopilot ack   (then `autopilot next` tries again)'],
         ),
-      );
-      break;
+      ];
     case 'refused':
-      lines.push(safe(formatProblem(outcome.problem)));
-      for (const f of outcome.findings ?? []) lines.push(safe(findingText(view.repo.docsName, f)));
-      break;
+      return [safe(formatProblem(outcome.problem)), ...(outcome.findings ?? []).map((f) => safe(findingText(view.repo.docsName, f)))];
     case 'duplicate':
-      lines.push(
+      return [
         `= Already recorded (journal event ${outcome.of}, ${outcome.event}): nothing written again.`,
         `Now: ${where(position, flow)} — run \`autopilot next\``,
-      );
-      break;
+      ];
     case undefined:
-      break;
+      return [];
   }
-  return lines.join('\n');
+}
+
+/** `next` sent to a step whose files are on disk but fail its checks: each finding, and what to do. */
+function foundLines(view: View): string[] {
+  if (!view.findings) return [];
+  return [
+    `✗ Its files were found on disk, but they do not pass its checks (${view.findings.length}): write them as below, then \`autopilot done\``,
+    ...view.findings.map((f) => safe(findingText(view.repo.docsName, f))),
+  ];
+}
+
+/** The pointer moved on: what finished (or what was decided), and the step now current. */
+function advancedLines(view: View, acted: string): string[] {
+  const { position, flow } = view;
+  // B at a session boundary finishes nothing: the step after it goes on in the conversation that reached it.
+  if (view.command === 'decide' && view.boundary) {
+    return [`✓ Decided: ${view.answer ?? 'B'} (nothing was completed)`, `Next: ${where(position, flow)}, in this same conversation — run \`autopilot next\``];
+  }
+  return [
+    view.answer ? `✓ Decided: ${view.answer}` : `✓ ${view.command === 'skip' ? 'Skipped' : 'Completed'} ${acted}.`,
+    `Next: ${where(position, flow)} — run \`autopilot next\``,
+  ];
+}
+
+/** A session boundary: the step that finished, then either the stop after a person's A, or the summary and the question. */
+function boundaryLines(view: View, afterNumber: number, answered: 'A' | undefined): string[] {
+  const { position, flow } = view;
+  const after = stepByNumber(flow, afterNumber)!;
+  const lines: string[] = [];
+  if (view.again) lines.push(alreadyText(view, afterNumber, 'the session boundary below still waits'));
+  else if (view.acted && view.command !== 'next' && view.command !== 'decide') lines.push(`✓ Completed step ${stepLabel(after)}.`);
+  if (answered) {
+    lines.push(
+      box(
+        `A NEW CONVERSATION FOR ${where(position, flow)}`,
+        ['Stop here: this conversation is done.'],
+        ['Start a new conversation and run `/autopilot` (or `autopilot next`).'],
+      ),
+    );
+    return lines;
+  }
+  return [...lines, ...summaryLines(view), decisionBox(boundaryDecision(flow, after.number, position.step))];
 }
 
 /** One finding of `done`'s checks: where, what is wrong, what to write. */
