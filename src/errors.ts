@@ -232,7 +232,7 @@ export function errorJson(given: unknown, code: ErrorCode = errorCodeOf(given)):
         ...(first?.file ? { file: first.file } : {}),
         ...(first?.line ? { line: first.line } : {}),
         ...(first?.expected ? { expected: first.expected } : {}),
-        ...(first?.received !== undefined ? { received: first.received } : {}),
+        received: first?.received,
         ...(error.hint ? { hint: error.hint } : {}),
         ...(error.problems.length > 1 ? { problems: error.problems } : {}),
       },

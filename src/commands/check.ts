@@ -1,9 +1,10 @@
 /** `autopilot check`: every flow, skill, the pointer, the journal and the guards; every problem, exit 2 when there is one. */
-import { runCheck } from '../app/check.js';
+import { runCheck, type CheckResult } from '../app/check.js';
 import { runRepair, type RepairResult } from '../app/repair.js';
-import { EXIT } from '../errors.js';
+import { EXIT, formatProblem } from '../errors.js';
 import { checkJson } from '../render/json.js';
-import { checkText } from '../render/text.js';
+import { summariseUnreadable } from '../render/journal-problems.js';
+import { safe } from '../render/text.js';
 import { defineCommand } from './command.js';
 
 export const check = defineCommand({
@@ -27,7 +28,7 @@ export const check = defineCommand({
   mcp: { tool: 'Validate flows, skills, pointer, journal.', answer: 'check' },
   run: async (ctx, a: { repair?: boolean }) => {
     const repaired: RepairResult | undefined = a.repair ? await runRepair(ctx) : undefined;
-    return { ...(await runCheck(ctx)), ...(repaired ? { repaired } : {}) };
+    return { ...(await runCheck(ctx)), repaired };
   },
   view: (r) => {
     const json = checkJson(r);
@@ -43,3 +44,11 @@ export const check = defineCommand({
     };
   },
 });
+
+/** What `check` found: every problem, then a line that counts what was checked and what is wrong. */
+function checkText(r: CheckResult): string {
+  const summary = `Checked ${r.flows.length} flows (${r.flows.join(', ')}), ${r.skills} skills, the pointer (${r.pointer}) and ${r.journalEvents} journal events`;
+  if (r.problems.length === 0) return `✓ ${summary}: no problems.`;
+  const { problems, repair } = summariseUnreadable(r.problems);
+  return [...problems.map((p) => safe(formatProblem(p))), `✗ ${summary}: ${r.problems.length} problem(s).`, ...(repair ? [repair] : [])].join('\n');
+}

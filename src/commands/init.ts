@@ -70,7 +70,7 @@ export const init = defineCommand({
       commit: r.commit,
       ignored: r.ignored,
       warnings: r.warnings,
-      ...(r.pointer ? { pointer: r.pointer } : {}),
+      pointer: r.pointer,
       commits: r.commits,
       verify: { command: r.verify.command, found_in: r.verify.foundIn },
     };

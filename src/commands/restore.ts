@@ -23,8 +23,8 @@ export const restore = defineCommand({
         name: r.position.name,
         status: r.position.status,
         ...(r.warning ? { warning: r.warning } : {}),
-        ...(r.skillState ? { skill_state: r.skillState } : {}),
-        ...(r.notRestored ? { not_restored: r.notRestored } : {}),
+        skill_state: r.skillState,
+        not_restored: r.notRestored,
       },
       text: [
         ...(r.warning ? [`! ${r.warning}`] : []),

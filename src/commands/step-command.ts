@@ -6,7 +6,7 @@
 import { runStep, type StepResult } from '../app/step.js';
 import type { Event } from '../engine/transitions.js';
 import { stepJson } from '../render/json.js';
-import { outcomeText } from '../render/text.js';
+import { outcomeText } from '../render/step-text.js';
 import { lazyAnswer, PERSON_ONLY_MCP, type ArgumentSpec, type Command, type Exposure, type Example, type OptionSpec } from './command.js';
 
 /** What every step command's arguments may carry. */

@@ -190,14 +190,14 @@ export function judgeOutputs(ev: OutputsEvidence, step: Pick<Step, 'number' | 'n
           file: f.file,
           text: f.text,
           skill: ev.skill,
-          ...(template !== undefined ? { template } : {}),
-          ...(ev.acceptance !== undefined ? { acceptance: ev.acceptance } : {}),
-          ...(f.siblings ? { siblings: f.siblings } : {}),
+          template,
+          acceptance: ev.acceptance,
+          siblings: f.siblings,
           taskFiles: f.taskFiles,
           taskTemplate,
           runs: ev.attempt?.runs ?? [],
           verify: ev.verify,
-          ...(acceptFailures ? { acceptFailures } : {}),
+          acceptFailures,
         }),
       );
     }
@@ -206,8 +206,9 @@ export function judgeOutputs(ev: OutputsEvidence, step: Pick<Step, 'number' | 'n
     ...fresh({
       files: ev.hashes,
       exact: ev.exact,
-      ...(ev.attempt?.baseline ? { baseline: ev.attempt.baseline, attempt: ev.attempt.number } : {}),
-      ...(ev.round ? { round: ev.round } : {}),
+      baseline: ev.attempt?.baseline,
+      attempt: ev.attempt?.number,
+      round: ev.round,
       step: `step ${step.number} (${step.name})`,
     }),
   );

@@ -284,60 +284,11 @@ function judge(flow: Flow, pointer: Position | null, evidence: Evidence, cycleDr
     });
   }
 
-  // The pointer's step is settled and later steps already have artifacts: work went on without the pointer.
-  // The walk over it stops before anything a person must see (`walkFolder`).
   const currentSettled = isSettled(current, evidenceFor(evidence, k));
-  if (currentSettled && !waiting && anyTouchedAfter(flow, evidence, k)) {
-    const recorded = pointer.status === 'completed' || pointer.status === 'skipped';
-    const { position, walk } = walkFolder(flow, current, evidence, recorded);
-    // Nothing completed and the walk stands where the pointer does: the pointer stands (the walk says why, e.g. the step's findings).
-    if (walk.found.length === 0 && position.step === k && (recorded || walk.stop.kind !== 'decision')) {
-      const stays = pointer.name === current.name ? kept : { ...kept, name: current.name };
-      return { position: stays, drift, source: 'state', walk };
-    }
-    const reached = position.step === 'done' ? 'done' : `step ${position.step} (${position.name})`;
-    const completed =
-      walk.found.length > 0 ? `; completed by folder: step${walk.found.length === 1 ? '' : 's'} ${walk.found.map((f) => f.step).join(', ')}` : '';
-    return {
-      position,
-      drift: [
-        ...drift,
-        {
-          kind: 'ahead-on-disk',
-          step: position.step,
-          message: `the pointer is at step ${k} (${current.name}), but the folder shows later work${completed}; the walk stops at ${reached}: ${walkStopText(flow, walk.stop)}`,
-        },
-      ],
-      source: 'folder',
-      walk,
-    };
-  }
-
+  if (currentSettled && !waiting && anyTouchedAfter(flow, evidence, k)) return walkedAhead(flow, pointer, k, current, evidence, drift);
   if (pointer.status === 'completed' || pointer.status === 'skipped') {
-    if (!currentSettled) {
-      const touched = isTouched(evidenceFor(evidence, k));
-      return fromFolder(atStep(flow, current, cycle, touched ? 'in_progress' : 'not_started'), {
-        kind: 'missing-evidence',
-        step: k,
-        message: `the pointer says step ${k} (${current.name}) is ${pointer.status}, but it has ${describeMissing(current, evidence)}`,
-      });
-    }
-    // Only a decision keeps a finished step under the pointer; otherwise the pointer belongs on the next step.
-    if (current.then.kind !== 'decision') {
-      const next = successor(flow, current, cycle);
-      return {
-        position: next,
-        drift: [
-          ...drift,
-          {
-            kind: 'finished-step',
-            step: next.step,
-            message: `step ${k} (${current.name}) is ${pointer.status}; the pointer moves on to ${next.step === 'done' ? 'done' : `step ${next.step} (${next.name})`}`,
-          },
-        ],
-        source: 'state',
-      };
-    }
+    const moved = finishedStep(flow, pointer, k, current, currentSettled, evidence, drift);
+    if (moved) return moved;
   }
 
   if (pointer.name !== current.name) {
@@ -345,6 +296,68 @@ function judge(flow: Flow, pointer: Position | null, evidence: Evidence, cycleDr
     return { position: { ...kept, name: current.name }, drift, source: 'state' };
   }
   return { position: kept, drift, source: 'state' };
+}
+
+/**
+ * The pointer's step is settled and later steps already have artifacts: work
+ * went on without the pointer. The walk over it stops before anything a
+ * person must see (`walkFolder`).
+ */
+function walkedAhead(flow: Flow, pointer: Position, k: number, current: Step, evidence: Evidence, drift: Drift[]): Reconciled {
+  const kept = { ...pointer, cycle: evidence.cycle };
+  const recorded = pointer.status === 'completed' || pointer.status === 'skipped';
+  const { position, walk } = walkFolder(flow, current, evidence, recorded);
+  // Nothing completed and the walk stands where the pointer does: the pointer stands (the walk says why, e.g. the step's findings).
+  if (walk.found.length === 0 && position.step === k && (recorded || walk.stop.kind !== 'decision')) {
+    const stays = pointer.name === current.name ? kept : { ...kept, name: current.name };
+    return { position: stays, drift, source: 'state', walk };
+  }
+  const reached = position.step === 'done' ? 'done' : `step ${position.step} (${position.name})`;
+  const completed = walk.found.length > 0 ? `; completed by folder: step${walk.found.length === 1 ? '' : 's'} ${walk.found.map((f) => f.step).join(', ')}` : '';
+  return {
+    position,
+    drift: [
+      ...drift,
+      {
+        kind: 'ahead-on-disk',
+        step: position.step,
+        message: `the pointer is at step ${k} (${current.name}), but the folder shows later work${completed}; the walk stops at ${reached}: ${walkStopText(flow, walk.stop)}`,
+      },
+    ],
+    source: 'folder',
+    walk,
+  };
+}
+
+/** A step the pointer says finished: back to it when its evidence is missing; on to the next step unless a decision keeps it. */
+function finishedStep(flow: Flow, pointer: Position, k: number, current: Step, settled: boolean, evidence: Evidence, drift: Drift[]): Reconciled | undefined {
+  const cycle = evidence.cycle;
+  const fromFolder = (position: Position, d: Drift): Reconciled => ({ position, drift: [...drift, d], source: 'folder' });
+  if (!settled) {
+    const touched = isTouched(evidenceFor(evidence, k));
+    return fromFolder(atStep(flow, current, cycle, touched ? 'in_progress' : 'not_started'), {
+      kind: 'missing-evidence',
+      step: k,
+      message: `the pointer says step ${k} (${current.name}) is ${pointer.status}, but it has ${describeMissing(current, evidence)}`,
+    });
+  }
+  // Only a decision keeps a finished step under the pointer; otherwise the pointer belongs on the next step.
+  if (current.then.kind !== 'decision') {
+    const next = successor(flow, current, cycle);
+    return {
+      position: next,
+      drift: [
+        ...drift,
+        {
+          kind: 'finished-step',
+          step: next.step,
+          message: `step ${k} (${current.name}) is ${pointer.status}; the pointer moves on to ${next.step === 'done' ? 'done' : `step ${next.step} (${next.name})`}`,
+        },
+      ],
+      source: 'state',
+    };
+  }
+  return undefined;
 }
 
 /**

@@ -220,8 +220,8 @@ function agreedEntries(state: Pick<StepState, 'fork' | 'reconciled'>): JournalEn
 
 const applyContext = (input: StepInput) => ({
   session: input.session,
-  ...(input.unnamed ? { unnamed: true } : {}),
-  ...(input.state.boundary ? { boundary: input.state.boundary } : {}),
+  unnamed: input.unnamed,
+  boundary: input.state.boundary,
   opened: input.opened,
   stopped: input.state.stopped,
 });
@@ -381,20 +381,14 @@ export function planStep(input: StepInput, decided: Transition, skill?: SkillSta
       entries: transition.entries,
       key,
       pointer: { position: transition.position },
-      ...(input.lease?.lease ? { lease: input.lease.lease } : {}),
+      lease: input.lease?.lease,
       notices,
       answer: `${kept.kept ?? '?'}) keep side ${kept.kept ?? '?'}`,
       passedOver: [],
     };
   }
-  if (unpinned(state))
-    notices.push(
-      `the journal has no record of this run: it is pinned now to ${flowFileRef(flow)} as it is (${flow.steps.length} steps); an edit of that file no longer changes the run's steps`,
-    );
-  else if (flowEdited(state))
-    notices.push(
-      `the pointer names the flow ${flow.id}, the journal ${state.lastRecord!.pointer.flow}: the run, which has journaled no step, is pinned now to ${flowFileRef(flow)} as it is (${flow.steps.length} steps)`,
-    );
+  const pinned = pinNotice(state);
+  if (pinned) notices.push(pinned);
   const entries = withCriteriaPins(
     flow,
     [...agreedEntries(state), ...reconciliationEntries(state), ...leaseEntries(input.lease, position), ...transition.entries],
@@ -419,19 +413,8 @@ export function planStep(input: StepInput, decided: Transition, skill?: SkillSta
   // A person's answer leaves the lease to the conversations, whoever holds it.
   const lease = input.person ? undefined : transition.outcome.kind === 'boundary' ? 'release' : input.lease?.lease;
 
-  let reason = 'reason' in event ? event.reason : event.type === 'done' ? event.force?.reason : undefined;
-  // A failed step shows the failure the journal records: this command's own when it failed the step, else the last
-  // `step_failed` (a refused command's `--reason` was never recorded, so it is no step's failure).
-  if (transition.outcome.kind === 'failed') reason = recordedFailure(transition.entries) ?? input.lastFailure;
-  // The option a `decide` chose: a flow's decision, or a session boundary's (a new session crossing one chose nothing).
-  const answered = transition.entries.find(
-    (e): e is JournalEntry<'decision_answered' | 'boundary_answered'> =>
-      e.event === 'decision_answered' || (e.event === 'boundary_answered' && event.type === 'decide'),
-  );
-  const passedOver = transition.entries
-    .filter((e) => e.event === 'step_skipped')
-    .filter((e) => e.by === 'condition' && typeof e.step === 'number')
-    .map((e) => ({ step: e.step as number, name: e.name, reason: String(e.reason) }));
+  const reason = reasonShown(input, transition);
+  const answered = answerOf(event, transition);
   const hourly = input.lastCheckpoint !== undefined && now.getTime() - input.lastCheckpoint.getTime() >= CHECKPOINT_EVERY_MS;
   const checkpoint = checkpointFor(flow, transition, hourly);
 
@@ -439,13 +422,51 @@ export function planStep(input: StepInput, decided: Transition, skill?: SkillSta
     transition,
     entries,
     key,
-    ...(entries.length > 0 || moved ? { pointer: { position: transition.position, ...(lastAction ? { lastAction } : {}) } } : {}),
-    ...(lease ? { lease } : {}),
+    pointer: entries.length > 0 || moved ? { position: transition.position, lastAction } : undefined,
+    lease,
     ...(checkpoint ? { checkpoint } : {}),
     notices,
-    ...(acted ? { acted } : {}),
+    acted,
     ...(reason ? { reason } : {}),
     ...(answered ? { answer: `${String(answered.option)}) ${String(answered.choice)}` } : {}),
-    passedOver,
+    passedOver: passedOverOf(transition),
   };
+}
+
+/** The notice of a run pinned by this command: one the journal has no record of, or one whose flow was changed before any step. */
+function pinNotice(state: StepState): string | undefined {
+  const { flow } = state;
+  if (unpinned(state))
+    return `the journal has no record of this run: it is pinned now to ${flowFileRef(flow)} as it is (${flow.steps.length} steps); an edit of that file no longer changes the run's steps`;
+  if (flowEdited(state))
+    return `the pointer names the flow ${flow.id}, the journal ${state.lastRecord!.pointer.flow}: the run, which has journaled no step, is pinned now to ${flowFileRef(flow)} as it is (${flow.steps.length} steps)`;
+  return undefined;
+}
+
+/**
+ * The reason the answer shows: the command's own `--reason`; for a failed
+ * step the failure the journal records, this command's own when it failed
+ * the step, else the last `step_failed` (a refused command's `--reason` was
+ * never recorded, so it is no step's failure).
+ */
+function reasonShown(input: StepInput, transition: Transition): string | undefined {
+  const { event } = input;
+  if (transition.outcome.kind === 'failed') return recordedFailure(transition.entries) ?? input.lastFailure;
+  return 'reason' in event ? event.reason : event.type === 'done' ? event.force?.reason : undefined;
+}
+
+/** The option a `decide` chose: a flow's decision, or a session boundary's (a new session crossing one chose nothing). */
+function answerOf(event: Event, transition: Transition) {
+  return transition.entries.find(
+    (e): e is JournalEntry<'decision_answered' | 'boundary_answered'> =>
+      e.event === 'decision_answered' || (e.event === 'boundary_answered' && event.type === 'decide'),
+  );
+}
+
+/** The steps passed over on the way because their condition does not hold. */
+function passedOverOf(transition: Transition): StepPlan['passedOver'] {
+  return transition.entries
+    .filter((e) => e.event === 'step_skipped')
+    .filter((e) => e.by === 'condition' && typeof e.step === 'number')
+    .map((e) => ({ step: e.step as number, name: e.name, reason: String(e.reason) }));
 }

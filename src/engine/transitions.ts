@@ -76,7 +76,7 @@ const decisionPending = (flow: Flow, position: Position): Decision | undefined =
 const refuse = (position: Position, message: string, expected?: string, received?: string, missing?: string[]): Transition => ({
   position,
   entries: [],
-  outcome: { kind: 'refused', problem: { message, ...(expected ? { expected } : {}), ...(received ? { received } : {}) }, ...(missing ? { missing } : {}) },
+  outcome: { kind: 'refused', problem: { message, ...(expected ? { expected } : {}), ...(received ? { received } : {}) }, missing },
 });
 
 /** `done` refused for what the step's files hold: each finding, and a sentence that counts them. */
@@ -207,6 +207,10 @@ function afterAnswerA(flow: Flow, position: Position, evidence: Evidence, event:
   return apply(flow, position, evidence, event, rest);
 }
 
+/**
+ * One event applied to the run: a pending boundary or a person's A first
+ * (rule 4), then the flow's end, then the current step's rule for the event.
+ */
 export function apply(flow: Flow, position: Position, evidence: Evidence, event: Event, ctx: ApplyContext = {}): Transition {
   if (position.cycle !== evidence.cycle) throw new Error(`evidence of cycle ${evidence.cycle} cannot judge cycle ${position.cycle}`);
   if (ctx.boundary) return atBoundary(flow, position, evidence, event, { ...ctx, boundary: ctx.boundary });
@@ -219,190 +223,249 @@ export function apply(flow: Flow, position: Position, evidence: Evidence, event:
       'another flow: move the state pointer aside, then `autopilot init --flow <id>`',
     );
   }
-  const step = stepByNumber(flow, position.step)!;
-  const pending = decisionPending(flow, position);
-  const stopped = (): Transition | undefined => {
-    if (pending) return { position, entries: [], outcome: { kind: 'decision', decision: pending, after: step.number } };
-    if (position.status === 'failed') return { position, entries: [], outcome: { kind: 'failed' } };
-    return undefined;
-  };
-
+  const here: Here = { flow, position, evidence, ctx, step: stepByNumber(flow, position.step)!, pending: decisionPending(flow, position) };
   switch (event.type) {
-    case 'next': {
-      const stop = stopped();
-      if (stop) return stop;
-      if (conditionFalse(step, evidenceFor(evidence, step.number))) {
-        const skipped = finish(flow, position, step, skippedWith({ by: 'condition', reason: conditionReason(step) }), evidence);
-        if (skipped.outcome.kind !== 'advanced') return skipped;
-        const then = apply(flow, skipped.position, evidence, event);
-        return { ...then, entries: [...skipped.entries, ...then.entries] };
-      }
-      const action = position.status === 'in_progress' ? 'resume' : position.retryCount > 0 ? 'retry' : 'start';
-      // In progress with no start on record (a hand edit, the folder): the start is recorded now, as for any step begun.
-      const begun = attemptBegun(position, ctx.opened);
-      const facts = evidenceFor(evidence, step.number).batches;
-      if (step.batches && facts && facts.plan.length > 0) {
-        const batch = currentBatch(step, position, facts);
-        if (batch === undefined) return beginBatches(position, facts, action, stepBegun(position, ctx.opened));
-        // The batch after one done (or after a person's `ack`) begins: journaled, so its commit and its runs start here.
-        if ((position.status === 'not_started' && position.retryCount === 0) || (position.status === 'in_progress' && !begun)) {
-          const at: Position = { ...position, status: 'in_progress' };
-          const first =
-            position.status === 'in_progress' && !stepBegun(position, ctx.opened) ? [entry('step_started', at, { attempt: position.retryCount + 1 })] : [];
-          return { position: at, entries: [...first, batchStarted(at, facts, batch)], outcome: { kind: 'work', action } };
-        }
-      }
-      if (begun) return { position, entries: [], outcome: { kind: 'work', action } };
-      const started: Position = { ...position, status: 'in_progress' };
-      return { position: started, entries: [entry('step_started', started, { attempt: position.retryCount + 1 })], outcome: { kind: 'work', action } };
-    }
+    case 'next':
+      return onNext(here, event);
+    case 'done':
+      return onDone(here, event);
+    case 'fail':
+      return onFail(here, event);
+    case 'skip':
+      return onSkip(here, event);
+    case 'decide':
+      return onDecide(here, event);
+    case 'ack':
+      return onAck(here);
+    case 'substep':
+      return onSubstep(here, event);
+  }
+}
 
-    case 'done': {
-      const stop = stopped();
-      if (stop) return stop;
-      const ev = evidenceFor(evidence, step.number);
-      if (conditionFalse(step, ev)) return finish(flow, position, step, skippedWith({ by: 'condition', reason: conditionReason(step) }), evidence);
-      const unbegun = event.force ? undefined : notBegun(step, position, ctx.opened);
-      if (unbegun) return { position, entries: [], outcome: { kind: 'refused', problem: unbegun } };
-      const batch = currentBatch(step, position, ev.batches);
-      if (ev.batches && batch !== undefined) {
-        const facts = ev.batches;
-        const judged = judgeBatchReport(facts, batch);
-        // A person accepts the batch's failed test run as a step's (every other check still holds).
-        const accepted = event.acceptFailures !== undefined && judged.some((f) => f.acceptable);
-        const findings = accepted ? judged.filter((f) => !f.acceptable) : judged;
-        if (findings.length > 0 && !event.force) {
-          // The last batch: what the step's own files lack is said with it, so one round of fixes covers both.
-          const whole = batch === facts.plan.length ? apply(flow, { ...position, subStep: '0' }, evidence, event, ctx) : undefined;
-          const more = whole?.outcome.kind === 'refused' ? (whole.outcome.findings ?? []) : [];
-          return refuseBatch(position, step, batch, facts, [...findings, ...more]);
-        }
-        const completed = batchCompleted(position, facts, batch, findings.length > 0 ? event.force : undefined, accepted ? event.acceptFailures : undefined);
-        if (batch < facts.plan.length) {
-          // The next batch waits for `next`: a `done` repeated after a kill is then told from the next batch's own.
-          const next: Position = { ...atBatch(position, facts, batch + 1), status: 'not_started', retryCount: 0 };
-          return { position: next, entries: [completed], outcome: { kind: 'recorded' } };
-        }
-        // The last batch: the step's own report is checked now, and the batch is recorded only with it.
-        const whole = apply(flow, { ...position, subStep: '0' }, evidence, event, ctx);
-        if (whole.outcome.kind === 'refused') return { ...whole, position };
-        return { ...whole, entries: [completed, ...whole.entries] };
-      }
-      const stale = ev.roundBaseline && allMatches(ev).every((file) => ev.roundBaseline!.includes(file));
-      if (hasArtifacts(ev) && stale && !event.force) {
-        return refuse(
-          position,
-          `step ${step.number} (${step.name}) is being repeated, and this round has no new artifact: every matching file existed when the round began`,
-          `a new file for ${step.doneWhen.map((p) => `\`${p}\``).join(', ')} (e.g. the next numbered draft)`,
-          ev.roundBaseline!.join(', '),
-        );
-      }
-      if (hasArtifacts(ev) && ev.outputs) {
-        const findings = judgeOutputs(ev.outputs, step);
-        if (findings.length > 0 && event.force) return finish(flow, position, step, completedWith({ forced: true, reason: event.force.reason }), evidence);
-        const accepted = event.acceptFailures && findings.some((f) => f.acceptable);
-        const left = accepted ? findings.filter((f) => !f.acceptable) : findings;
-        if (left.length > 0) return refuseFindings(position, step, left);
-        if (accepted) return finish(flow, position, step, completedWith({ accepted_failures: true, reason: event.acceptFailures!.reason }), evidence);
-      }
-      if (hasArtifacts(ev)) return finish(flow, position, step, completedWith(), evidence);
-      if (event.force) return finish(flow, position, step, completedWith({ forced: true, reason: event.force.reason }), evidence);
-      const missing = missingPatterns(ev);
-      const names = missing.map((m) => `\`${m}\``).join(', ');
-      return refuse(
-        position,
-        `step ${step.number} (${step.name}) is not done: no non-empty file under the docs folder matches ${names}${ev.outside ? ` (${ev.outside.map((f) => `\`${f}\``).join(', ')} leads out of the repository through a symlink, and does not count)` : ''}${ev.empty ? ` (${ev.empty.map((f) => `\`${f}\``).join(', ')} exists but is empty or only whitespace)` : ''}`,
-        `a file with content for each of ${step.doneWhen.map((p) => `\`${p}\``).join(', ')} (only a person may mark the step done without them)`,
-        `${missing.length} of ${step.doneWhen.length} missing`,
-        missing,
-      );
-    }
+/** What each event's rule reads: the run, who asks, the current step, and a decision waiting after it. */
+interface Here {
+  flow: Flow;
+  position: Position;
+  evidence: Evidence;
+  ctx: ApplyContext;
+  step: Step;
+  pending: Decision | undefined;
+}
 
-    case 'fail': {
-      const stop = stopped();
-      if (stop) return stop;
-      const unbegun = notBegun(step, position, ctx.opened);
-      if (unbegun) return { position, entries: [], outcome: { kind: 'refused', problem: unbegun } };
-      const retryCount = position.retryCount + 1;
-      const exhausted = retryCount >= MAX_RETRIES;
-      const failed: Position = { ...position, status: exhausted ? 'failed' : 'not_started', retryCount };
-      return {
-        position: failed,
-        entries: [entry('step_failed', failed, { reason: event.reason, attempt: retryCount, ...batchOf(position) })],
-        outcome: exhausted ? { kind: 'failed' } : { kind: 'recorded' },
-      };
-    }
+type EventOf<T extends Event['type']> = Extract<Event, { type: T }>;
 
-    case 'skip': {
-      if (pending) return stopped()!;
-      if (step.runs.kind !== 'optional') {
-        const optional = flow.steps.filter((s) => s.runs.kind === 'optional').map((s) => `${s.number} ${s.name}`);
-        return refuse(
-          position,
-          `step ${step.number} (${step.name}) is not optional, so it cannot be skipped`,
-          `an optional step${optional.length ? ` (in ${flow.id}: ${optional.join(', ')})` : ''}`,
-          `step ${step.number} runs ${step.runs.kind}`,
-        );
-      }
-      return finish(flow, position, step, skippedWith({ by: 'agent', reason: event.reason }), evidence);
-    }
+/** A decision waiting, or a step failed three times, stops the agent's commands where they are. */
+function stoppedAt({ position, step, pending }: Here): Transition | undefined {
+  if (pending) return { position, entries: [], outcome: { kind: 'decision', decision: pending, after: step.number } };
+  if (position.status === 'failed') return { position, entries: [], outcome: { kind: 'failed' } };
+  return undefined;
+}
 
-    case 'decide': {
-      if (!pending) {
-        return refuse(
-          position,
-          'no decision is waiting for an answer',
-          'a decision shown by `autopilot next` (exit 3)',
-          `step ${step.number} (${step.name}) is ${position.status}`,
-        );
-      }
-      const letter = event.option.trim().toUpperCase();
-      const option = pending.options.find((o) => o.letter === letter);
-      if (!option) {
-        return refuse(
-          position,
-          `"${event.option}" is not an option of the decision "${pending.question}"`,
-          `one of ${pending.options.map((o) => o.letter).join(', ')}`,
-          event.option,
-        );
-      }
-      const details: EventDetails['decision_answered'] = { decision: pending.id, option: option.letter, choice: option.choice, then: option.then };
-      // A new round must leave a new file: remember what this one starts with.
-      if (option.then === 'repeat') details.round_files = allMatches(evidenceFor(evidence, step.number));
-      const entries = [entry('decision_answered', position, details)];
-      if (option.then === 'repeat') {
-        return { position: atStep(flow, step, position.cycle), entries, outcome: { kind: 'advanced' } };
-      }
-      return moveOn(flow, successor(flow, step, position.cycle), evidence, entries, undefined);
-    }
-
-    case 'ack': {
-      if (position.status !== 'failed') {
-        return refuse(
-          position,
-          `nothing to acknowledge: step ${step.number} (${step.name}) is ${position.status}`,
-          `a step with \`status: failed\` (after ${MAX_RETRIES} failed attempts)`,
-          `status: ${position.status}`,
-        );
-      }
-      const cleared: Position = { ...position, status: 'not_started', retryCount: 0 };
-      return { position: cleared, entries: [entry('failure_acknowledged', cleared)], outcome: { kind: 'recorded' } };
-    }
-
-    case 'substep': {
-      const stop = stopped();
-      if (stop) return stop;
-      const text = event.text.replace(/\s+/g, ' ').trim();
-      if (!text) return refuse(position, 'the sub-step text is empty', 'the sub-skill\'s position, e.g. `autopilot substep "2 — Restrictions"`', '""');
-      const unbegun = notBegun(step, position, ctx.opened);
-      if (unbegun) return { position, entries: [], outcome: { kind: 'refused', problem: unbegun } };
-      const sub = readSubStep(position.subStep);
-      const kept = sub.kind === 'batch' ? batchSubStep(sub.batch, sub.of, sub.tasks, text) : text;
-      const moved: Position = { ...position, status: 'in_progress', subStep: kept };
-      // The journal keeps the agent's words (a repeat is recognised by them); the position carries the batch.
-      return { position: moved, entries: [entry('substep', moved, { sub_step: text })], outcome: { kind: 'recorded' } };
+/** `next`: a step whose condition is false is skipped; otherwise its work (or its next batch) begins or resumes, its start journaled once. */
+function onNext(here: Here, event: EventOf<'next'>): Transition {
+  const { flow, position, evidence, ctx, step } = here;
+  const stop = stoppedAt(here);
+  if (stop) return stop;
+  if (conditionFalse(step, evidenceFor(evidence, step.number))) {
+    const skipped = finish(flow, position, step, skippedWith({ by: 'condition', reason: conditionReason(step) }), evidence);
+    if (skipped.outcome.kind !== 'advanced') return skipped;
+    const then = apply(flow, skipped.position, evidence, event);
+    return { ...then, entries: [...skipped.entries, ...then.entries] };
+  }
+  const action = position.status === 'in_progress' ? 'resume' : position.retryCount > 0 ? 'retry' : 'start';
+  // In progress with no start on record (a hand edit, the folder): the start is recorded now, as for any step begun.
+  const begun = attemptBegun(position, ctx.opened);
+  const facts = evidenceFor(evidence, step.number).batches;
+  if (step.batches && facts && facts.plan.length > 0) {
+    const batch = currentBatch(step, position, facts);
+    if (batch === undefined) return beginBatches(position, facts, action, stepBegun(position, ctx.opened));
+    // The batch after one done (or after a person's `ack`) begins: journaled, so its commit and its runs start here.
+    if ((position.status === 'not_started' && position.retryCount === 0) || (position.status === 'in_progress' && !begun)) {
+      const at: Position = { ...position, status: 'in_progress' };
+      const first =
+        position.status === 'in_progress' && !stepBegun(position, ctx.opened) ? [entry('step_started', at, { attempt: position.retryCount + 1 })] : [];
+      return { position: at, entries: [...first, batchStarted(at, facts, batch)], outcome: { kind: 'work', action } };
     }
   }
+  if (begun) return { position, entries: [], outcome: { kind: 'work', action } };
+  const started: Position = { ...position, status: 'in_progress' };
+  return { position: started, entries: [entry('step_started', started, { attempt: position.retryCount + 1 })], outcome: { kind: 'work', action } };
+}
+
+/** `done`: a step whose condition is false is skipped; one begun is judged by its current batch's report, or by its own files. */
+function onDone(here: Here, event: EventOf<'done'>): Transition {
+  const { flow, position, evidence, ctx, step } = here;
+  const stop = stoppedAt(here);
+  if (stop) return stop;
+  const ev = evidenceFor(evidence, step.number);
+  if (conditionFalse(step, ev)) return finish(flow, position, step, skippedWith({ by: 'condition', reason: conditionReason(step) }), evidence);
+  const unbegun = event.force ? undefined : notBegun(step, position, ctx.opened);
+  if (unbegun) return { position, entries: [], outcome: { kind: 'refused', problem: unbegun } };
+  const batch = currentBatch(step, position, ev.batches);
+  if (ev.batches && batch !== undefined) return doneBatch(here, event, ev.batches, batch);
+  return doneStep(here, event);
+}
+
+/**
+ * `done` in a step that walks batches: the batch's report is judged; a batch
+ * before the last is recorded and the next waits for `next`; the last is
+ * recorded only with the step's own files, judged with it.
+ */
+function doneBatch(here: Here, event: EventOf<'done'>, facts: BatchFacts, batch: number): Transition {
+  const { flow, position, evidence, ctx, step } = here;
+  const judged = judgeBatchReport(facts, batch);
+  // A person accepts the batch's failed test run as a step's (every other check still holds).
+  const accepted = event.acceptFailures !== undefined && judged.some((f) => f.acceptable);
+  const findings = accepted ? judged.filter((f) => !f.acceptable) : judged;
+  if (findings.length > 0 && !event.force) {
+    // The last batch: what the step's own files lack is said with it, so one round of fixes covers both.
+    const whole = batch === facts.plan.length ? apply(flow, { ...position, subStep: '0' }, evidence, event, ctx) : undefined;
+    const more = whole?.outcome.kind === 'refused' ? (whole.outcome.findings ?? []) : [];
+    return refuseBatch(position, step, batch, facts, [...findings, ...more]);
+  }
+  const completed = batchCompleted(position, facts, batch, findings.length > 0 ? event.force : undefined, accepted ? event.acceptFailures : undefined);
+  if (batch < facts.plan.length) {
+    // The next batch waits for `next`: a `done` repeated after a kill is then told from the next batch's own.
+    const next: Position = { ...atBatch(position, facts, batch + 1), status: 'not_started', retryCount: 0 };
+    return { position: next, entries: [completed], outcome: { kind: 'recorded' } };
+  }
+  // The last batch: the step's own report is checked now, and the batch is recorded only with it.
+  const whole = apply(flow, { ...position, subStep: '0' }, evidence, event, ctx);
+  if (whole.outcome.kind === 'refused') return { ...whole, position };
+  return { ...whole, entries: [completed, ...whole.entries] };
+}
+
+/** `done` judged by the step's own files: new in a repeated round, as their skills say, present and not empty (or a person's word). */
+function doneStep(here: Here, event: EventOf<'done'>): Transition {
+  const { flow, position, evidence, step } = here;
+  const ev = evidenceFor(evidence, step.number);
+  const stale = ev.roundBaseline && allMatches(ev).every((file) => ev.roundBaseline!.includes(file));
+  if (hasArtifacts(ev) && stale && !event.force) {
+    return refuse(
+      position,
+      `step ${step.number} (${step.name}) is being repeated, and this round has no new artifact: every matching file existed when the round began`,
+      `a new file for ${step.doneWhen.map((p) => `\`${p}\``).join(', ')} (e.g. the next numbered draft)`,
+      ev.roundBaseline!.join(', '),
+    );
+  }
+  if (hasArtifacts(ev) && ev.outputs) {
+    const findings = judgeOutputs(ev.outputs, step);
+    if (findings.length > 0 && event.force) return finish(flow, position, step, completedWith({ forced: true, reason: event.force.reason }), evidence);
+    const accepted = event.acceptFailures && findings.some((f) => f.acceptable);
+    const left = accepted ? findings.filter((f) => !f.acceptable) : findings;
+    if (left.length > 0) return refuseFindings(position, step, left);
+    if (accepted) return finish(flow, position, step, completedWith({ accepted_failures: true, reason: event.acceptFailures!.reason }), evidence);
+  }
+  if (hasArtifacts(ev)) return finish(flow, position, step, completedWith(), evidence);
+  if (event.force) return finish(flow, position, step, completedWith({ forced: true, reason: event.force.reason }), evidence);
+  return refuseMissing(position, step, ev);
+}
+
+/** `done` refused: a pattern of `Done when` has no non-empty file in the repository. */
+function refuseMissing(position: Position, step: Step, ev: ReturnType<typeof evidenceFor>): Transition {
+  const missing = missingPatterns(ev);
+  const names = missing.map((m) => `\`${m}\``).join(', ');
+  return refuse(
+    position,
+    `step ${step.number} (${step.name}) is not done: no non-empty file under the docs folder matches ${names}${ev.outside ? ` (${ev.outside.map((f) => `\`${f}\``).join(', ')} leads out of the repository through a symlink, and does not count)` : ''}${ev.empty ? ` (${ev.empty.map((f) => `\`${f}\``).join(', ')} exists but is empty or only whitespace)` : ''}`,
+    `a file with content for each of ${step.doneWhen.map((p) => `\`${p}\``).join(', ')} (only a person may mark the step done without them)`,
+    `${missing.length} of ${step.doneWhen.length} missing`,
+    missing,
+  );
+}
+
+/** `fail`: an attempt of a begun step fails; the third in a row stops for a person. */
+function onFail(here: Here, event: EventOf<'fail'>): Transition {
+  const { position, ctx, step } = here;
+  const stop = stoppedAt(here);
+  if (stop) return stop;
+  const unbegun = notBegun(step, position, ctx.opened);
+  if (unbegun) return { position, entries: [], outcome: { kind: 'refused', problem: unbegun } };
+  const retryCount = position.retryCount + 1;
+  const exhausted = retryCount >= MAX_RETRIES;
+  const failed: Position = { ...position, status: exhausted ? 'failed' : 'not_started', retryCount };
+  return {
+    position: failed,
+    entries: [entry('step_failed', failed, { reason: event.reason, attempt: retryCount, ...batchOf(position) })],
+    outcome: exhausted ? { kind: 'failed' } : { kind: 'recorded' },
+  };
+}
+
+/** `skip`: only an optional step may be skipped. */
+function onSkip(here: Here, event: EventOf<'skip'>): Transition {
+  const { flow, position, evidence, step, pending } = here;
+  if (pending) return stoppedAt(here)!;
+  if (step.runs.kind !== 'optional') {
+    const optional = flow.steps.filter((s) => s.runs.kind === 'optional').map((s) => `${s.number} ${s.name}`);
+    return refuse(
+      position,
+      `step ${step.number} (${step.name}) is not optional, so it cannot be skipped`,
+      `an optional step${optional.length ? ` (in ${flow.id}: ${optional.join(', ')})` : ''}`,
+      `step ${step.number} runs ${step.runs.kind}`,
+    );
+  }
+  return finish(flow, position, step, skippedWith({ by: 'agent', reason: event.reason }), evidence);
+}
+
+/** `decide`: the waiting decision is answered; its option repeats the step or moves on. */
+function onDecide(here: Here, event: EventOf<'decide'>): Transition {
+  const { flow, position, evidence, step, pending } = here;
+  if (!pending) {
+    return refuse(
+      position,
+      'no decision is waiting for an answer',
+      'a decision shown by `autopilot next` (exit 3)',
+      `step ${step.number} (${step.name}) is ${position.status}`,
+    );
+  }
+  const letter = event.option.trim().toUpperCase();
+  const option = pending.options.find((o) => o.letter === letter);
+  if (!option) {
+    return refuse(
+      position,
+      `"${event.option}" is not an option of the decision "${pending.question}"`,
+      `one of ${pending.options.map((o) => o.letter).join(', ')}`,
+      event.option,
+    );
+  }
+  const details: EventDetails['decision_answered'] = { decision: pending.id, option: option.letter, choice: option.choice, then: option.then };
+  // A new round must leave a new file: remember what this one starts with.
+  if (option.then === 'repeat') details.round_files = allMatches(evidenceFor(evidence, step.number));
+  const entries = [entry('decision_answered', position, details)];
+  if (option.then === 'repeat') {
+    return { position: atStep(flow, step, position.cycle), entries, outcome: { kind: 'advanced' } };
+  }
+  return moveOn(flow, successor(flow, step, position.cycle), evidence, entries, undefined);
+}
+
+/** `ack`: a person clears a step failed three times, for another try. */
+function onAck({ position, step }: Here): Transition {
+  if (position.status !== 'failed') {
+    return refuse(
+      position,
+      `nothing to acknowledge: step ${step.number} (${step.name}) is ${position.status}`,
+      `a step with \`status: failed\` (after ${MAX_RETRIES} failed attempts)`,
+      `status: ${position.status}`,
+    );
+  }
+  const cleared: Position = { ...position, status: 'not_started', retryCount: 0 };
+  return { position: cleared, entries: [entry('failure_acknowledged', cleared)], outcome: { kind: 'recorded' } };
+}
+
+/** `substep`: the agent's position inside a begun step, kept in the pointer (with its batch) and the journal. */
+function onSubstep(here: Here, event: EventOf<'substep'>): Transition {
+  const { position, ctx, step } = here;
+  const stop = stoppedAt(here);
+  if (stop) return stop;
+  const text = event.text.replace(/\s+/g, ' ').trim();
+  if (!text) return refuse(position, 'the sub-step text is empty', 'the sub-skill\'s position, e.g. `autopilot substep "2 — Restrictions"`', '""');
+  const unbegun = notBegun(step, position, ctx.opened);
+  if (unbegun) return { position, entries: [], outcome: { kind: 'refused', problem: unbegun } };
+  const sub = readSubStep(position.subStep);
+  const kept = sub.kind === 'batch' ? batchSubStep(sub.batch, sub.of, sub.tasks, text) : text;
+  const moved: Position = { ...position, status: 'in_progress', subStep: kept };
+  // The journal keeps the agent's words (a repeat is recognised by them); the position carries the batch.
+  return { position: moved, entries: [entry('substep', moved, { sub_step: text })], outcome: { kind: 'recorded' } };
 }
 
 /** The batch a failed attempt was in, for its journal entry. */

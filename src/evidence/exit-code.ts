@@ -192,7 +192,7 @@ export const exitCode: Judge = ({ file, text, runs = [], acceptFailures, verify 
     return [{ ...base, message: 'the report has no `## Result` section', write: `\`## Result\` with \`Command:\`, \`Exit code:\` and \`Totals:\`: ${HOW}` }];
   // A person said the project has no tests: the Result is the report's own words.
   if (verify?.command === null) return [];
-  const at = (line: number | undefined) => ({ ...base, ...(line !== undefined ? { line } : {}) });
+  const at = (line: number | undefined) => ({ ...base, line });
   const findings = missingLines(result, at);
   const command = verify?.command;
   if (command === undefined) {

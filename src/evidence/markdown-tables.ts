@@ -112,7 +112,7 @@ function tableAt(walk: Walk, line: string, next: string | undefined, number: num
   if (line.trim() === '|' || next === undefined) return undefined;
   const header = splitCells(line.trim());
   if (!isDelimiterRow(next, header.length)) return undefined;
-  return { line: number, ...(walk.heading !== undefined ? { heading: walk.heading } : {}), header, piped: isPiped(line), rows: [] };
+  return { line: number, heading: walk.heading, header, piped: isPiped(line), rows: [] };
 }
 
 /** Every top-level table of the file, in order. */

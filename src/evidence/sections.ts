@@ -19,7 +19,7 @@ export const sections: Judge = ({ output, file, text }) => {
       findings.push({
         check: 'sections',
         file,
-        ...(elsewhere ? { line: elsewhere.line } : {}),
+        line: elsewhere?.line,
         heading: name,
         message: elsewhere
           ? `the heading "${name}" is a level-${elsewhere.level} heading (\`${'#'.repeat(elsewhere.level)} ${elsewhere.text}\`)`

@@ -136,6 +136,11 @@ function asJson(value: unknown): string {
   }
 }
 
+/**
+ * The front matter's values, read in order: no key it does not know, the
+ * flow's id, title and scan order, its detection patterns, the steps that
+ * take a checkpoint first. Every problem is said, with its key's line.
+ */
 function readValues(
   doc: Document.Parsed,
   source: string,
@@ -168,7 +173,25 @@ function readValues(
         received: clip(key),
       });
   }
+  const { id, title, scanOrder } = readIdentity(data, expectedId, file, lineOfKey, problems);
+  const detect = data.detect === undefined ? { any: [], none: [] } : readDetect(data.detect, file, lineOfKey('detect'), problems);
+  const checkpointBefore = readCheckpointBefore(data.checkpoint_before, pairOf('checkpoint_before')?.value, lineOfKey('checkpoint_before'), file, at, problems);
 
+  if (problems.length > 0) return { problems };
+  return {
+    value: {
+      id: id as string,
+      title: (title as string).trim(),
+      scanOrder: scanOrder as number,
+      detect,
+      ...(checkpointBefore.length > 0 ? { checkpointBefore } : {}),
+    },
+    problems,
+  };
+}
+
+/** The flow's id (its file's name), title and scan order, each checked; what is wrong is added to `problems`. */
+function readIdentity(data: Record<string, unknown>, expectedId: string, file: string, lineOfKey: (key: string) => number, problems: Problem[]) {
   const id = data.id;
   if (typeof id !== 'string' || id !== expectedId) {
     problems.push({
@@ -198,59 +221,47 @@ function readValues(
       received: clip(String(scanOrder ?? 'nothing')),
     });
   }
+  return { id, title, scanOrder };
+}
 
+/** `detect`: a mapping of `any` and `none` to lists of usable path patterns; what is wrong is added to `problems`. */
+function readDetect(raw: unknown, file: string, line: number, problems: Problem[]): Detection {
   const detect: Detection = { any: [], none: [] };
-  const raw = data.detect;
-  if (raw !== undefined) {
-    const line = lineOfKey('detect');
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    problems.push({
+      file,
+      line,
+      message: '`detect` must be a mapping with `any` and/or `none` lists',
+      expected: 'detect: { any: [package.json], none: ["{docs}/00_problem"] }',
+      received: asJson(raw),
+    });
+    return detect;
+  }
+  for (const [key, list] of Object.entries(raw as Record<string, unknown>)) {
+    if ((key !== 'any' && key !== 'none') || !Array.isArray(list) || !list.every((p) => typeof p === 'string')) {
       problems.push({
         file,
         line,
-        message: '`detect` must be a mapping with `any` and/or `none` lists',
-        expected: 'detect: { any: [package.json], none: ["{docs}/00_problem"] }',
-        received: asJson(raw),
+        message: `\`detect.${key}\` is not a list of path patterns`,
+        expected: '`any:` or `none:` with a list like [package.json, "{docs}/02_document"]',
+        received: asJson(list),
       });
-    } else {
-      for (const [key, list] of Object.entries(raw as Record<string, unknown>)) {
-        if ((key !== 'any' && key !== 'none') || !Array.isArray(list) || !list.every((p) => typeof p === 'string')) {
-          problems.push({
-            file,
-            line,
-            message: `\`detect.${key}\` is not a list of path patterns`,
-            expected: '`any:` or `none:` with a list like [package.json, "{docs}/02_document"]',
-            received: asJson(list),
-          });
-          continue;
-        }
-        for (const pattern of list as string[]) {
-          const problem = patternProblem(pattern, true);
-          if (problem)
-            problems.push({
-              file,
-              line,
-              message: `the detection pattern \`${clip(pattern)}\` is not usable: ${problem}`,
-              expected: 'a path relative to the repository, e.g. `package.json` or `{docs}/00_problem`',
-              received: clip(pattern),
-            });
-        }
-        detect[key] = list as string[];
-      }
+      continue;
     }
+    for (const pattern of list as string[]) {
+      const problem = patternProblem(pattern, true);
+      if (problem)
+        problems.push({
+          file,
+          line,
+          message: `the detection pattern \`${clip(pattern)}\` is not usable: ${problem}`,
+          expected: 'a path relative to the repository, e.g. `package.json` or `{docs}/00_problem`',
+          received: clip(pattern),
+        });
+    }
+    detect[key] = list as string[];
   }
-  const checkpointBefore = readCheckpointBefore(data.checkpoint_before, pairOf('checkpoint_before')?.value, lineOfKey('checkpoint_before'), file, at, problems);
-
-  if (problems.length > 0) return { problems };
-  return {
-    value: {
-      id: id as string,
-      title: (title as string).trim(),
-      scanOrder: scanOrder as number,
-      detect,
-      ...(checkpointBefore.length > 0 ? { checkpointBefore } : {}),
-    },
-    problems,
-  };
+  return detect;
 }
 
 const CHECKPOINT_EXAMPLE = '`checkpoint_before: [Deploy]`: names from the Name column';

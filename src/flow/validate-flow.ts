@@ -9,12 +9,24 @@ import { CYCLE_PLACEHOLDER, type Flow, type Step } from './model.js';
 const usesCycle = (patterns: string[]) => patterns.some((p) => p.includes(CYCLE_PLACEHOLDER));
 const patternsOf = (step: Step) => [...step.doneWhen, ...(step.runs.kind === 'if' ? [step.runs.pattern] : [])];
 
+/** Every rule of the flow as a whole, in order: how each step ends, `{cycle}` in and out of the loop, patterns of their own, decisions used, checkpoint marks. */
 export function validateFlow(flow: Flow): Problem[] {
-  const problems: Problem[] = [];
-  const at = (step: Step, message: string, expected: string, received: string) =>
-    problems.push({ file: flow.file, line: step.line, message, expected, received });
-  const last = flow.steps[flow.steps.length - 1]!;
+  return [...thenProblems(flow), ...cycleProblems(flow), ...sharedPatterns(flow), ...unusedDecisions(flow), ...unknownCheckpoints(flow)];
+}
 
+const problemAt = (flow: Flow, step: Step, message: string, expected: string, received: string): Problem => ({
+  file: flow.file,
+  line: step.line,
+  message,
+  expected,
+  received,
+});
+
+/** Only the last step ends or loops, and it does one or the other; a decision named is declared; a loop goes back to a step that always runs. */
+function thenProblems(flow: Flow): Problem[] {
+  const problems: Problem[] = [];
+  const at = (step: Step, message: string, expected: string, received: string) => problems.push(problemAt(flow, step, message, expected, received));
+  const last = flow.steps[flow.steps.length - 1]!;
   for (const step of flow.steps) {
     const then = step.then;
     const isLast = step === last;
@@ -45,7 +57,14 @@ export function validateFlow(flow: Flow): Problem[] {
         at(target, `the loop starts at step ${target.number}, which must always run (its artifacts number the cycles)`, '`always`', target.runs.kind);
     }
   }
+  return problems;
+}
 
+/** In the loop every done-when pattern holds `{cycle}`; outside it, no pattern does. */
+function cycleProblems(flow: Flow): Problem[] {
+  const problems: Problem[] = [];
+  const at = (step: Step, message: string, expected: string, received: string) => problems.push(problemAt(flow, step, message, expected, received));
+  const last = flow.steps[flow.steps.length - 1]!;
   const loopFrom = last.then.kind === 'loop' ? last.then.to : undefined;
   // A loop that points nowhere has been reported above; judging `{cycle}` against it would only add noise.
   const loopValid = loopFrom === undefined || (loopFrom >= 1 && loopFrom <= last.number);
@@ -68,8 +87,13 @@ export function validateFlow(flow: Flow): Problem[] {
       );
     }
   }
+  return problems;
+}
 
-  // Two steps sharing a pattern could not be told apart on disk (Implement Tests vs Implement).
+/** Two steps sharing a pattern could not be told apart on disk (Implement Tests vs Implement). */
+function sharedPatterns(flow: Flow): Problem[] {
+  const problems: Problem[] = [];
+  const at = (step: Step, message: string, expected: string, received: string) => problems.push(problemAt(flow, step, message, expected, received));
   const owner = new Map<string, Step>();
   for (const step of flow.steps) {
     for (const pattern of step.doneWhen) {
@@ -84,7 +108,12 @@ export function validateFlow(flow: Flow): Problem[] {
       else owner.set(pattern, step);
     }
   }
+  return problems;
+}
 
+/** Every decision declared is named by a step's Then. */
+function unusedDecisions(flow: Flow): Problem[] {
+  const problems: Problem[] = [];
   const used = new Set(flow.steps.flatMap((s) => (s.then.kind === 'decision' ? [s.then.id] : [])));
   for (const decision of Object.values(flow.decisions)) {
     if (!used.has(decision.id)) {
@@ -97,7 +126,12 @@ export function validateFlow(flow: Flow): Problem[] {
       });
     }
   }
+  return problems;
+}
 
+/** Every step `checkpoint_before` names is a step of the flow. */
+function unknownCheckpoints(flow: Flow): Problem[] {
+  const problems: Problem[] = [];
   const names = new Set(flow.steps.map((s) => s.name));
   for (const mark of flow.checkpointBefore ?? []) {
     if (names.has(mark.step)) continue;

@@ -105,56 +105,16 @@ export function parseSettings(
   yaml: (text: string) => unknown,
   staleOverride?: number,
 ): { settings: Settings } | { problem: Problem } {
-  let data: unknown;
-  try {
-    data = yaml(text);
-  } catch (error) {
-    return {
-      problem: {
-        file,
-        message: `the settings are not valid YAML: ${(error as Error).message.split('\n')[0]}`,
-        expected: 'lease:\n  stale_after_minutes: 10',
-      },
-    };
-  }
-  const config = (data ?? {}) as {
-    lease?: { stale_after_minutes?: unknown; remote?: unknown; remote_timeout_seconds?: unknown; remote_stale_after_minutes?: unknown };
-    commit?: unknown;
-    verify?: unknown;
-    follow_through?: unknown;
-  };
+  const read = readYaml(text, file, yaml);
+  if ('problem' in read) return read;
+  const config = read.config;
   const commit = config.commit === undefined || config.commit === null ? 'auto' : config.commit === true ? 'work' : config.commit;
-  if (commit !== false && commit !== 'auto' && commit !== 'work' && commit !== 'evidence') {
-    return {
-      problem: {
-        file,
-        message: '`commit` is not true, false, work or evidence',
-        expected: 'commit: false (no progress commits), or true, or `evidence` (only the state and the files)',
-        received: String(config.commit),
-      },
-    };
-  }
+  if (!isCommitSetting(commit)) return { problem: commitProblem(config.commit, file) };
+  const problem = valueProblem(config, file);
+  if (problem) return { problem };
   const follow = config.follow_through;
-  if (follow !== undefined && follow !== null && typeof follow !== 'boolean') {
-    return {
-      problem: {
-        file,
-        message: '`follow_through` is not true or false',
-        expected: 'follow_through: false (no follow-through notices)',
-        received: String(follow),
-      },
-    };
-  }
   const timeout = config.lease?.remote_timeout_seconds;
-  if (timeout !== undefined && (typeof timeout !== 'number' || !(timeout > 0) || timeout > 600)) {
-    return {
-      problem: { file, message: '`lease.remote_timeout_seconds` is not a number of seconds', expected: 'remote_timeout_seconds: 5', received: String(timeout) },
-    };
-  }
   const remote = config.lease?.remote;
-  if (remote !== undefined && (typeof remote !== 'string' || !REMOTE.test(remote))) {
-    return { problem: { file, message: '`lease.remote` is not a git remote name', expected: 'remote: origin', received: String(remote) } };
-  }
   const remoteStale = staleAfter(config.lease?.remote_stale_after_minutes, file);
   if ('problem' in remoteStale) return { problem: { ...remoteStale.problem, expected: 'a positive number, e.g. `remote_stale_after_minutes: 30`' } };
   const verify = config.verify ?? undefined;
@@ -185,6 +145,65 @@ export function parseSettings(
       ...(follow === false ? { followThrough: false as const } : {}),
     },
   };
+}
+
+/** What the settings file may hold, as YAML gives it (every value still to be checked). */
+interface RawSettings {
+  lease?: { stale_after_minutes?: unknown; remote?: unknown; remote_timeout_seconds?: unknown; remote_stale_after_minutes?: unknown };
+  commit?: unknown;
+  verify?: unknown;
+  follow_through?: unknown;
+}
+
+/** The file's text as YAML (an empty file is no settings), or the problem the parser found. */
+function readYaml(text: string, file: string, yaml: (text: string) => unknown): { config: RawSettings } | { problem: Problem } {
+  let data: unknown;
+  try {
+    data = yaml(text);
+  } catch (error) {
+    return {
+      problem: {
+        file,
+        message: `the settings are not valid YAML: ${(error as Error).message.split('\n')[0]}`,
+        expected: 'lease:\n  stale_after_minutes: 10',
+      },
+    };
+  }
+  return { config: (data ?? {}) as RawSettings };
+}
+
+/** `commit`: false, true (work), `work` or `evidence`; unset is `auto`. */
+const isCommitSetting = (commit: unknown): commit is CommitSetting => commit === false || commit === 'auto' || commit === 'work' || commit === 'evidence';
+
+function commitProblem(given: unknown, file: string): Problem {
+  return {
+    file,
+    message: '`commit` is not true, false, work or evidence',
+    expected: 'commit: false (no progress commits), or true, or `evidence` (only the state and the files)',
+    received: String(given),
+  };
+}
+
+/** `follow_through`, the remote lease's timeout and remote name: the first value that is not one of its kind. */
+function valueProblem(config: RawSettings, file: string): Problem | undefined {
+  const follow = config.follow_through;
+  if (follow !== undefined && follow !== null && typeof follow !== 'boolean') {
+    return {
+      file,
+      message: '`follow_through` is not true or false',
+      expected: 'follow_through: false (no follow-through notices)',
+      received: String(follow),
+    };
+  }
+  const timeout = config.lease?.remote_timeout_seconds;
+  if (timeout !== undefined && (typeof timeout !== 'number' || !(timeout > 0) || timeout > 600)) {
+    return { file, message: '`lease.remote_timeout_seconds` is not a number of seconds', expected: 'remote_timeout_seconds: 5', received: String(timeout) };
+  }
+  const remote = config.lease?.remote;
+  if (remote !== undefined && (typeof remote !== 'string' || !REMOTE.test(remote))) {
+    return { file, message: '`lease.remote` is not a git remote name', expected: 'remote: origin', received: String(remote) };
+  }
+  return undefined;
 }
 
 /** The settings as the file holds them; the remote quoted, so a name like `1` or `yes` stays a name. */

@@ -109,101 +109,140 @@ function seamBetween(newer: Line, older: Line): string | undefined {
   return entryOf(newer)?.seq === 1 && typeof entryOf(older)?.seq === 'number' ? '' : undefined;
 }
 
+/**
+ * The head of the journal: its lines read backwards, each noted as it comes
+ * (the pointer record, settled seams, seams, fork points), until enough is
+ * read; then the head, with the fork or the break the window shows.
+ */
 export function readJournalHead(file: string): JournalHead {
-  const lines: Line[] = [];
-  const seams: Seam[] = [];
-  // The seams whose fork point is not found yet, by the hash they name.
-  const looking = new Map<string, Seam[]>();
-  const settled = new Set<string>();
-  let lastSeq = 0;
-  let record: JournalHead['record'];
-  let settledOwed: number | undefined;
-  let recordDone = false;
-  const onRecord = newestFirstFilter();
-  let read = 0;
-  // The newest seam not settled: the fork being read.
-  let open: Seam | undefined;
-  // The newest line that carries the journal index: its place, and the bytes after it.
-  let carried: { at: number; bytesAfter: number } | undefined;
+  const scan = newScan();
+  const { start } = readLinesBackwards(file, (text) => takeLine(scan, text), JOURNAL_FORK_WINDOW_BYTES);
+  return headOf(scan, start);
+}
 
-  const { start } = readLinesBackwards(
-    file,
-    (text) => {
-      const i = lines.length;
-      const line: Line = text === undefined ? {} : { text };
-      if (text !== undefined) {
-        const prev = prevOf(text);
-        if (prev !== undefined) line.prev = prev;
-        if (text.includes('"unsettled"')) {
-          const u = entryOf(line)?.unsettled;
-          if (u !== undefined) line.unsettled = u;
-        }
-      }
-      lines.push(line);
-      if (!carried && text?.includes('"journal_index"') && isCarriedIndex(entryOf(line)?.journal_index)) carried = { at: i, bytesAfter: read };
-      read += (text?.length ?? JOURNAL_CHAIN_WINDOW_BYTES) + 1;
+/** What the backwards read has seen so far, newest line first. */
+interface Scan {
+  lines: Line[];
+  seams: Seam[];
+  /** The seams whose fork point is not found yet, by the hash they name. */
+  looking: Map<string, Seam[]>;
+  /** Seams a `journal_merged` or `journal_repaired` names. */
+  settled: Set<string>;
+  lastSeq: number;
+  record?: JournalHead['record'];
+  settledOwed?: number;
+  recordDone: boolean;
+  onRecord: (e: StampedEntry) => boolean;
+  /** Bytes read so far. */
+  read: number;
+  /** The newest seam not settled: the fork being read. */
+  open?: Seam;
+  /** The newest line that carries the journal index: its place, and the bytes after it. */
+  carried?: { at: number; bytesAfter: number };
+}
 
-      if (!recordDone && text !== undefined) {
-        const e = entryOf(line);
-        if (e && onRecord(e)) {
-          if (typeof e.seq === 'number' && e.seq > lastSeq) lastSeq = e.seq;
-          if (e.event === 'progress_commit_made' && typeof e.owed === 'number' && settledOwed === undefined) settledOwed = e.owed;
-          if (e.pointer && typeof e.seq === 'number') {
-            const key = e.key !== undefined ? { key: e.key } : {};
-            record = { seq: e.seq, pointer: e.pointer, at: e.at, session: e.session, ...key, event: e.event, entry: e };
-            recordDone = true;
-          }
-        }
-      }
-      if (text?.includes('"journal_merged"') || text?.includes('"journal_repaired"')) {
-        const e = entryOf(line);
-        if ((e?.event === 'journal_merged' || e?.event === 'journal_repaired') && Array.isArray(e.seams)) for (const h of e.seams) settled.add(h);
-      }
-      if (i > 0) {
-        const names = seamBetween(lines[i - 1]!, line);
-        if (names !== undefined) {
-          const hash = hashOf(lines[i - 1]!)!;
-          const seam: Seam = { at: i - 1, hash, names, settled: settled.has(hash) };
-          seams.push(seam);
-          if (!seam.settled) open ??= seam;
-          if (names !== '') (looking.get(names) ?? looking.set(names, []).get(names)!).push(seam);
-        }
-      }
-      // Fork points: the nearest line, going back, whose hash a seam names (lines are hashed only while one is looked for).
-      // By hash, not seam by seam: a window of 100,000 seams costs a look-up a line, not 100,000.
-      if (looking.size > 0) {
-        const hash = hashOf(line);
-        const found = hash === undefined ? undefined : looking.get(hash);
-        if (found) {
-          for (const s of found) s.forkAt = i;
-          looking.delete(hash!);
-        }
-      }
+const newScan = (): Scan => ({
+  lines: [],
+  seams: [],
+  looking: new Map(),
+  settled: new Set(),
+  lastSeq: 0,
+  recordDone: false,
+  onRecord: newestFirstFilter(),
+  read: 0,
+});
 
-      if (!recordDone && read < JOURNAL_HEAD_WINDOW_BYTES) return false;
-      if (read < JOURNAL_CHAIN_WINDOW_BYTES) return false;
-      if (open && read < JOURNAL_FORK_WINDOW_BYTES) {
-        if (open.names === '') return false;
-        if (open.forkAt === undefined) return false;
-        // The base: a pointer record at or before the fork point.
-        return baseRecord(lines, open.forkAt) !== undefined;
-      }
-      return true;
-    },
-    JOURNAL_FORK_WINDOW_BYTES,
-  );
+/** One more line, going back: noted, then whether enough is read (true stops the read). */
+function takeLine(scan: Scan, text: string | undefined): boolean {
+  const i = scan.lines.length;
+  const line: Line = text === undefined ? {} : { text };
+  if (text !== undefined) {
+    const prev = prevOf(text);
+    if (prev !== undefined) line.prev = prev;
+    if (text.includes('"unsettled"')) {
+      const u = entryOf(line)?.unsettled;
+      if (u !== undefined) line.unsettled = u;
+    }
+  }
+  scan.lines.push(line);
+  if (!scan.carried && text?.includes('"journal_index"') && isCarriedIndex(entryOf(line)?.journal_index)) scan.carried = { at: i, bytesAfter: scan.read };
+  scan.read += (text?.length ?? JOURNAL_CHAIN_WINDOW_BYTES) + 1;
+  if (!scan.recordDone && text !== undefined) noteRecord(scan, line);
+  if (text?.includes('"journal_merged"') || text?.includes('"journal_repaired"')) {
+    const e = entryOf(line);
+    if ((e?.event === 'journal_merged' || e?.event === 'journal_repaired') && Array.isArray(e.seams)) for (const h of e.seams) scan.settled.add(h);
+  }
+  if (i > 0) noteSeam(scan, i);
+  noteForkPoint(scan, line, i);
+  return enoughRead(scan);
+}
 
+/** The highest seq, a settled owed commit, and the newest entry that carries a pointer, among the events on record. */
+function noteRecord(scan: Scan, line: Line): void {
+  const e = entryOf(line);
+  if (!e || !scan.onRecord(e)) return;
+  if (typeof e.seq === 'number' && e.seq > scan.lastSeq) scan.lastSeq = e.seq;
+  if (e.event === 'progress_commit_made' && typeof e.owed === 'number' && scan.settledOwed === undefined) scan.settledOwed = e.owed;
+  if (e.pointer && typeof e.seq === 'number') {
+    scan.record = { seq: e.seq, pointer: e.pointer, at: e.at, session: e.session, key: e.key, event: e.event, entry: e };
+    scan.recordDone = true;
+  }
+}
+
+/** A seam between the line before (newer) and line `i`: kept, and its fork point looked for. */
+function noteSeam(scan: Scan, i: number): void {
+  const names = seamBetween(scan.lines[i - 1]!, scan.lines[i]!);
+  if (names === undefined) return;
+  const hash = hashOf(scan.lines[i - 1]!)!;
+  const seam: Seam = { at: i - 1, hash, names, settled: scan.settled.has(hash) };
+  scan.seams.push(seam);
+  if (!seam.settled) scan.open ??= seam;
+  if (names !== '') (scan.looking.get(names) ?? scan.looking.set(names, []).get(names)!).push(seam);
+}
+
+/**
+ * Fork points: the nearest line, going back, whose hash a seam names (lines
+ * are hashed only while one is looked for). By hash, not seam by seam: a
+ * window of 100,000 seams costs a look-up a line, not 100,000.
+ */
+function noteForkPoint(scan: Scan, line: Line, i: number): void {
+  if (scan.looking.size === 0) return;
+  const hash = hashOf(line);
+  const found = hash === undefined ? undefined : scan.looking.get(hash);
+  if (found) {
+    for (const s of found) s.forkAt = i;
+    scan.looking.delete(hash!);
+  }
+}
+
+/** Enough is read once the record is found, the chain window is covered, and an open fork's point and base are found (within the fork window). */
+function enoughRead(scan: Scan): boolean {
+  const { read, open } = scan;
+  if (!scan.recordDone && read < JOURNAL_HEAD_WINDOW_BYTES) return false;
+  if (read < JOURNAL_CHAIN_WINDOW_BYTES) return false;
+  if (open && read < JOURNAL_FORK_WINDOW_BYTES) {
+    if (open.names === '') return false;
+    if (open.forkAt === undefined) return false;
+    // The base: a pointer record at or before the fork point.
+    return baseRecord(scan.lines, open.forkAt) !== undefined;
+  }
+  return true;
+}
+
+/** The head the read lines make: with the carried index when no merge is open, else the break or the fork they show. */
+function headOf(scan: Scan, start: boolean): JournalHead {
+  const { lines, record, settledOwed } = scan;
   const head: JournalHead = {
-    lastSeq,
-    ...(record ? { record } : {}),
-    ...(settledOwed !== undefined ? { settled: settledOwed } : {}),
-    ...(lines[0] && hashOf(lines[0]) !== undefined ? { last: hashOf(lines[0]) } : {}),
-    bytes: read,
+    lastSeq: scan.lastSeq,
+    record,
+    settled: settledOwed,
+    last: lines[0] && hashOf(lines[0]),
+    bytes: scan.read,
   };
-  const seam = open as Seam | undefined;
+  const seam = scan.open;
   if (!seam) {
-    if (carried) {
-      const { at, bytesAfter } = carried;
+    if (scan.carried) {
+      const { at, bytesAfter } = scan.carried;
       head.index = { bytesAfter, read: () => indexAt(lines, at) };
     }
     return head;
@@ -212,8 +251,14 @@ export function readJournalHead(file: string): JournalHead {
     const seq = entryOf(lines[seam.at])?.seq;
     return { ...head, broken: { seam: seam.hash, ...(typeof seq === 'number' ? { seq } : {}) } };
   }
+  return forkHead(scan, head, seam, start);
+}
+
+/** The head of a journal with a merge not yet settled: the two sides from the open seam, and numbers that go on after both. */
+function forkHead(scan: Scan, head: JournalHead, seam: Seam, start: boolean): JournalHead {
+  const { lines } = scan;
   const forkAt = seam.forkAt ?? lines.length;
-  const unsettled = seams.filter((s) => !s.settled);
+  const unsettled = scan.seams.filter((s) => !s.settled);
   const hashes = new Set(unsettled.map((s) => s.hash));
   const sideB = sideOf(lines.slice(0, seam.at + 1).filter((l) => l.unsettled === undefined || !hashes.has(l.unsettled)));
   const sideA = sideOf(lines.slice(seam.at + 1, forkAt));
@@ -223,7 +268,7 @@ export function readJournalHead(file: string): JournalHead {
     seam: seam.hash,
     seams: unsettled.map((s) => s.hash),
     nested: unsettled.filter((s) => s.at > seam.at && s.at < forkAt).length,
-    ...(base ? { base } : {}),
+    base,
     a: sideA,
     b: sideB,
     partial: seam.names === '' && !start,
@@ -262,9 +307,9 @@ function sideOf(newestFirst: Line[]): ForkSide {
     if (typeof e.seq !== 'number') continue;
     from = Math.min(from, e.seq);
     to = Math.max(to, e.seq);
-    if (e.pointer) record = { seq: e.seq, pointer: e.pointer, at: e.at, session: e.session, ...(e.key !== undefined ? { key: e.key } : {}) };
+    if (e.pointer) record = { seq: e.seq, pointer: e.pointer, at: e.at, session: e.session, key: e.key };
   }
-  return { events, ...(record ? { record } : {}), seqs: from <= to ? { from, to } : null, lines: newestFirst.length };
+  return { events, record, seqs: from <= to ? { from, to } : null, lines: newestFirst.length };
 }
 
 /** The newest pointer record on record at or before index `from` (newest first). */
@@ -273,8 +318,7 @@ function baseRecord(lines: Line[], from: number): RecordSeen | undefined {
   for (let i = from; i < lines.length; i++) {
     const e = entryOf(lines[i]);
     if (!e || !onRecord(e)) continue;
-    if (e.pointer && typeof e.seq === 'number')
-      return { seq: e.seq, pointer: e.pointer, at: e.at, session: e.session, ...(e.key !== undefined ? { key: e.key } : {}) };
+    if (e.pointer && typeof e.seq === 'number') return { seq: e.seq, pointer: e.pointer, at: e.at, session: e.session, key: e.key };
   }
   return undefined;
 }

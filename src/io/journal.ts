@@ -251,8 +251,19 @@ export function readJournal(file: string, display: string, options: { chain?: bo
   cut(batches.pending());
   if (!options.chain) return { entries, problems };
 
-  // Each seam's settler: the first later `journal_merged` (or `journal_repaired`) naming its hash. By hash, so a
-  // journal of seams and merges costs their sum, not their product.
+  settleSeams(seams, hashOf, merged);
+  findForkLines(file, seams);
+  // A loop, not push(...): a journal of 300,000 seams would overflow the call stack as arguments.
+  for (const p of chainProblems(display, entries, lineOf, seams)) problems.push(p);
+  return { entries, problems, seams };
+}
+
+/**
+ * Each seam's settler: the first later `journal_merged` (or
+ * `journal_repaired`) naming its hash. By hash, so a journal of seams and
+ * merges costs their sum, not their product.
+ */
+function settleSeams(seams: Seam[], hashOf: Map<number, string>, merged: { line: number; seams: string[] }[]): void {
   const settlers = new Map<string, number[]>();
   for (const m of merged) for (const hash of m.seams) (settlers.get(hash) ?? settlers.set(hash, []).get(hash)!).push(m.line);
   for (const seam of seams) {
@@ -260,7 +271,10 @@ export function readJournal(file: string, display: string, options: { chain?: bo
     const settler = hash === undefined ? undefined : settlers.get(hash)?.find((line) => line > seam.line);
     if (settler !== undefined) seam.settledAt = settler;
   }
-  // The fork points, in a second pass only when there are seams: the last line before each seam whose hash it names.
+}
+
+/** The fork points, in a second pass only when there are seams: the last line before each seam whose hash it names. */
+function findForkLines(file: string, seams: Seam[]): void {
   const naming = new Map<string, Seam[]>();
   for (const seam of seams) if (seam.names !== '') (naming.get(seam.names) ?? naming.set(seam.names, []).get(seam.names)!).push(seam);
   if (naming.size > 0) {
@@ -270,9 +284,6 @@ export function readJournal(file: string, display: string, options: { chain?: bo
       if (named) for (const seam of named) if (lineNo < seam.line) seam.forkLine = lineNo;
     });
   }
-  // A loop, not push(...): a journal of 300,000 seams would overflow the call stack as arguments.
-  for (const p of chainProblems(display, entries, lineOf, seams)) problems.push(p);
-  return { entries, problems, seams };
 }
 
 /** The chain's problems: seams no `journal_merged` settles, and sequence numbers that repeat or go back where no seam explains them. */

@@ -57,7 +57,7 @@ function positionJson(view: View) {
     steps: view.flow.steps.length,
     source: view.source,
     drift: view.drift.map((d) => ({ kind: d.kind, step: d.step, message: d.message })),
-    ...(view.notices ? { notices: view.notices } : {}),
+    notices: view.notices,
     ...(view.committed ? { commit: view.committed } : {}),
     // The status summary's last action: in `status`, and in the `next` that began a session (re-entry).
     ...(view.lastAction && (view.command === 'status' || view.reentry)
@@ -70,7 +70,7 @@ function positionJson(view: View) {
 /** The criteria's coverage as `status --json` gives it: the ids, and per file the ids it names and those it misses. */
 function acceptanceJson(c: AcCoverage): NonNullable<StatusAnswer['acceptance']> {
   const traced = (t: Traced) => ({ file: t.file, ids: t.named, missing: t.missing });
-  return { file: c.file, ids: c.ids, ...(c.covered ? { covered: traced(c.covered) } : {}), ...(c.tested ? { tested: traced(c.tested) } : {}) };
+  return { file: c.file, ids: c.ids, covered: c.covered && traced(c.covered), tested: c.tested && traced(c.tested) };
 }
 
 export function statusJson(view: View): StatusAnswer {
@@ -78,45 +78,39 @@ export function statusJson(view: View): StatusAnswer {
   const lease = view.lease;
   return {
     ...positionJson(view),
-    ...(step ? { done_when: doneWhenPaths(view.repo, step, view.position.cycle) } : {}),
+    done_when: step && doneWhenPaths(view.repo, step, view.position.cycle),
     journal: { events: view.journalSeq ?? 0 },
-    ...(lease
-      ? {
-          lease: lease.holder
-            ? {
-                session: lease.holder.session,
-                host: lease.holder.host,
-                heartbeat: lease.holder.heartbeat,
-                age: formatAge(lease.ageMs ?? 0),
-                mine: lease.mine === true,
-                stale: lease.stale === true,
-                gone: lease.gone === true,
-                ...(lease.aheadMs ? { ahead: formatAge(lease.aheadMs) } : {}),
-                ...(lease.seen?.since ? { seen_since: lease.seen.since } : {}),
-                ...(lease.seen?.staleAt ? { stale_at: lease.seen.staleAt } : {}),
-              }
-            : lease.problem
-              ? { problem: lease.problem }
-              : null,
-        }
-      : {}),
+    lease:
+      lease &&
+      (lease.holder
+        ? {
+            session: lease.holder.session,
+            host: lease.holder.host,
+            heartbeat: lease.holder.heartbeat,
+            age: formatAge(lease.ageMs ?? 0),
+            mine: lease.mine === true,
+            stale: lease.stale === true,
+            gone: lease.gone === true,
+            ahead: lease.aheadMs ? formatAge(lease.aheadMs) : undefined,
+            ...(lease.seen?.since ? { seen_since: lease.seen.since } : {}),
+            ...(lease.seen?.staleAt ? { stale_at: lease.seen.staleAt } : {}),
+          }
+        : lease.problem
+          ? { problem: lease.problem }
+          : null),
     guards: view.guards ?? [],
     git_fallback: view.gitOff ? { on: false, reason: view.gitOff } : { on: true },
-    ...(view.owedCommit !== undefined ? { progress_commit_owed: { event: view.owedCommit, about: view.owed?.about, files: view.owed?.files } } : {}),
-    ...(view.commits ? { progress_commits: view.commits } : {}),
-    ...(view.acceptance ? { acceptance: acceptanceJson(view.acceptance) } : {}),
-    ...(view.batches ? { batches: view.batches } : {}),
-    ...(view.boundary
-      ? {
-          boundary_pending: {
-            after: view.boundary.after,
-            reached_by: view.boundary.session,
-            decision: decisionJson(boundaryDecision(view.flow, view.boundary.after, view.position.step)),
-          },
-        }
-      : {}),
-    ...(view.fork ? { fork_pending: { ...forkJson(view.fork.reasons, view.fork.sides), decision: decisionJson(view.fork.decision) } } : {}),
-    ...(view.pending ? { pending: pendingJson(view.pending) } : {}),
+    progress_commit_owed: view.owedCommit === undefined ? undefined : { event: view.owedCommit, about: view.owed?.about, files: view.owed?.files },
+    progress_commits: view.commits,
+    acceptance: view.acceptance && acceptanceJson(view.acceptance),
+    batches: view.batches,
+    boundary_pending: view.boundary && {
+      after: view.boundary.after,
+      reached_by: view.boundary.session,
+      decision: decisionJson(boundaryDecision(view.flow, view.boundary.after, view.position.step)),
+    },
+    fork_pending: view.fork && { ...forkJson(view.fork.reasons, view.fork.sides), decision: decisionJson(view.fork.decision) },
+    pending: view.pending && pendingJson(view.pending),
   };
 }
 
@@ -128,8 +122,8 @@ export function pendingJson(p: PendingQuestion): NonNullable<StatusAnswer['pendi
     name: p.name,
     question: p.question,
     options: p.options.map((o) => ({ option: o.letter, choice: o.choice, command: o.command })),
-    ...(p.recommendation ? { recommendation: { option: p.recommendation.letter, reason: p.recommendation.reason } } : {}),
-    ...(p.reason !== undefined ? { reason: p.reason } : {}),
+    recommendation: p.recommendation && { option: p.recommendation.letter, reason: p.recommendation.reason },
+    reason: p.reason,
     command: p.command,
   };
 }
@@ -163,7 +157,7 @@ export function stepJson(view: View): StepAnswer {
         ...(outcome!.answered
           ? { answered: 'A' as const, message: 'Stop this conversation now; start a new one and run `/autopilot` (`autopilot next`).' }
           : { decision: decisionJson(boundaryDecision(view.flow, outcome!.after, position.step)) }),
-        ...(view.summary ? { summary: view.summary } : {}),
+        summary: view.summary,
       };
       if (view.again) json.message = alreadyText(view, outcome!.after, 'the session boundary still waits').slice(2);
       break;
@@ -202,11 +196,11 @@ function findingsJson(docs: string, findings: Finding[]): NonNullable<StepAnswer
   return findings.map((f) => ({
     check: f.check,
     file: `${docs}/${f.file}`,
-    ...(f.line !== undefined ? { line: f.line } : {}),
-    ...(f.heading !== undefined ? { heading: f.heading } : {}),
+    line: f.line,
+    heading: f.heading,
     message: f.message,
     write: f.write,
-    ...(f.acceptable ? { acceptable: true as const } : {}),
+    acceptable: f.acceptable,
   }));
 }
 
@@ -235,10 +229,10 @@ function withoutCarriedIndex(e: StampedEntry): StampedEntry {
 export function logJson(r: { entries: StampedEntry[]; problems: Problem[]; seams?: Seam[] }): LogAnswer {
   const seams = r.seams?.map((s) => ({
     line: s.line,
-    ...(s.forkLine !== undefined ? { forked_after: s.forkLine } : {}),
-    ...(s.settledAt !== undefined ? { settled_at: s.settledAt } : {}),
+    forked_after: s.forkLine,
+    settled_at: s.settledAt,
   }));
   // The index a line carries (`journal_index`) repeats what the events before it say: left out.
   const events = r.entries.map((e) => (e.journal_index === undefined ? e : withoutCarriedIndex(e)));
-  return { events: events as LogAnswer['events'], problems: r.problems, ...(seams && seams.length > 0 ? { seams } : {}) };
+  return { events: events as LogAnswer['events'], problems: r.problems, seams: seams && seams.length > 0 ? seams : undefined };
 }

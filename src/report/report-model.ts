@@ -202,8 +202,8 @@ export function buildReport(input: ReportInput): ReportModel {
       runs: runsText(flow, s.number),
       state,
       current: position.step === s.number,
-      ...(started ? { started: started.at } : {}),
-      ...(lastEnd && (state === 'done' || state === 'skipped') ? { finished: lastEnd.at } : {}),
+      started: started?.at,
+      finished: lastEnd && (state === 'done' || state === 'skipped') ? lastEnd.at : undefined,
       attempts: failures + (triedSince ? 1 : 0),
       sessions,
     };
@@ -242,21 +242,17 @@ export function buildReport(input: ReportInput): ReportModel {
     steps,
     edges: edgesOf(flow),
     ends: flow.steps.some((s) => s.then.kind === 'end') || flow.steps.at(-1)?.then.kind === 'next',
-    ...(decision
-      ? {
-          openDecision: {
-            kind: decision.kind,
-            question: decision.question,
-            options: decision.options.map((o) => ({ letter: o.letter, choice: o.choice, command: o.command })),
-            ...(decision.recommendation ? { recommendation: `${decision.recommendation.letter}: ${decision.recommendation.reason}` } : {}),
-            ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
-            command: decision.command,
-          },
-        }
-      : {}),
+    openDecision: decision && {
+      kind: decision.kind,
+      question: decision.question,
+      options: decision.options.map((o) => ({ letter: o.letter, choice: o.choice, command: o.command })),
+      recommendation: decision.recommendation && `${decision.recommendation.letter}: ${decision.recommendation.reason}`,
+      reason: decision.reason,
+      command: decision.command,
+    },
     lastEvents,
     generatedAt: isoTime(input.now),
-    ...(input.acceptance ? { acceptance: input.acceptance } : {}),
+    acceptance: input.acceptance,
     ...batchesOf(flow, position, entries, steps),
   };
 }

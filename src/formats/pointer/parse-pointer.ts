@@ -176,12 +176,69 @@ const isComment = (text: string) => {
   return t.startsWith('<!--') && t.endsWith('-->');
 };
 
+/**
+ * The pointer's text → its position and everything kept around it. Read in
+ * order: the schema marker, the `Current Step` section, its six values, what
+ * they mean, then the other sections. Every problem names its line; all of a
+ * stage's problems are said together.
+ */
 export function parsePointer(text: string, file: string): ParsedPointer {
-  const problems: Problem[] = [];
-  const problem = (line: number, message: string, expected: string, received?: string) =>
-    problems.push({ file, line, message, expected, ...(received === undefined ? {} : { received: received.slice(0, 120) }) });
-
+  const problems = collector(file);
   const lines = splitLines(text);
+  const marker = readSchemaMarker(lines, file);
+  const { sections, before } = splitSections(lines);
+  const section = currentSection(sections, before, file);
+  const values = readCurrentValues(section, problems);
+  const read = readPositionValues(values, problems);
+  const others = readOtherSections(sections, section, problems);
+  if (problems.list.length > 0) throw new InputError(problems.list);
+
+  const get = (key: Key) => values.get(key)!;
+  const subStep = get('sub_step').value;
+  const parsed: ParsedPointer = {
+    position: {
+      flow: read.flow,
+      step: read.step,
+      name: get('name').value,
+      status: read.status!,
+      subStep: subStep === '' ? '0' : subStep,
+      retryCount: read.retryCount!,
+      cycle: others.cycle,
+    },
+    preamble: others.preamble,
+    extraSections: others.extra.map(renderSection).join('\n').trim(),
+    lines: {
+      flow: get('flow').line,
+      step: get('step').line,
+      name: get('name').line,
+      status: get('status').line,
+      sub_step: get('sub_step').line,
+      retry_count: get('retry_count').line,
+      cycle: others.cycleLine,
+    },
+  };
+  if (marker?.seq !== undefined && marker.hash !== undefined) parsed.record = { seq: marker.seq, hash: marker.hash };
+  if (others.lastAction) parsed.lastAction = others.lastAction;
+  if (read.readAs.length > 0) parsed.readAs = read.readAs;
+  if (others.heldSection) parsed.heldSection = true;
+  return parsed;
+}
+
+/** The problems found so far in one file, each with its line; a received value is cut to 120 characters. */
+interface Problems {
+  list: Problem[];
+  add(line: number, message: string, expected: string, received?: string): void;
+}
+
+function collector(file: string): Problems {
+  const list: Problem[] = [];
+  const add = (line: number, message: string, expected: string, received?: string) =>
+    list.push({ file, line, message, expected, ...(received === undefined ? {} : { received: received.slice(0, 120) }) });
+  return { list, add };
+}
+
+/** The first schema marker; any marker from a newer schema is refused, since this autopilot cannot know what it means. */
+function readSchemaMarker(lines: Line[], file: string): ReturnType<typeof readMarker> {
   let marker: ReturnType<typeof readMarker>;
   for (const l of lines) {
     const m = readMarker(l.text);
@@ -197,83 +254,94 @@ export function parsePointer(text: string, file: string): ParsedPointer {
     }
     marker ??= m;
   }
+  return marker;
+}
 
-  const { sections, before } = splitSections(lines);
-  const isCurrent = (s: Section) => s.title.toLowerCase().replace(/\s+/g, ' ') === 'current step';
+const isCurrent = (s: Section) => s.title.toLowerCase().replace(/\s+/g, ' ') === 'current step';
+
+/** The one `## Current Step` section, or the six bare lines before any heading; none or two is an error. */
+function currentSection(sections: Section[], before: Line[], file: string): Section {
   const current = sections.filter(isCurrent);
-  let section: Section;
-  if (current.length === 1) section = current[0]!;
-  else if (current.length === 0 && before.some((l) => readKeyValue(l.text)?.key === 'flow')) {
+  if (current.length === 1) return current[0]!;
+  if (current.length === 0 && before.some((l) => readKeyValue(l.text)?.key === 'flow')) {
     // The six lines with no headings (or before the first one), as a hand-written pointer has them.
-    section = { title: 'Current Step', raw: '', line: 1, body: before };
-  } else {
-    throw new InputError({
-      file,
-      line: current[1]?.line ?? 1,
-      message: current.length === 0 ? 'no `## Current Step` section' : 'more than one `## Current Step` section',
-      expected: TEMPLATE_EXAMPLE,
-      received:
-        current.length === 0
-          ? sections.length
-            ? sections
-                .slice(0, 5)
-                .map((s) => `\`${s.title.slice(0, 40)}\` (line ${s.line})`)
-                .join(', ')
-            : 'no headings at all'
-          : `sections at lines ${current.map((s) => s.line).join(', ')}`,
-    });
+    return { title: 'Current Step', raw: '', line: 1, body: before };
   }
+  throw new InputError({
+    file,
+    line: current[1]?.line ?? 1,
+    message: current.length === 0 ? 'no `## Current Step` section' : 'more than one `## Current Step` section',
+    expected: TEMPLATE_EXAMPLE,
+    received:
+      current.length === 0
+        ? sections.length
+          ? sections
+              .slice(0, 5)
+              .map((s) => `\`${s.title.slice(0, 40)}\` (line ${s.line})`)
+              .join(', ')
+          : 'no headings at all'
+        : `sections at lines ${current.map((s) => s.line).join(', ')}`,
+  });
+}
 
-  const values = new Map<Key, { value: string; line: number }>();
+type Values = Map<Key, { value: string; line: number }>;
+
+/** Each of the six keys once, with its line; an unknown line, a key twice, a placeholder or a missing key is refused here. */
+function readCurrentValues(section: Section, problems: Problems): Values {
+  const values: Values = new Map();
   for (const { text: lineText, line } of section.body) {
     const trimmed = lineText.trim();
     if (trimmed === '' || isComment(lineText) || trimmed.startsWith('```')) continue;
     const kv = readKeyValue(lineText);
     if (!kv || !(KEYS as readonly string[]).includes(kv.key)) {
-      problem(
+      problems.add(
         line,
         kv ? `unknown key \`${kv.key}\` in Current Step` : 'a line that is not `key: value`',
         `one of ${KEYS.join(', ')} (e.g. \`status: in_progress\`)`,
         trimmed,
       );
-      if (problems.length > POINTER_MAX_PROBLEMS) break;
+      if (problems.list.length > POINTER_MAX_PROBLEMS) break;
       continue;
     }
     const key = kv.key as Key;
     if (values.has(key)) {
-      problem(line, `\`${key}\` is given twice (first at line ${values.get(key)!.line})`, 'each key once', trimmed);
+      problems.add(line, `\`${key}\` is given twice (first at line ${values.get(key)!.line})`, 'each key once', trimmed);
       continue;
     }
     if (STRUCTURED.has(key) && kv.value.startsWith('[') && kv.value.endsWith(']')) {
-      problem(line, `\`${key}\` still holds the template's placeholder`, `a value, e.g. \`${key}: ${exampleFor(key)}\``, kv.value);
+      problems.add(line, `\`${key}\` still holds the template's placeholder`, `a value, e.g. \`${key}: ${exampleFor(key)}\``, kv.value);
     }
     values.set(key, { value: kv.value, line });
   }
   for (const key of KEYS) {
     if (!values.has(key)) {
-      problem(section.line, `\`${key}\` is missing from Current Step`, `a line \`${key}: ${exampleFor(key)}\``, 'no such line');
+      problems.add(section.line, `\`${key}\` is missing from Current Step`, `a line \`${key}: ${exampleFor(key)}\``, 'no such line');
     }
   }
-  if (problems.length > 0) throw new InputError(problems);
+  if (problems.list.length > 0) throw new InputError(problems.list);
+  return values;
+}
 
+/** The flow id, step, status and retry count as the engine's values; a value it cannot read is a problem (status and count undefined then). */
+function readPositionValues(values: Values, problems: Problems) {
   const get = (key: Key) => values.get(key)!;
   const flow = get('flow');
   if (!FLOW_ID.test(flow.value))
-    problem(flow.line, 'the flow id is not a flow id', 'lowercase letters, digits and dashes, e.g. `flow: greenfield`', flow.value);
+    problems.add(flow.line, 'the flow id is not a flow id', 'lowercase letters, digits and dashes, e.g. `flow: greenfield`', flow.value);
 
   const stepValue = get('step');
   let step: number | 'done' = 'done';
   if (stepValue.value.toLowerCase() === 'done') step = 'done';
   else {
     const n = parseCount(stepValue.value);
-    if (n === undefined || n < 1) problem(stepValue.line, 'the step is not a step number', 'a number from 1, or `done` (e.g. `step: 3`)', stepValue.value);
+    if (n === undefined || n < 1) problems.add(stepValue.line, 'the step is not a step number', 'a number from 1, or `done` (e.g. `step: 3`)', stepValue.value);
     else step = n;
   }
 
   const statusValue = get('status');
   let status = normalizeStatus(statusValue.value);
   if (!status)
-    problem(statusValue.line, 'the status is not one autopilot knows', `one of ${STATUSES.join(', ')} (e.g. \`status: in_progress\`)`, statusValue.value);
+    problems.add(statusValue.line, 'the status is not one autopilot knows', `one of ${STATUSES.join(', ')} (e.g. \`status: in_progress\`)`, statusValue.value);
 
   const retryValue = get('retry_count');
   let retryCount = parseCount(retryValue.value);
@@ -285,81 +353,46 @@ export function parsePointer(text: string, file: string): ParsedPointer {
     status = 'failed';
   }
   if (retryCount === undefined) {
-    problem(retryValue.line, 'the retry count is out of range', `a whole number from 0 to ${MAX_RETRIES} (e.g. \`retry_count: 0\`)`, retryValue.value);
+    problems.add(retryValue.line, 'the retry count is out of range', `a whole number from 0 to ${MAX_RETRIES} (e.g. \`retry_count: 0\`)`, retryValue.value);
   }
   // Three failed attempts is a failed step, whatever the status line says (a hand edit, a merge).
   if (retryCount === MAX_RETRIES && (status === 'in_progress' || status === 'not_started')) status = 'failed';
+  return { flow: flow.value, step, status, retryCount, readAs };
+}
 
+/** The sections around `Current Step`: the preamble, the last action, a held edit, the cycle, and the rest kept verbatim. */
+function readOtherSections(sections: Section[], section: Section, problems: Problems) {
   // The cycle lives in its own short section; a file without it is in cycle 1 (`cycle` is 0 in `lines` then).
-  let cycle = 1;
-  let cycleLine = 0;
-  let lastAction: LastAction | undefined;
-  let preamble = '';
-  let heldSection = false;
-  const extra: Section[] = [];
+  const found = { cycle: 1, cycleLine: 0, lastAction: undefined as LastAction | undefined, preamble: '', heldSection: false, extra: [] as Section[] };
   for (const s of sections) {
     if (s === section || isCurrent(s)) continue;
-    if (s.title.toLowerCase() === 'autopilot state') {
-      preamble = s.body
+    const title = s.title.toLowerCase();
+    if (title === 'autopilot state') {
+      found.preamble = s.body
         .filter((b) => !readMarker(b.text))
         .map((b) => b.text)
         .join('\n')
         .trim();
-      continue;
-    }
-    if (s.title.toLowerCase() === 'last action') {
-      lastAction = readLastAction(s.body);
-      continue;
-    }
-    if (s.title.toLowerCase() === HELD_EDIT_TITLE.toLowerCase()) {
-      heldSection = true;
-      continue;
-    }
-    if (s.title.toLowerCase() === 'cycle') {
-      for (const { text: lineText, line } of s.body) {
-        const kv = readKeyValue(lineText);
-        if (!kv) continue;
-        const n = kv.key === 'cycle' || kv.key === 'cycle_number' ? parseCount(kv.value) : undefined;
-        if (n === undefined || n < 1) problem(line, 'the cycle is not a cycle number', 'a whole number from 1, e.g. `cycle: 2`', lineText.trim());
-        else {
-          cycle = n;
-          cycleLine = line;
-        }
-      }
-      continue;
-    }
-    extra.push(s);
+    } else if (title === 'last action') found.lastAction = readLastAction(s.body);
+    else if (title === HELD_EDIT_TITLE.toLowerCase()) found.heldSection = true;
+    else if (title === 'cycle') readCycle(s, found, problems);
+    else found.extra.push(s);
   }
-  if (problems.length > 0) throw new InputError(problems);
+  return found;
+}
 
-  const subStep = get('sub_step').value;
-  const parsed: ParsedPointer = {
-    position: {
-      flow: flow.value,
-      step,
-      name: get('name').value,
-      status: status!,
-      subStep: subStep === '' ? '0' : subStep,
-      retryCount: retryCount!,
-      cycle,
-    },
-    preamble,
-    extraSections: extra.map(renderSection).join('\n').trim(),
-    lines: {
-      flow: flow.line,
-      step: stepValue.line,
-      name: get('name').line,
-      status: statusValue.line,
-      sub_step: get('sub_step').line,
-      retry_count: retryValue.line,
-      cycle: cycleLine,
-    },
-  };
-  if (marker?.seq !== undefined && marker.hash !== undefined) parsed.record = { seq: marker.seq, hash: marker.hash };
-  if (lastAction) parsed.lastAction = lastAction;
-  if (readAs.length > 0) parsed.readAs = readAs;
-  if (heldSection) parsed.heldSection = true;
-  return parsed;
+/** `## Cycle`: each `cycle: N` line read (the last one wins); anything else that is `key: value` must be a cycle number. */
+function readCycle(s: Section, found: { cycle: number; cycleLine: number }, problems: Problems): void {
+  for (const { text: lineText, line } of s.body) {
+    const kv = readKeyValue(lineText);
+    if (!kv) continue;
+    const n = kv.key === 'cycle' || kv.key === 'cycle_number' ? parseCount(kv.value) : undefined;
+    if (n === undefined || n < 1) problems.add(line, 'the cycle is not a cycle number', 'a whole number from 1, e.g. `cycle: 2`', lineText.trim());
+    else {
+      found.cycle = n;
+      found.cycleLine = line;
+    }
+  }
 }
 
 /** Seed 000's names for the last action's lines (its state file's keys), read as the engine's own. */
