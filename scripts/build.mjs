@@ -43,7 +43,7 @@ const common = {
 // little at start-up.
 const LAZY = {
   'src/flow/parse-flow.ts': 'parse-flow',
-  'src/app/parse-yaml.ts': 'parse-yaml',
+  'src/app/transaction/parse-yaml.ts': 'parse-yaml',
   'src/io/skill-state.ts': 'skill-state',
   'src/io/skill-outputs.ts': 'skill-outputs',
   'src/mcp/server.ts': 'mcp',

@@ -5,17 +5,17 @@
  * without it, text for a person, errors on stderr.
  */
 import { writeSync } from 'node:fs';
-import { clockOf, sessionOf, type Context } from '../app/context.js';
+import { clockOf, sessionOf, type Context } from '../app/transaction/context.js';
 import { mcpSessionOf } from '../clients/index.js';
 import { GLOBAL_OPTIONS, readArguments, type Answer } from '../commands/command.js';
 import { COMMANDS } from '../commands/index.js';
 import { EXIT, InputError, errorJson, exitCodeOfError } from '../errors.js';
-import { hasRun, runStatus } from '../app/status.js';
+import { hasRun, runStatus } from '../app/views/status.js';
 import { errorText, safe, statusText } from '../render/text.js';
 import { parseCommandLine, usageText } from './parse-args.js';
 import { paint, paintError } from '../render/colour.js';
 import { styleFor } from './colour.js';
-import { hintLaunch, rootElsewhere, rootLine } from '../app/where.js';
+import { hintLaunch, rootElsewhere, rootLine } from '../app/views/where.js';
 import { withLaunch } from '../render/launch.js';
 
 // The command layer is one static graph, one file once bundled (start-up pays per module file);
@@ -39,7 +39,7 @@ const repoOptions = (g: Globals) => ({ ...(g.C ? { dir: g.C } : {}), ...(g.docs 
 
 const quoted = (word: string) => (/^[\w./@=:-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`);
 
-/** A text with its hints said with the launch that works here (`app/where.ts`), and the `-C`, `--docs` this command was given. */
+/** A text with its hints said with the launch that works here (`app/views/where.ts`), and the `-C`, `--docs` this command was given. */
 const hinted = (text: string, g: Globals) =>
   withLaunch(text, NAMES, () => hintLaunch(repoOptions(g)), `${g.C ? ` -C ${quoted(g.C)}` : ''}${g.docs ? ` --docs ${quoted(g.docs)}` : ''}`);
 

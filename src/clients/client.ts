@@ -5,7 +5,7 @@
  * how its hooks are told apart and what they may cost. Each client is one
  * file of this folder behind this interface, listed in `index.ts`; `init`,
  * `check`, `uninstall`, the sweep after a commit, the session's name
- * (`app/context.ts`), the conversation's process (`io/conversation.ts`), the
+ * (`app/transaction/context.ts`), the conversation's process (`io/conversation.ts`), the
  * MCP server and the hooks iterate that list (docs/sessions.md). Adding a
  * client is one file and one line there; nothing outside this folder names
  * one.

@@ -1,5 +1,5 @@
 /** `autopilot adopt`: a person adopts what is held for them — a hand edit of the pointer past a gate, an edit of the pinned criteria, a journal that lost events (journaled). */
-import { runAdopt } from '../app/adopt.js';
+import { runAdopt } from '../app/setup/adopt.js';
 import { EXIT } from '../errors.js';
 import { defineCommand } from './command.js';
 

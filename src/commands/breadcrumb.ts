@@ -1,5 +1,5 @@
 /** `autopilot breadcrumb [--note]`: a short Markdown progress block for an issue or a pull request. */
-import { runBreadcrumb } from '../app/breadcrumb.js';
+import { runBreadcrumb } from '../app/views/breadcrumb.js';
 import { EXIT } from '../errors.js';
 import { defineCommand } from './command.js';
 

@@ -1,6 +1,6 @@
 /** `autopilot check`: every flow, skill, the pointer, the journal and the guards; every problem, exit 2 when there is one. */
-import { runCheck, type CheckResult } from '../app/check.js';
-import { runRepair, type RepairResult } from '../app/repair.js';
+import { runCheck, type CheckResult } from '../app/views/check.js';
+import { runRepair, type RepairResult } from '../app/setup/repair.js';
 import { EXIT, formatProblem } from '../errors.js';
 import { checkJson } from '../render/json.js';
 import { summariseUnreadable } from '../render/journal-problems.js';

@@ -1,5 +1,5 @@
 /** `autopilot checkpoint [--note TEXT]`: snapshot the state now. */
-import { runCheckpoint } from '../app/checkpoints.js';
+import { runCheckpoint } from '../app/transaction/checkpoints.js';
 import { EXIT } from '../errors.js';
 import { defineCommand } from './command.js';
 

@@ -1,5 +1,5 @@
 /** `autopilot checkpoints [--all]`: the checkpoints, newest first; `--all` adds the archived ones. */
-import { listCheckpoints, type CheckpointListing } from '../app/checkpoints.js';
+import { listCheckpoints, type CheckpointListing } from '../app/transaction/checkpoints.js';
 import { EXIT } from '../errors.js';
 import { defineCommand } from './command.js';
 

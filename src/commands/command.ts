@@ -7,8 +7,8 @@
  * code). `cli/main.ts` reads the command line by these; `mcp/tools.ts` builds the
  * MCP tools and their schemas; neither adds a command of its own.
  */
-import type { Context } from '../app/context.js';
-import { parseStepOption } from '../app/validate-event.js';
+import type { Context } from '../app/transaction/context.js';
+import { parseStepOption } from '../app/step/validate-event.js';
 import { InputError } from '../errors.js';
 import type { AnswerName } from '../render/answers.js';
 

@@ -6,7 +6,7 @@
  * is held to what autopilot saw. Exits with the command's own exit code, as
  * `env` or `time` do.
  */
-import { resultLines, runExec, type ExecResult } from '../app/exec.js';
+import { resultLines, runExec, type ExecResult } from '../app/step/exec.js';
 import type { ExecAnswer } from '../render/answers.js';
 import { defineCommand } from './command.js';
 

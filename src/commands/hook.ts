@@ -1,5 +1,5 @@
 /** `autopilot hook session-start|session-end`: for an agent client's hooks; always exits 0, never blocks a session. */
-import type { SessionStart } from '../app/hooks.js';
+import type { SessionStart } from '../app/views/hooks.js';
 import { hookedClients } from '../clients/index.js';
 import { EXIT, InputError } from '../errors.js';
 import { errorText, pendingLines, problemLines, statusText } from '../render/text.js';
@@ -58,7 +58,7 @@ export const hook = defineCommand({
     if (!(EVENTS as readonly string[]).includes(a.event))
       throw new InputError({ message: `no hook ${a.event}`, expected: EVENTS.join(' or '), received: a.event });
     // Loaded only for a hook: it reads stdin and may write the client's environment file.
-    const hooks = await import('../app/hooks.js');
+    const hooks = await import('../app/views/hooks.js');
     if (a.event === 'session-end') {
       try {
         return { event: 'session-end' as const, released: (await hooks.sessionEnd(ctx)).released };

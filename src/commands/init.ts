@@ -1,5 +1,5 @@
 /** `autopilot init`: set a repository up for autopilot and its agents; safe to run again. */
-import { runInit, type InitResult } from '../app/init.js';
+import { runInit, type InitResult } from '../app/setup/init.js';
 import { hookedClients } from '../clients/index.js';
 import { EXIT } from '../errors.js';
 import type { InitAnswer } from '../render/answers.js';

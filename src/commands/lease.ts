@@ -1,5 +1,5 @@
 /** `autopilot lease --remote NAME`: hold the lease on a shared git remote, for agents on several machines. */
-import { runLease } from '../app/lease-command.js';
+import { runLease } from '../app/views/lease-command.js';
 import { EXIT } from '../errors.js';
 import { defineCommand } from './command.js';
 

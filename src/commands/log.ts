@@ -1,5 +1,5 @@
 /** `autopilot log [-n N]`: the journal, newest last; `-n` reads only the end of the file. */
-import { runLog, type Seam } from '../app/log.js';
+import { runLog, type Seam } from '../app/transaction/log.js';
 import { EXIT, formatProblem, type Problem } from '../errors.js';
 import type { StampedEntry } from '../formats/journal-line.js';
 import { logJson } from '../render/json.js';

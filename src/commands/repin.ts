@@ -1,5 +1,5 @@
 /** `autopilot repin`: adopt the flow file, the skills and the task index as they are now for the run under way, and the project's test command (journaled). */
-import { runRepin } from '../app/repin.js';
+import { runRepin } from '../app/setup/repin.js';
 import { EXIT } from '../errors.js';
 import { defineCommand, PERSON_ONLY_MCP } from './command.js';
 

@@ -12,6 +12,6 @@ export const report = defineCommand({
   options: [{ key: 'html', flags: '--html', type: 'boolean', summary: 'also write _docs/_autopilot_report.html (inline SVG and CSS, no network)' }],
   mcp: { tool: 'Write the run report (html: also a page).', answer: 'report' },
   // The report's renderers load only for this command.
-  run: async (ctx, a: { html?: boolean }) => (await import('../app/report.js')).runReport(ctx, a.html === true),
+  run: async (ctx, a: { html?: boolean }) => (await import('../app/views/report.js')).runReport(ctx, a.html === true),
   view: (r) => ({ json: r, text: [`✓ Wrote ${r.file}`, ...(r.html ? [`✓ Wrote ${r.html}`] : [])].join('\n'), exit: EXIT.ok }),
 });

@@ -1,5 +1,5 @@
 /** `autopilot reset`: a person starts the run over; the old pointer and journal are kept aside, dated, and the new journal names them. */
-import { runReset } from '../app/reset.js';
+import { runReset } from '../app/setup/reset.js';
 import { EXIT } from '../errors.js';
 import { defineCommand, PERSON_ONLY_MCP } from './command.js';
 

@@ -1,5 +1,5 @@
 /** `autopilot restore ID`: return the pointer to a checkpoint (journaled; no history is deleted). */
-import { runRestore } from '../app/checkpoints.js';
+import { runRestore } from '../app/transaction/checkpoints.js';
 import { EXIT } from '../errors.js';
 import { defineCommand, PERSON_ONLY_MCP } from './command.js';
 

@@ -1,5 +1,5 @@
 /** `autopilot status`: where the work stands, who drives, any guard that is off. Never writes. */
-import { runStatus } from '../app/status.js';
+import { runStatus } from '../app/views/status.js';
 import { statusJson } from '../render/json.js';
 import { statusText } from '../render/text.js';
 import { defineCommand, lazyAnswer } from './command.js';

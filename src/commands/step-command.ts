@@ -3,7 +3,7 @@
  * options every one of them takes (`--take-over`, `--commit`, and `--step`
  * for those aimed at a step), and one view. Each is still a file of its own.
  */
-import { runStep, type StepResult } from '../app/step.js';
+import { runStep, type StepResult } from '../app/step/run-step.js';
 import type { Event } from '../engine/transitions.js';
 import { stepJson } from '../render/json.js';
 import { outcomeText } from '../render/step-text.js';

@@ -1,5 +1,5 @@
 /** `autopilot uninstall`: take out what `init` put in; the run's docs folder stays unless `--remove-docs`, and a person's own files in it always. */
-import { runUninstall, type UninstallResult } from '../app/uninstall.js';
+import { runUninstall, type UninstallResult } from '../app/setup/uninstall.js';
 import { EXIT } from '../errors.js';
 import { defineCommand } from './command.js';
 

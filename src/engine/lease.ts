@@ -207,3 +207,7 @@ export function formatAge(ms: number): string {
   const h = Math.round(m / 60);
   return h < 48 ? `${h} h` : `${Math.round(h / 24)} days`;
 }
+
+/** What this machine has seen of a lease, in words. */
+export const seenText = (seen: { first: boolean; sighting: { since: string } }) =>
+  seen.first ? 'first seen now by this machine' : `unchanged since this machine first saw it at ${seen.sighting.since}`;

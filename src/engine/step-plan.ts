@@ -3,7 +3,7 @@
  * `substep`) decided in full, without reading or writing anything. Pure:
  * (the state as read under the lock, the event, the request, the clock) →
  * (the transition, the journal entries, the pointer, the lease, the
- * checkpoint, the notices). The shell (`app/step.ts`) gathers the inputs and
+ * checkpoint, the notices). The shell (`app/step/run-step.ts`) gathers the inputs and
  * writes what comes out.
  *
  * Two calls, because one input depends on the first answer: `decideStep`

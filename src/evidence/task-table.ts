@@ -2,7 +2,7 @@
  * The task index (`02_tasks/_index.md`, `02_tasks/tests/_index.md`, a
  * cycle's `_index.md`: the format `skills/decompose/SKILL.md` teaches), read
  * by one parser for every reader: the `task-index` judge, the boundary's
- * summary (`summary/task-table.ts`), the batches (`app/task-batches.ts`), the
+ * summary (`summary/task-table.ts`), the batches (`app/transaction/task-batches.ts`), the
  * task files gathered beside it (`io/gather-outputs.ts`) and the run's outputs
  * (`engine/run-outputs.ts`). Its tables are the file's GFM tables as a reader
  * sees them (`markdown-tables.ts`); the task table's columns and the other

@@ -7,7 +7,7 @@
  * derived from the journal's events.
  *
  * The journal carries it: now and then the line that closes a batch holds
- * the index as of that line (`journal_index`, `carryIndex`; `app/carry-index.ts`
+ * the index as of that line (`journal_index`, `carryIndex`; `app/transaction/carry-index.ts`
  * says when), so the end of the journal answers for all of it
  * (`io/journal-head.ts`). The cache file,
  * `_docs/_autopilot/cache/journal-index.json`, holds it for a journal whose

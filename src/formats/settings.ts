@@ -19,10 +19,10 @@
  * ```
  *
  * Pure: text → settings or the problem with them; settings → text. The YAML
- * parser is passed in (`app/parse-yaml.ts`, a bundle of its own), so reading
+ * parser is passed in (`app/transaction/parse-yaml.ts`, a bundle of its own), so reading
  * the settings costs start-up nothing when a repository has none. Reading
  * the file, its size limit and the environment's override are
- * `app/settings.ts`.
+ * `app/transaction/settings.ts`.
  */
 import type { Problem } from '../errors.js';
 import { DEFAULT_STALE_MS, FREE_TEXT_MAX_LENGTH, REMOTE_NAME_MAX_LENGTH, REMOTE_TIMEOUT_MS } from '../limits.js';

@@ -1,7 +1,7 @@
 /**
  * The checkpoint files, `_docs/_autopilot/checkpoints/<id>.json`: listed,
  * read and named here; written and pruned only by the one write path
- * (`app/commit.ts`). The format is `formats/checkpoint.ts`.
+ * (`app/transaction/commit.ts`). The format is `formats/checkpoint.ts`.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

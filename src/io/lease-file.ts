@@ -1,4 +1,4 @@
-/** Reads and removes `_docs/_autopilot/lease.json` (its format: `formats/lease.ts`; `app/commit.ts` writes it). */
+/** Reads and removes `_docs/_autopilot/lease.json` (its format: `formats/lease.ts`; `app/transaction/commit.ts` writes it). */
 import { readFileSync, unlinkSync } from 'node:fs';
 import { parseLease, type Lease } from '../formats/lease.js';
 

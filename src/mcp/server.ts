@@ -20,9 +20,9 @@ import {
   ReadResourceRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Context, sessionOf } from '../app/context.js';
+import type { Context, sessionOf } from '../app/transaction/context.js';
 import type { mcpSessionOf } from '../clients/index.js';
-import type { runStatus } from '../app/status.js';
+import type { runStatus } from '../app/views/status.js';
 import { errorJson, InputError, isMcpResult } from '../errors.js';
 import type { errorText, statusText } from '../render/text.js';
 import { toolsOf, type ToolHost } from './tools.js';

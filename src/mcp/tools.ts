@@ -9,7 +9,7 @@
  * name the keys an answer always has.
  */
 import { z } from 'zod';
-import type { Context } from '../app/context.js';
+import type { Context } from '../app/transaction/context.js';
 import type { Answer, ArgumentSpec, GLOBAL_OPTIONS, OptionSpec, readArguments } from '../commands/command.js';
 import { snakeCase } from '../commands/snake-case.js';
 import type { AnyCommand, COMMANDS } from '../commands/index.js';

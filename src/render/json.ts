@@ -4,10 +4,10 @@
  * outcome adds. Typed by the schemas in `answers.ts`.
  */
 import type { Finding } from '../evidence/types.js';
-import type { CheckResult } from '../app/check.js';
+import type { CheckResult } from '../app/views/check.js';
 import type { AcCoverage, Traced } from '../evidence/ac-coverage.js';
-import type { Seam } from '../app/log.js';
-import { currentStep, doneWhenPaths, type View } from '../app/view.js';
+import type { Seam } from '../app/transaction/log.js';
+import { currentStep, doneWhenPaths, type View } from '../app/views/view.js';
 import { boundaryDecision } from '../engine/boundary.js';
 import type { PendingQuestion } from '../engine/pending.js';
 import type { StampedEntry } from '../formats/journal-line.js';

@@ -1,7 +1,7 @@
 /**
  * The hints of a text (`run \`autopilot next\``, `A person answers: autopilot
  * decide <A|B>`) said with the launch that works where the command ran
- * (`app/where.ts`, `hintLaunch`): every `autopilot <command>` whose command is
+ * (`app/views/where.ts`, `hintLaunch`): every `autopilot <command>` whose command is
  * one of the registry's, and nothing else (`/autopilot`, `.autopilot/`,
  * `node_modules/.bin/autopilot`, "autopilot commits" stay as they are). Pure:
  * the launch is asked for only when the text holds a hint.

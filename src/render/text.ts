@@ -12,7 +12,7 @@ import { CodedError, formatProblem, HeldError, InputError, knownError } from '..
 import { formatAge } from '../engine/lease.js';
 import { loopStart, stepByNumber, type Step, type Then } from '../flow/model.js';
 import { failedTimes, MAX_RETRIES } from '../formats/pointer/position.js';
-import { currentStep, type View } from '../app/view.js';
+import { currentStep, type View } from '../app/views/view.js';
 import { batchesLine } from '../engine/task-batches.js';
 import { describeRecord, rangeText, type SideName, type SideSummary } from '../engine/fork.js';
 import { isBidiControl } from '../formats/bidi.js';

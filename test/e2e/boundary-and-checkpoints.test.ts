@@ -3,7 +3,7 @@ import { withOptions } from '../helpers/line.js';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { listCheckpoints, runCheckpoint, runRestore } from '../../src/app/checkpoints.js';
+import { listCheckpoints, runCheckpoint, runRestore } from '../../src/app/transaction/checkpoints.js';
 import { autopilot as cli, journal, read, tempRepo, write, type NextJson } from '../helpers/cli.js';
 import { filledTemplate } from '../helpers/templates.js';
 

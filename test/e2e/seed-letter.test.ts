@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { autopilot, journal, read, tempRepo, write, type NextJson, GREENFIELD_1_TO_7 } from '../helpers/cli.js';
 import { ROOT } from '../helpers/engine.js';
 import { thisMachine } from '../../src/io/machine.js';
-import { listCheckpoints, runCheckpoint } from '../../src/app/checkpoints.js';
+import { listCheckpoints, runCheckpoint } from '../../src/app/transaction/checkpoints.js';
 
 const POINTER = '_docs/_autopilot_state.md';
 

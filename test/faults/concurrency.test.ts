@@ -220,7 +220,7 @@ describe('8 concurrent `done` on one step', () => {
     expect(entries(dir).filter((e) => e.event === 'step_completed')).toHaveLength(1);
   });
 
-  // BUG (same root as the retry bug, src/app/step.ts aimedTarget + peekPosition): a command is aimed
+  // BUG (same root as the retry bug, src/app/step/run-step.ts aimedTarget + peekPosition): a command is aimed
   // at the step that is current when its process starts. A second window of the same session, handed
   // step 1 by the same `next`, whose `done` starts a moment after the first window's `done` committed,
   // is aimed at step 2 and told "step 2 (Research) is not done" — nothing says step 1 is already

@@ -388,7 +388,7 @@ describe('temporaries of an interrupted write', () => {
     expect(tempFiles(dir)).toEqual([]);
   });
 
-  // BUG (src/app/commit.ts: removeLeftovers runs for the pointer only): a `next` that resumes
+  // BUG (src/app/transaction/commit.ts: removeLeftovers runs for the pointer only): a `next` that resumes
   // writes no pointer, only the lease, so a kill inside that atomic write (AUTOPILOT_CRASH_AT=
   // after-pointer-temp fires in the first atomic write, or any SIGKILL between create and rename)
   // leaves `_docs/_autopilot/lease.json.autopilot-tmp-*`, and no later write ever removes it.
@@ -397,7 +397,7 @@ describe('temporaries of an interrupted write', () => {
     await inProcess(app, dir, ['next']);
     const killed = await cli(dir, ['next', '--json'], { crashAt: 'after-pointer-temp' });
     expect(killed.signal).toBe('SIGKILL');
-    // The temporary file alone: a renewal that is the commit's only write keeps no old lease beside it (`app/commit.ts`).
+    // The temporary file alone: a renewal that is the commit's only write keeps no old lease beside it (`app/transaction/commit.ts`).
     expect(tempFiles(dir).sort()).toEqual([expect.stringMatching(/^_docs\/_autopilot\/lease\.json\.autopilot-tmp-\d/)]);
     for (const args of [['next'], ['substep', 'two'], ['next']]) expect((await cli(dir, [...args, '--json'])).code).toBe(0);
     expect(tempFiles(dir)).toEqual([]);

@@ -204,7 +204,7 @@ describe('two sessions', () => {
     expect(takeOvers(dir)).toEqual([expect.objectContaining({ from: 'A', reason: 'take-over' })]);
   });
 
-  // BUG (src/app/lease-view.ts, leaseStatus): `stale` is `!mine && ageMs > staleMs` without the
+  // BUG (src/app/transaction/lease-view.ts, leaseStatus): `stale` is `!mine && ageMs > staleMs` without the
   // machine check judgeLease makes, so status tells a person that another machine's lease "may be
   // taken over by the next step command" — which the next step command then refuses (exit 4).
   it("status does not call another machine's old lease stale (it is never taken without --take-over)", async () => {

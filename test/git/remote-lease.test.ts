@@ -7,7 +7,7 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { holdRemoteLease } from '../../src/app/remote-lease.js';
+import { holdRemoteLease } from '../../src/app/git/remote-lease.js';
 import { exitCodeOfError, HeldError } from '../../src/errors.js';
 import { GitCommandError, RemoteNotAnswering } from '../../src/git/errors.js';
 import { openRepo } from '../../src/io/repo.js';

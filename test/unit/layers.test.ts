@@ -16,10 +16,12 @@ interface Rule {
   lazy: Set<string>;
 }
 
-/** The table under `## Layers` in docs/architecture.md: `| \`layer\` | \`a\` \`b\` (lazy) |`. */
-function layerTable(): Map<string, Rule> {
+/** A table of docs/architecture.md under its heading (`## Layers`, `## The rooms of app/`): `| \`layer\` | \`a\` \`b\` (lazy) |`. */
+function layerTable(heading = '## Layers'): Map<string, Rule> {
   const doc = readFileSync(join(ROOT, 'docs', 'architecture.md'), 'utf8');
-  const section = doc.slice(doc.indexOf('\n## Layers'), doc.indexOf('\n## ', doc.indexOf('\n## Layers') + 1));
+  const at = doc.indexOf(`\n${heading}\n`);
+  if (at < 0) throw new Error(`docs/architecture.md has no section ${heading}`);
+  const section = doc.slice(at, doc.indexOf('\n## ', at + 1));
   const rules = new Map<string, Rule>();
   for (const line of section.split('\n')) {
     const row = /^\| `(\w+)` \|(.*)\|$/.exec(line);
@@ -103,6 +105,39 @@ describe('the layers of docs/architecture.md', () => {
     // picomatch alone: small, and needed by every flow glob but `*` (the CLI bundle runs from V8's code cache).
     expect([...packages].sort()).toEqual(['picomatch']);
     expect(loaded.has('src/render/answers.ts')).toBe(false);
+  });
+});
+
+/** A file's room: its folder under src/app/ (`transaction`, `step`…), or `app` for a file at the top of app/. */
+function roomOf(path: string): string | undefined {
+  if (!path.startsWith('src/app/')) return undefined;
+  const parts = path.slice('src/app/'.length).split('/');
+  return parts.length === 1 ? 'app' : parts[0]!;
+}
+
+describe('the rooms of src/app/ (docs/architecture.md)', () => {
+  const rooms = layerTable('## The rooms of app/');
+  const appFiles = files.filter((f) => roomOf(f) !== undefined);
+  const crossings = edges.filter(({ from, target }) => roomOf(from) && roomOf(target) && roomOf(from) !== roomOf(target));
+
+  it('name every folder of src/app/, and no file sits at its top', () => {
+    expect(appFiles.filter((f) => roomOf(f) === 'app')).toEqual([]);
+    expect([...new Set(appFiles.map((f) => roomOf(f)!))].filter((r) => !rooms.has(r))).toEqual([]);
+    expect(rooms.size).toBe(5);
+  });
+
+  it(`hold: no import crosses to a room its row does not name`, () => {
+    const wrong = crossings
+      .filter(({ from, target }) => !rooms.get(roomOf(from)!)!.allowed.has(roomOf(target)!))
+      .map(({ from, target }) => `${from} → ${target} (${roomOf(from)} may not import ${roomOf(target)})`);
+    expect(wrong).toEqual([]);
+    expect(crossings.length).toBeGreaterThan(50);
+  });
+
+  it('form no cycle between rooms', () => {
+    const graph = new Map<string, Set<string>>();
+    for (const { from, target } of crossings) (graph.get(roomOf(from)!) ?? graph.set(roomOf(from)!, new Set()).get(roomOf(from)!)!).add(roomOf(target)!);
+    expect(cycles(graph)).toEqual([]);
   });
 });
 

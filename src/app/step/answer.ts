@@ -6,10 +6,10 @@
  */
 import { exitCodeOf, type Event, type Transition } from '../../engine/transitions.js';
 import type { LeaseVerdict } from '../../engine/lease.js';
-import { boundarySummary } from '../boundary-summary.js';
-import type { Written } from '../commit.js';
-import type { Loaded } from '../load-state.js';
-import { buildView, type BatchView } from '../view.js';
+import { boundarySummary } from '../views/boundary-summary.js';
+import type { Written } from '../transaction/commit.js';
+import type { Loaded } from '../transaction/load-state.js';
+import { buildView, type BatchView } from '../views/view.js';
 import { reached, type FinalStepPlan, type Stage, type StepAnswer } from './run.js';
 import { evidenceFor, type Evidence } from '../../engine/evidence.js';
 import { reportOf } from '../../engine/task-batches.js';

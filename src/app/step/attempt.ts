@@ -6,7 +6,7 @@
  * them); a batch that begins gets its report's hash when one is on disk
  * already; `next` sending the agent to work gets the skill's own state file;
  * a run with no test command pinned takes one as a step starts, where one is
- * known (`app/verify.ts`). Then what the plan will need, as the pure planner
+ * known (`app/transaction/verify.ts`). Then what the plan will need, as the pure planner
  * says it will (`planStep`, asked ahead): git for the progress commit it owes
  * (opened only then: a step resumed starts no git), the work tree as the
  * step it finishes began, the skill file and the templates of the step it
@@ -20,14 +20,14 @@ import type { JournalEntry } from '../../formats/journal-line.js';
 import { hashFiles, stepFiles } from '../../io/gather-outputs.js';
 import { latestAbout } from '../../io/journal-head.js';
 import { skillFile } from '../../io/skills.js';
-import type { Loaded } from '../load-state.js';
-import { outputsForStep } from '../skill-outputs.js';
-import { startTree, worthCommitting, type CommitGitOpener } from '../progress-commit.js';
-import { skillPosition } from '../skill-position.js';
-import { reportHashOnDisk } from '../task-batches.js';
+import type { Loaded } from '../transaction/load-state.js';
+import { outputsForStep } from '../transaction/skill-outputs.js';
+import { startTree, worthCommitting, type CommitGitOpener } from '../git/progress-commit.js';
+import { skillPosition } from '../transaction/skill-position.js';
+import { reportHashOnDisk } from '../transaction/task-batches.js';
 import type { Settings } from '../../formats/settings.js';
 import type { Position } from '../../formats/pointer/position.js';
-import { NAME_IT, pinEntry, pinOf, pinToTake } from '../verify.js';
+import { NAME_IT, pinEntry, pinOf, pinToTake } from '../transaction/verify.js';
 import { checksOf } from '../../evidence/index.js';
 import { reached, type AttemptRead, type OutputsOf, type Stage, type StepRun } from './run.js';
 

@@ -17,9 +17,9 @@ import type { CommitSetting } from '../../formats/settings.js';
 import { readBounded } from '../../io/read-bounded.js';
 import { displayPath, type Repo } from '../../io/repo.js';
 import { OUTPUT_FILE_MAX_BYTES } from '../../limits.js';
-import { firstCommitMissing, gitFallbackOff } from '../git-source.js';
-import type { Loaded } from '../load-state.js';
-import type { CommitGitOpener } from '../progress-commit.js';
+import { firstCommitMissing, gitFallbackOff } from '../git/source.js';
+import type { Loaded } from '../transaction/load-state.js';
+import type { CommitGitOpener } from '../git/progress-commit.js';
 import { reached, type CodeSeen, type Stage } from './run.js';
 
 /** Stage `code`: the code the batch changed, and the decision made again with it; the run as it was where no batch is done. */

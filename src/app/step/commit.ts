@@ -1,6 +1,6 @@
 /**
  * Stage `commit` of the step pipeline: the progress commit the write owes
- * (`tx.commit`, once: `app/progress-commit.ts`), made of the files the write
+ * (`tx.commit`, once: `app/git/progress-commit.ts`), made of the files the write
  * touched and those `done`'s judges read as judged; where git cannot take it
  * now, owed and said (rule 11). What was written, with the commit.
  */

@@ -18,14 +18,14 @@ import { stepByNumber } from '../../flow/model.js';
 import { holderText, type Lock } from '../../io/lock.js';
 import { displayPath } from '../../io/repo.js';
 import { isoTime } from '../../timestamp.js';
-import type { Plan } from '../commit.js';
-import { pointerAt } from '../final-plan.js';
-import type { Loaded } from '../load-state.js';
-import { judgedBlobs, owedCommit } from '../progress-commit.js';
-import { outputsForStep } from '../skill-outputs.js';
-import type { Decision } from '../transaction.js';
+import type { Plan } from '../transaction/commit.js';
+import { pointerAt } from '../transaction/final-plan.js';
+import type { Loaded } from '../transaction/load-state.js';
+import { judgedBlobs, owedCommit } from '../git/progress-commit.js';
+import { outputsForStep } from '../transaction/skill-outputs.js';
+import type { Decision } from '../transaction/transact.js';
 import { batchTemplatesOf, templatesOf } from './gather.js';
-import { judgedTexts } from './judged.js';
+import { judgedTexts } from '../git/judged.js';
 import { reached, type AttemptRead, type CodeSeen, type PlannedStep, type Stage } from './run.js';
 
 /** Stage `plan`: the step plan and its write, final. */

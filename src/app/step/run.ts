@@ -14,14 +14,14 @@ import type { CodeFacts } from '../../engine/batch-code.js';
 import type { SkillState, StepInput, StepPlan } from '../../engine/step-plan.js';
 import type { Event, Transition } from '../../engine/transitions.js';
 import type { Position } from '../../formats/pointer/position.js';
-import type { Written } from '../commit.js';
-import type { WriteFacts } from '../final-plan.js';
-import type { Loaded } from '../load-state.js';
-import type { CommitGit, CommitGitOpener } from '../progress-commit.js';
-import type { DeclaredOutputs } from '../skill-outputs.js';
-import type { Decision, Tx } from '../transaction.js';
+import type { Written } from '../transaction/commit.js';
+import type { WriteFacts } from '../transaction/final-plan.js';
+import type { Loaded } from '../transaction/load-state.js';
+import type { CommitGit, CommitGitOpener } from '../git/progress-commit.js';
+import type { DeclaredOutputs } from '../transaction/skill-outputs.js';
+import type { Decision, Tx } from '../transaction/transact.js';
 import type { Repo } from '../../io/repo.js';
-import type { View } from '../view.js';
+import type { View } from '../views/view.js';
 
 export interface StepRequest {
   event: Event;

@@ -1,7 +1,7 @@
 /**
  * Stage `write` of the step pipeline: the plan written, once, by the
- * transaction (`tx.write`: made final by `app/final-plan.ts`, then
- * `app/commit.ts`: journal, pointer, lease, files, checkpoint, index, all or
+ * transaction (`tx.write`: made final by `app/transaction/final-plan.ts`, then
+ * `app/transaction/commit.ts`: journal, pointer, lease, files, checkpoint, index, all or
  * nothing). It returns every file it touched, as changesets'
  * `applyReleasePlan` does, for the progress commit to hold.
  */

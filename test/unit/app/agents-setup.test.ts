@@ -14,11 +14,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { claudeCommand } from '../../../src/clients/instructions.js';
 import { AGENT_WRITE_TOOLS, OPTION_COMMANDS, PERSON_COMMANDS, PERSON_OPTIONS } from '../../../src/clients/client.js';
 import { askRules } from '../../../src/clients/claude-code.js';
-import type { Context } from '../../../src/app/context.js';
-import { runInit } from '../../../src/app/init.js';
-import { leftoverFolders } from '../../../src/app/commit.js';
+import type { Context } from '../../../src/app/transaction/context.js';
+import { runInit } from '../../../src/app/setup/init.js';
+import { leftoverFolders } from '../../../src/app/transaction/commit.js';
 import { openRepo } from '../../../src/io/repo.js';
-import { runStep } from '../../../src/app/step.js';
+import { runStep } from '../../../src/app/step/run-step.js';
 import { COMMANDS } from '../../../src/commands/index.js';
 import { ROOT } from '../../helpers/engine.js';
 

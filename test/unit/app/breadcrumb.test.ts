@@ -7,9 +7,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runBreadcrumb } from '../../../src/app/breadcrumb.js';
-import type { Context } from '../../../src/app/context.js';
-import { runStep } from '../../../src/app/step.js';
+import { runBreadcrumb } from '../../../src/app/views/breadcrumb.js';
+import type { Context } from '../../../src/app/transaction/context.js';
+import { runStep } from '../../../src/app/step/run-step.js';
 // `write` without a text writes a file a skill declares as the skill says (its template filled).
 import { tempRepo as repo, write } from '../../helpers/cli.js';
 

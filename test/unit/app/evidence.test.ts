@@ -9,7 +9,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Context } from '../../../src/app/context.js';
+import type { Context } from '../../../src/app/transaction/context.js';
 import { readArguments, type Answer } from '../../../src/commands/command.js';
 import { COMMANDS, type AnyCommand } from '../../../src/commands/index.js';
 import { errorJson, InputError } from '../../../src/errors.js';

@@ -8,9 +8,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCheck } from '../../../src/app/check.js';
-import type { Context } from '../../../src/app/context.js';
-import { runInit } from '../../../src/app/init.js';
+import { runCheck } from '../../../src/app/views/check.js';
+import type { Context } from '../../../src/app/transaction/context.js';
+import { runInit } from '../../../src/app/setup/init.js';
 
 const made: string[] = [];
 afterEach(() => {

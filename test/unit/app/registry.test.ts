@@ -6,7 +6,7 @@
  * layer's behaviour is tried first.
  */
 import { describe, expect, it } from 'vitest';
-import type { Context } from '../../../src/app/context.js';
+import type { Context } from '../../../src/app/transaction/context.js';
 import { readArguments, type Answer } from '../../../src/commands/command.js';
 import { COMMANDS, type AnyCommand } from '../../../src/commands/index.js';
 import { errorJson } from '../../../src/errors.js';

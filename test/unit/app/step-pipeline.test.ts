@@ -8,8 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Context } from '../../../src/app/context.js';
-import { runStep } from '../../../src/app/step.js';
+import type { Context } from '../../../src/app/transaction/context.js';
+import { runStep } from '../../../src/app/step/run-step.js';
 import { STEP_STAGES } from '../../../src/app/step/stages.js';
 import type { StepRun } from '../../../src/app/step/run.js';
 import { tempRepo, write } from '../../helpers/cli.js';

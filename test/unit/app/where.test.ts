@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hintLaunch, rootElsewhere } from '../../../src/app/where.js';
+import { hintLaunch, rootElsewhere } from '../../../src/app/views/where.js';
 import { ROOT } from '../../helpers/engine.js';
 
 const made: string[] = [];

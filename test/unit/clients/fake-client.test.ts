@@ -13,11 +13,11 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCheck } from '../../../src/app/check.js';
-import { leftoverFolders } from '../../../src/app/commit.js';
-import { sessionOf, type Context } from '../../../src/app/context.js';
-import { runInit } from '../../../src/app/init.js';
-import { runUninstall } from '../../../src/app/uninstall.js';
+import { runCheck } from '../../../src/app/views/check.js';
+import { leftoverFolders } from '../../../src/app/transaction/commit.js';
+import { sessionOf, type Context } from '../../../src/app/transaction/context.js';
+import { runInit } from '../../../src/app/setup/init.js';
+import { runUninstall } from '../../../src/app/setup/uninstall.js';
 import type { Client } from '../../../src/clients/client.js';
 import { ours, oursRemoved, withMcpServer, withoutMcpServer } from '../../../src/clients/config-files.js';
 import { CLIENTS, hookClient, hookFields, mcpSessionOf } from '../../../src/clients/index.js';

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { repositoryFiles } from '../../../src/app/init.js';
+import { repositoryFiles } from '../../../src/app/setup/init.js';
 import type { SetupFile } from '../../../src/clients/client.js';
 import { CLIENTS } from '../../../src/clients/index.js';
 import { everyLaunch } from '../../../src/clients/launch.js';

@@ -6,7 +6,7 @@
  * one failure, whatever its wording.
  */
 import { describe, expect, it } from 'vitest';
-import { sessionOf } from '../../../src/app/context.js';
+import { sessionOf } from '../../../src/app/transaction/context.js';
 import { judgeLease, type Lease } from '../../../src/engine/lease.js';
 import { judgeRepeat } from '../../../src/engine/repeat.js';
 import { apply } from '../../../src/engine/transitions.js';

@@ -355,7 +355,7 @@ describe('the index of judges', () => {
 describe('a command as a report and a run spell it', () => {
   it('is the same command however the shell quotes it', async () => {
     const { commandKey, shellWords } = await import('../../../src/evidence/exit-code.js');
-    const { commandLine } = await import('../../../src/app/exec.js');
+    const { commandLine } = await import('../../../src/app/step/exec.js');
     const words = ['node', '-e', "console.log('12 passed, 0 failed')"];
     expect(shellWords(`node -e "console.log('12 passed, 0 failed')"`)).toEqual(words);
     expect(commandKey(commandLine(words))).toBe(commandKey(`node -e "console.log('12 passed, 0 failed')"`));

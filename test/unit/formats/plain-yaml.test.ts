@@ -6,10 +6,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseYaml } from '../../../src/app/parse-yaml.js';
+import { parseYaml } from '../../../src/app/transaction/parse-yaml.js';
 import { readPlainYaml } from '../../../src/formats/plain-yaml.js';
 import { verifyLine } from '../../../src/formats/settings.js';
-import { COMMIT_OFF_LINES } from '../../../src/app/init.js';
+import { COMMIT_OFF_LINES } from '../../../src/app/setup/init.js';
 
 const yamlOf = (text: string): unknown => {
   try {

@@ -1,7 +1,7 @@
 /** The settings file: every key read and checked, problems naming the file, and what autopilot would write reads back the same. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseYaml } from '../../../src/app/parse-yaml.js';
+import { parseYaml } from '../../../src/app/transaction/parse-yaml.js';
 import { parseSettings, serializeSettings, staleAfter, type Settings } from '../../../src/formats/settings.js';
 import { DEFAULT_STALE_MS } from '../../../src/limits.js';
 

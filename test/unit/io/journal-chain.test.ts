@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { stampEntries } from '../../../src/app/commit.js';
+import { stampEntries } from '../../../src/app/transaction/commit.js';
 import { chainHash, entry, judgeLine, prevOf, serializeEntries, type JournalEntry, type StampedEntry } from '../../../src/formats/journal-line.js';
 import type { Position } from '../../../src/formats/pointer/position.js';
 import { readJournalHead } from '../../../src/io/journal-head.js';
