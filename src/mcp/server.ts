@@ -11,7 +11,7 @@
  * Loaded only by `autopilot mcp`, so no other command pays for the SDK.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   ErrorCode,
   ListResourcesRequestSchema,

@@ -8,7 +8,7 @@
  * session, so it is kept small: short descriptions, and output schemas that
  * name the keys an answer always has.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Context } from '../app/transaction/context.js';
 import type { Answer, ArgumentSpec, GLOBAL_OPTIONS, OptionSpec, readArguments } from '../commands/command.js';
 import { snakeCase } from '../commands/snake-case.js';

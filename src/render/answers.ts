@@ -6,7 +6,7 @@
  * them. Only `autopilot mcp` and the tests load this file at run time (the
  * CLI imports its types, which cost nothing): zod stays off start-up.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ERROR_CODES } from '../errors.js';
 import { STATUSES } from '../formats/pointer/position.js';
 
