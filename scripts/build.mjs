@@ -73,17 +73,8 @@ const stubs = {
     b.onResolve({ filter: /^picomatch$/ }, (args) =>
       args.importer.endsWith('picomatch-on-first-use.cjs') ? undefined : { path: resolve(root, 'scripts/stubs/picomatch-on-first-use.cjs') },
     );
-    b.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
-      /[\\/]zod[\\/]/.test(args.importer) ? { path: resolve(root, 'scripts/stubs/zod-locales.js') } : undefined,
-    );
-    b.onResolve({ filter: /^\.\/compile\.js$/ }, (args) =>
-      /[\\/]zod[\\/]v4[\\/]core[\\/]/.test(args.importer) ? { path: resolve(root, 'scripts/stubs/zod-compile.js') } : undefined,
-    );
     b.onResolve({ filter: /^\.\.?\/(?:core\/)?(?:json-schema-processors|to-json-schema|json-schema-generator)\.js$/ }, (args) =>
       /[\\/]zod[\\/]v4[\\/]/.test(args.importer) ? { path: resolve(root, 'scripts/stubs/zod-json-schema.js') } : undefined,
-    );
-    b.onResolve({ filter: /^\.\/from-json-schema\.js$/ }, (args) =>
-      /[\\/]zod[\\/]v4[\\/]classic[\\/]/.test(args.importer) ? { path: resolve(root, 'scripts/stubs/zod-from-json-schema.js') } : undefined,
     );
   },
 };
