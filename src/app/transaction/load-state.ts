@@ -243,7 +243,6 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride,
   const boundary = mayWait ? pendingBoundary(flow, reconciled.position, latestBoundary()) : undefined;
   const stopped = mayWait ? stoppedAtBoundary(flow, reconciled.position, latestBoundary()) : undefined;
   const skills = readSkillPinState(repo, flow, head, journal.read);
-  const loadedIndex = journal.loaded();
   return {
     repo,
     flows,
@@ -254,13 +253,13 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride,
     record,
     evidence,
     reconciled,
-    ...(loadedIndex ? { index: loadedIndex } : {}),
-    ...(boundary ? { boundary } : {}),
+    index: journal.loaded(),
+    boundary,
     stopped,
-    ...(run.flowChange ? { flowChange: run.flowChange } : {}),
+    flowChange: run.flowChange,
     skills,
-    ...(override?.broken !== undefined ? { brokenPointer: override.broken } : {}),
-    ...(fork ? { fork } : {}),
+    brokenPointer: override?.broken,
+    fork,
     held,
     gateWalk: edit && edit.toJudge.length > 0 ? edit.toJudge : undefined,
   };

@@ -66,7 +66,7 @@ export async function runCheck(ctx: Pick<Context, 'repo'>): Promise<CheckResult>
   // The agent clients' files (`src/clients/`): an older text tells the agent what this version no longer does.
   problems.push(...(await outdatedClientFiles(repo)));
   const gitOff = gitFallbackOff(repo);
-  return { problems, flows: flows.map((f) => f.id), skills: skills.size, pointer, journalEvents, ...(gitOff ? { gitOff } : {}) };
+  return { problems, flows: flows.map((f) => f.id), skills: skills.size, pointer, journalEvents, gitOff };
 }
 
 /** Every skill a flow names, by name; a skill with no SKILL.md is a problem at each step that names it, a file too large one problem. */
