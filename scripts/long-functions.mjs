@@ -2,16 +2,20 @@
 /**
  * Lists every function, method and arrow in src/ longer than a limit
  * (80 lines unless given), longest first, with its file, line and length.
- * A report, not a check: it always exits 0.
+ * A report: it exits 0. With `--check` (run by `npm run lint`), a rule: it
+ * says nothing when none is over, else lists them and exits 1.
  *
- *   node scripts/long-functions.mjs [limit] [folder]
+ *   node scripts/long-functions.mjs [--check] [limit] [folder]
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 
-const limit = Number(process.argv[2] ?? 80);
-const root = process.argv[3] ?? 'src';
+const args = process.argv.slice(2);
+const check = args.includes('--check');
+const [limitArg, rootArg] = args.filter((a) => a !== '--check');
+const limit = Number(limitArg ?? 80);
+const root = rootArg ?? 'src';
 
 /** Every .ts file under a folder, in name order. */
 function sourceFiles(folder) {
@@ -49,5 +53,8 @@ for (const path of sourceFiles(root)) {
   visit(file);
 }
 found.sort((a, b) => b.lines - a.lines || a.path.localeCompare(b.path));
-for (const f of found) console.log(`${String(f.lines).padStart(4)}  ${f.path}:${f.start}  ${f.name}`);
-console.log(`${found.length} function(s) over ${limit} lines in ${root}/`);
+if (check && found.length === 0) process.exit(0);
+const say = check ? console.error : console.log;
+for (const f of found) say(`${String(f.lines).padStart(4)}  ${f.path}:${f.start}  ${f.name}`);
+say(`${found.length} function(s) over ${limit} lines in ${root}/${check ? ': split each into named steps (docs/architecture.md)' : ''}`);
+if (check) process.exit(1);

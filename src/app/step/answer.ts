@@ -42,13 +42,13 @@ async function stepAnswer(event: Event, loaded: Loaded, plan: FinalStepPlan, fac
   const summary =
     outcome.kind === 'boundary' && !outcome.answered ? await boundarySummary(repo, flow, outcome.after, loaded.reconciled.position.cycle) : undefined;
   const view = buildView(event.type, loaded, transition.position, outcome, {
-    ...(summary ? { summary } : {}),
-    ...(committed ? { committed } : {}),
+    summary,
+    committed,
     ...(written.checkpoint ? { checkpoint: written.checkpoint.id } : {}),
-    ...(plan.answer ? { answer: plan.answer } : {}),
+    answer: plan.answer,
     ...(shownAgain(event, transition) ? { again: true as const } : {}),
-    ...(plan.acted ? { acted: plan.acted } : {}),
-    ...(plan.reason ? { reason: plan.reason } : {}),
+    acted: plan.acted,
+    reason: plan.reason,
     ...(plan.passedOver.length > 0 ? { passedOver: plan.passedOver } : {}),
     ...(notices.length + (written.notices?.length ?? 0) > 0 ? { notices: [...notices, ...(written.notices ?? [])] } : {}),
     ...(facts.templates.length > 0 ? { templates: [...facts.templates] } : {}),

@@ -128,10 +128,26 @@ export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writ
   if (!lock.held()) throw new Error('commit without the lock');
   const targets = [repo.journalFile, repo.pointerFile, repo.leaseFile, repo.journalIndexFile, ...(plan.files ?? []).map((f) => f.path)];
   for (const file of targets) gatePath(repo, file);
+  const stamped = stampPlan(repo, lastSeq, plan, writer);
+  // Every file the plan writes can be written, before anything is: a read-only folder is exit 2 naming it, with nothing written.
+  checkWritable(repo, [
+    ...(stamped.length > 0 ? [{ file: repo.journalFile, append: true }] : []),
+    ...(plan.pointer ? [{ file: repo.pointerFile }] : []),
+    ...(plan.lease ? [{ file: repo.leaseFile }] : []),
+    ...(plan.files ?? []).map((f) => ({ file: f.path })),
+  ]);
   const written: string[] = [];
-  const wrote = (file: string) => written.push(displayPath(file, repo.root));
+  const checkpoint = writeAll(repo, plan, stamped, { lastSeq, writer, written });
+  removeCommitLeftovers(repo, plan, written);
+  // Housekeeping after the commit is whole: old checkpoints archived, the derived index saved. Neither can undo it.
+  const pruned = checkpoint ? prune(repo, checkpoint.at, checkpoint.id) : [];
+  if (plan.index?.stale) saveIndex(repo, plan.index);
+  crashPoint('before-release');
+  return { files: written, entries: stamped, ...(checkpoint ? { checkpoint: { id: checkpoint.id, pruned } } : {}) };
+}
 
-  // The chain is read from the file itself, under the lock: its last line, and a merge not yet settled.
+/** The plan's entries stamped on the chain as the file ends, read under the lock (its last line, a merge not yet settled); the index they carry brought along. */
+function stampPlan(repo: Repo, lastSeq: number, plan: Plan, writer: Writer): StampedEntry[] {
   const end = plan.entries.length > 0 ? readJournalHead(repo.journalFile) : undefined;
   const chain: ChainEnd = { ...(end?.last !== undefined ? { prev: end.last } : {}), ...(end?.fork ? { unsettled: end.fork.seam } : {}) };
   const held = plan.pointer?.extras.held ?? undefined;
@@ -147,16 +163,24 @@ export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writ
     held,
   );
   carryJournalIndex(repo, end, stamped);
-  // Every file the plan writes can be written, before anything is: a read-only folder is exit 2 naming it, with nothing written.
-  checkWritable(repo, [
-    ...(stamped.length > 0 ? [{ file: repo.journalFile, append: true }] : []),
-    ...(plan.pointer ? [{ file: repo.pointerFile }] : []),
-    ...(plan.lease ? [{ file: repo.leaseFile }] : []),
-    ...(plan.files ?? []).map((f) => ({ file: f.path })),
-  ]);
-  // All or nothing: a write that fails (a full disk) takes back every write of the commit before it.
+  return stamped;
+}
+
+/** What every write of a commit shares: the sequence number read, who writes, and the repository-relative paths written so far. */
+interface Writing {
+  lastSeq: number;
+  writer: Writer;
+  written: string[];
+}
+
+/**
+ * Every write of the plan, in order: journal, pointer, lease, whole files,
+ * checkpoint. All or nothing: a write that fails (a full disk) takes back
+ * every write before it. Returns the checkpoint taken.
+ */
+function writeAll(repo: Repo, plan: Plan, stamped: StampedEntry[], w: Writing): { id: string; at: Date } | undefined {
   const undo = new Undo();
-  let pointerText = plan.checkpoint?.pointer;
+  const wrote = (file: string) => w.written.push(displayPath(file, repo.root));
   let checkpoint: { id: string; at: Date } | undefined;
   try {
     if (stamped.length > 0) {
@@ -166,28 +190,12 @@ export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writ
       wrote(repo.journalFile);
       crashPoint('after-journal');
     }
-    if (plan.pointer) {
-      const seq = stamped.length > 0 ? stamped[stamped.length - 1]!.seq : undefined;
-      const text = serializePointer(plan.pointer.position, { ...plan.pointer.extras, ...(seq === undefined ? {} : { seq }) });
-      // A checkpoint `before` the change keeps the text it was given (the pointer as it was).
-      if (!plan.checkpoint?.before) pointerText = text;
-      undo.mkdir(dirname(repo.pointerFile));
-      undo.keep(repo.pointerFile);
-      writeFileAtomically(repo.pointerFile, text, { diskFull: diskFullWanted('pointer') });
-      crashPoint('after-pointer');
-      wrote(repo.pointerFile);
-    }
-    if (plan.lease === 'release') {
-      undo.keep(repo.leaseFile);
-      removeLease(repo.leaseFile);
-    } else if (plan.lease) {
-      undo.mkdir(repo.autopilotDir);
-      // A renewal that is the commit's one write needs no old version kept: its rename happened or it did not.
-      const alone = stamped.length === 0 && !plan.pointer && (plan.files ?? []).length === 0 && !plan.checkpoint;
-      if (!alone) undo.keep(repo.leaseFile);
-      // Not fsynced: a lease lost to a power cut is only taken again.
-      writeFileAtomically(repo.leaseFile, serializeLease(plan.lease), { fsync: false, diskFull: diskFullWanted('lease') });
-    }
+    const text = plan.pointer ? writePointer(repo, undo, plan.pointer, stamped, wrote) : undefined;
+    // A checkpoint `before` the change keeps the text it was given (the pointer as it was).
+    const pointerText = text !== undefined && !plan.checkpoint?.before ? text : plan.checkpoint?.pointer;
+    // A renewal that is the commit's one write needs no old version kept: its rename happened or it did not.
+    const alone = stamped.length === 0 && !plan.pointer && (plan.files ?? []).length === 0 && !plan.checkpoint;
+    if (plan.lease) writeLease(repo, undo, plan.lease, alone);
     const files = plan.files ?? [];
     files.forEach((file, i) => {
       undo.mkdir(dirname(file.path));
@@ -195,57 +203,94 @@ export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writ
       writeFileAtomically(file.path, file.text, { diskFull: diskFullWanted('file') && i === files.length - 1 });
       wrote(file.path);
     });
-    if (plan.checkpoint && pointerText !== undefined) {
-      const now = writer.now();
-      const id = checkpointId(now, plan.checkpoint.label);
-      const seq = stamped.at(-1)?.seq ?? lastSeq;
-      const file = checkpointFile(repo, id);
-      gatePath(repo, file);
-      undo.mkdir(dirname(file));
-      undo.keep(file);
-      writeFileAtomically(
-        file,
-        serializeCheckpoint({
-          id,
-          at: isoTime(now),
-          note: plan.checkpoint.note,
-          seq,
-          pointer: pointerText,
-          ...(plan.checkpoint.skillState?.length ? { skill_state: plan.checkpoint.skillState } : {}),
-        }),
-        {
-          diskFull: diskFullWanted('checkpoint'),
-        },
-      );
-      wrote(file);
-      checkpoint = { id, at: now };
-    }
+    if (plan.checkpoint && pointerText !== undefined) checkpoint = writeCheckpoint(repo, undo, plan.checkpoint, pointerText, stamped, w, wrote);
   } catch (error) {
     throw undone(repo, error, undo.undo());
   }
   undo.done();
-  // What an interrupted commit left beside the pointer and the lease (a temporary file, an old version kept), whichever this one wrote.
+  return checkpoint;
+}
+
+/** The pointer replaced atomically, naming the journal event it reflects (the batch's last); its text. */
+function writePointer(repo: Repo, undo: Undo, pointer: NonNullable<Plan['pointer']>, stamped: StampedEntry[], wrote: (file: string) => void): string {
+  const seq = stamped.length > 0 ? stamped[stamped.length - 1]!.seq : undefined;
+  const text = serializePointer(pointer.position, { ...pointer.extras, ...(seq === undefined ? {} : { seq }) });
+  undo.mkdir(dirname(repo.pointerFile));
+  undo.keep(repo.pointerFile);
+  writeFileAtomically(repo.pointerFile, text, { diskFull: diskFullWanted('pointer') });
+  crashPoint('after-pointer');
+  wrote(repo.pointerFile);
+  return text;
+}
+
+/** The lease released, or written (renewed or taken); `alone`: the commit's one write, with no old version to keep. */
+function writeLease(repo: Repo, undo: Undo, lease: Lease | 'release', alone: boolean): void {
+  if (lease === 'release') {
+    undo.keep(repo.leaseFile);
+    removeLease(repo.leaseFile);
+    return;
+  }
+  undo.mkdir(repo.autopilotDir);
+  if (!alone) undo.keep(repo.leaseFile);
+  // Not fsynced: a lease lost to a power cut is only taken again.
+  writeFileAtomically(repo.leaseFile, serializeLease(lease), { fsync: false, diskFull: diskFullWanted('lease') });
+}
+
+/** A checkpoint of the pointer as the plan leaves it, at the batch's last event. */
+function writeCheckpoint(
+  repo: Repo,
+  undo: Undo,
+  asked: NonNullable<Plan['checkpoint']>,
+  pointerText: string,
+  stamped: StampedEntry[],
+  w: Writing,
+  wrote: (file: string) => void,
+): { id: string; at: Date } {
+  const now = w.writer.now();
+  const id = checkpointId(now, asked.label);
+  const seq = stamped.at(-1)?.seq ?? w.lastSeq;
+  const file = checkpointFile(repo, id);
+  gatePath(repo, file);
+  undo.mkdir(dirname(file));
+  undo.keep(file);
+  writeFileAtomically(
+    file,
+    serializeCheckpoint({
+      id,
+      at: isoTime(now),
+      note: asked.note,
+      seq,
+      pointer: pointerText,
+      ...(asked.skillState?.length ? { skill_state: asked.skillState } : {}),
+    }),
+    { diskFull: diskFullWanted('checkpoint') },
+  );
+  wrote(file);
+  return { id, at: now };
+}
+
+/** What an interrupted commit or write left (a temporary file, an old version kept), removed once this commit is whole. */
+function removeCommitLeftovers(repo: Repo, plan: Plan, written: string[]): void {
+  // Beside the pointer and the lease, whichever this one wrote.
   if (written.length > 0 || plan.lease) {
     removeLeftovers(repo.pointerFile);
     removeLeftovers(repo.leaseFile);
   }
-  // What an interrupted write left beside a file of the user's: only our own temporaries.
+  // Beside a file of the user's: only our own temporaries.
   for (const file of plan.files ?? []) removeLeftovers(file.path, { ours: true });
   // And what a killed command left in any folder autopilot writes into, whichever files this one wrote.
   if (written.length > 0 || plan.lease) sweepLeftovers(leftoverFolders(repo, plan.files ?? []));
-  // Housekeeping after the commit is whole: old checkpoints archived, the derived index saved. Neither can undo it.
-  const pruned = checkpoint ? prune(repo, checkpoint.at, checkpoint.id) : [];
-  if (plan.index?.stale) {
-    try {
-      mkdirSync(dirname(repo.journalIndexFile), { recursive: true });
-      writeFileAtomically(repo.journalIndexFile, serializeJournalIndex(plan.index.index), { fsync: false });
-      removeLeftovers(repo.journalIndexFile);
-    } catch {
-      // A cache: the next reader derives it again.
-    }
+}
+
+/** The derived journal index saved when the read found it lagging: a cache, so a write that fails is left for the next reader to derive again. */
+function saveIndex(repo: Repo, index: LoadedIndex): void {
+  try {
+    mkdirSync(dirname(repo.journalIndexFile), { recursive: true });
+    writeFileAtomically(repo.journalIndexFile, serializeJournalIndex(index.index), { fsync: false });
+    removeLeftovers(repo.journalIndexFile);
+  } catch {
+    // A cache: the next reader derives it again.
   }
-  crashPoint('before-release');
-  return { files: written, entries: stamped, ...(checkpoint ? { checkpoint: { id: checkpoint.id, pruned } } : {}) };
 }
 
 /**

@@ -125,7 +125,7 @@ export function pointerAt(loaded: Loaded, position: Position, lastAction: LastAc
       loops: loopStart(loaded.flow) !== undefined,
       preamble: loaded.pointer?.preamble ?? '',
       extraSections: loaded.pointer?.extraSections ?? '',
-      ...(lastAction ? { lastAction } : {}),
+      lastAction,
       ...(held ? { held } : {}),
     },
   };

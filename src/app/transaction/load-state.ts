@@ -9,7 +9,7 @@ import { describeRecord, judgeFork, type ForkVerdict, type JournalFork } from '.
 import { checkRecord, type RecordVerdict } from '../../engine/record.js';
 import type { JournalCut } from '../../engine/journal-cut.js';
 import { locate, resolveByName, type Drift, type Reconciled, type Walk } from '../../engine/reconcile.js';
-import { carriedHeld, heldStateDrift, judgeEdit, type HeldState } from './hand-edit.js';
+import { carriedHeld, heldStateDrift, judgeEdit, type EditVerdict, type HeldState } from './hand-edit.js';
 import type { CriteriaHeld } from '../../engine/criteria.js';
 import { InputError, type Problem } from '../../errors.js';
 import { invalidFlows, invalidFlowsError } from './invalid-flows.js';
@@ -28,6 +28,7 @@ import { parsePointer, type ParsedPointer } from '../../formats/pointer/parse-po
 import { positionHash } from '../../formats/pointer/serialize-pointer.js';
 import { POINTER_MAX_BYTES } from '../../limits.js';
 import type { Finding } from '../../evidence/types.js';
+import type { Position } from '../../formats/pointer/position.js';
 import type { StampedEntry } from '../../formats/journal-line.js';
 
 export interface Loaded {
@@ -225,22 +226,98 @@ export const foundKey = (cycle: number, step: number) => `${cycle}:${step}`;
 
 /** `known`: the journal's end as the caller read it under the lock, with nothing written since (one read, not two). */
 export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride, known?: JournalHead, judged?: JudgedSteps): Loaded {
-  let pointer = override ? override.pointer : readPointer(repo);
+  const filePointer = override ? override.pointer : readPointer(repo);
   gatePath(repo, repo.journalFile);
-  const read = known ?? readJournalHead(repo.journalFile);
-  // Rule 11: a merge not yet settled decides where the work stands, whatever the pointer file says (one side's text, or both).
-  const fork: ForkSeen | undefined = read.fork ? { fork: read.fork, verdict: judgeFork(read.fork) } : undefined;
-  const forkRecord = fork ? (fork.verdict.kind === 'agree' ? fork.verdict.record : fork.fork.base) : undefined;
-  const head: JournalHead = fork ? { ...withoutRecord(read), ...(forkRecord ? { record: forkRecord } : {}) } : read;
-  const filePointer = pointer;
-  if (fork) pointer = null;
+  const { fork, head } = journalEnd(known ?? readJournalHead(repo.journalFile));
+  const journal = journalIndexOf(repo, head);
+  const found = startOf({ repo, flows, head, journal }, filePointer, fork);
+  const evidenceOf = evidenceReader(repo, journal.read, judged);
+  const { run, edit } = heldEditOf({ repo, flows, head, journal }, found, evidenceOf);
+  const { pointer, flow, record } = run;
+  const held: HeldState | undefined = edit?.held ? { edit: edit.held, fresh: true } : fork ? undefined : carriedHeld(head, pointer);
+  let boundaryEvent: { at?: StampedEntry } | undefined;
+  const latestBoundary = () => (boundaryEvent ??= { at: latestOf(repo.journalFile, flow.id, BOUNDARY_EVENTS) }).at;
+  const { evidence, ...located } = locateRun(repo, run, override, evidenceOf, latestBoundary);
+  const reconciled = reconciledOf({ override, run, fork, edit, held, located });
+  const mayWait = mayWaitAtBoundary(flow, reconciled.position);
+  const boundary = mayWait ? pendingBoundary(flow, reconciled.position, latestBoundary()) : undefined;
+  const stopped = mayWait ? stoppedAtBoundary(flow, reconciled.position, latestBoundary()) : undefined;
+  const skills = readSkillPinState(repo, flow, head, journal.read);
+  return {
+    repo,
+    flows,
+    flow,
+    pointer,
+    head,
+    lastSeq: Math.max(head.lastSeq, pointer?.record?.seq ?? 0),
+    record,
+    evidence,
+    reconciled,
+    index: journal.loaded(),
+    boundary,
+    stopped,
+    flowChange: run.flowChange,
+    skills,
+    brokenPointer: override?.broken,
+    fork,
+    held,
+    gateWalk: edit && edit.toJudge.length > 0 ? edit.toJudge : undefined,
+  };
+}
+
+/** Rule 11: a merge not yet settled decides where the work stands, whatever the pointer file says (one side's text, or both). */
+function journalEnd(read: JournalHead): { fork?: ForkSeen; head: JournalHead } {
+  if (!read.fork) return { head: read };
+  const fork: ForkSeen = { fork: read.fork, verdict: judgeFork(read.fork) };
+  const forkRecord = fork.verdict.kind === 'agree' ? fork.verdict.record : fork.fork.base;
+  return { fork, head: { ...withoutRecord(read), ...(forkRecord ? { record: forkRecord } : {}) } };
+}
+
+/** The journal index, read once when a step needs it; `loaded`: the index if one was read (a writer refreshes its cache). */
+interface JournalIndexRead {
+  read: () => LoadedIndex;
+  loaded: () => LoadedIndex | undefined;
+}
+
+/** The index the journal's end carries; only a journal whose end carries none is read further back (or its cache). */
+function journalIndexOf(repo: Repo, head: JournalHead): JournalIndexRead {
   let index: LoadedIndex | undefined;
-  // The index the journal's end carries; only a journal whose end carries none is read further back (or its cache).
-  const journalIndex = () => (index ??= head.index ? { index: head.index.read(), stale: false } : loadJournalIndex(repo.journalFile, repo.journalIndexFile));
+  return {
+    read: () => (index ??= head.index ? { index: head.index.read(), stale: false } : loadJournalIndex(repo.journalFile, repo.journalIndexFile)),
+    loaded: () => index,
+  };
+}
+
+/** What the steps of a read share. */
+interface Reading {
+  repo: Repo;
+  flows: Flow[];
+  head: JournalHead;
+  journal: JournalIndexRead;
+}
+
+/** Where the run starts, before the folder is read: the pointer, its flow, and how the journal backs it. */
+interface RunStart {
+  pointer: ParsedPointer | null;
+  flow: Flow;
+  flowChange?: FlowChange;
+  record: RecordVerdict;
+  /** Where reconciliation with the folder starts; null: scan the folder. */
+  start: Position | null;
+  /** The pointer is the run's only record: the journal does not back it. */
+  claimed: boolean;
+  /** The pointer's step read by its name, its number disagreeing. */
+  byName?: { position: Position; drift: Drift };
+}
+
+/** The pointer checked against its flow (pinned or current) and the journal; with none, the journal's flow, else the folder's. */
+function startOf(r: Reading, filePointer: ParsedPointer | null, fork: ForkSeen | undefined): RunStart {
+  const { repo, flows, head } = r;
+  let pointer = fork ? null : filePointer;
   let flow: Flow | undefined;
   let flowChange: FlowChange | undefined;
   const pinnedOrCurrent = (id: string, line?: number): Flow => {
-    const found = pinnedFlow(flows, id, head, journalIndex);
+    const found = pinnedFlow(flows, id, head, r.journal.read);
     if (!found) throw unknownFlow(repo, flows, id, line);
     flowChange = found.change;
     return found.flow;
@@ -250,7 +327,7 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride,
     checkStep(repo, flow, pointer);
     pointer = withCycleFromHistory(pointer, flow, head, repo);
   }
-  let record = fork ? forkRecordVerdict(fork, head, filePointer) : checkRecord(pointer, head.record, positionHash, displayPath(repo.journalFile, repo.root));
+  const record = fork ? forkRecordVerdict(fork, head, filePointer) : checkRecord(pointer, head.record, positionHash, displayPath(repo.journalFile, repo.root));
   if (!pointer) flow = record.start ? pinnedOrCurrent(record.start.flow) : detectFlow(repo, flows);
   // The pointer file's own text (a person's sections) is kept when the fork's position is written over it.
   if (fork && filePointer && record.start) pointer = { ...filePointer, position: record.start, lastAction: undefined };
@@ -264,6 +341,11 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride,
       received: `tried ${flows.map((f) => f.id).join(', ')}`,
     });
   }
+  return { pointer, flow, flowChange, record, ...claimedStart(head, pointer, flow, record) };
+}
+
+/** The start the journal supplied, still a step of the flow; and, for a pointer that is the run's only record, read by its step's name. */
+function claimedStart(head: JournalHead, pointer: ParsedPointer | null, flow: Flow, record: RecordVerdict): Pick<RunStart, 'start' | 'claimed' | 'byName'> {
   // A start the journal supplied must still name a step of the flow (the flow file may have changed since).
   let start = record.start;
   if (start && start.step !== 'done' && !stepByNumber(flow, start.step)) start = null;
@@ -272,10 +354,14 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride,
     pointer !== null && (!head.record || record.drift.some((d) => d.kind === 'hand-edit' || d.kind === 'journal-behind' || d.kind === 'journal-gone'));
   // Its name and number disagree: read by the name when that is a step of the flow — unless a person changed only the number.
   const byName = claimed && start && !(record.edited?.step && !record.edited.name) ? resolveByName(flow, start) : undefined;
-  if (byName) start = byName.position;
+  return { start: byName ? byName.position : start, claimed, byName };
+}
 
-  // The steps' evidence in a cycle of a flow, each step found on disk and judged so far with its findings.
-  const evidenceOf = (of: Flow, cycle: number, upTo: number) => {
+type EvidenceOf = (of: Flow, cycle: number, upTo: number) => Evidence;
+
+/** The steps' evidence in a cycle of a flow, each step found on disk and judged so far with its findings. */
+function evidenceReader(repo: Repo, journalIndex: () => LoadedIndex, judged: JudgedSteps | undefined): EvidenceOf {
+  return (of, cycle, upTo) => {
     const journalEvidence = (c: number, perCycle: (step: number) => boolean) => evidenceFromIndex(journalIndex().index, of.id, c, perCycle);
     const evidence = gatherEvidence(repo, of, cycle, upTo, journalEvidence);
     for (const ev of evidence.steps) {
@@ -284,26 +370,45 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride,
     }
     return evidence;
   };
-  // Rule 7: a hand edit past a gate a person owns is held, and the run starts where the journal says (`app/transaction/hand-edit.ts`).
-  const journalPosition = record.journal;
-  const runFlow =
-    journalPosition && start ? (journalPosition.flow === flow.id ? { flow } : pinnedFlow(flows, journalPosition.flow, head, journalIndex)) : undefined;
-  const edit =
-    runFlow && start
-      ? judgeEdit({ repo, flow: runFlow.flow, journal: journalPosition!, edited: start, evidenceOf: (c, upTo) => evidenceOf(runFlow.flow, c, upTo) })
-      : undefined;
-  if (edit?.held && runFlow) {
-    if (runFlow.flow !== flow) flowChange = runFlow.change;
-    flow = runFlow.flow;
-    record = { ...record, drift: record.drift.filter((d) => d.kind !== 'hand-edit') };
-  }
-  if (edit) start = edit.start;
-  const held: HeldState | undefined = edit?.held ? { edit: edit.held, fresh: true } : fork ? undefined : carriedHeld(head, pointer);
-  const chosen = flow;
+}
 
+/** Rule 7: a hand edit past a gate a person owns is held, and the run starts where the journal says (`app/transaction/hand-edit.ts`). */
+function heldEditOf(r: Reading, found: RunStart, evidenceOf: EvidenceOf): { run: RunStart; edit?: EditVerdict } {
+  const journalPosition = found.record.journal;
+  const { start } = found;
+  if (!journalPosition || !start) return { run: found };
+  const runFlow = journalPosition.flow === found.flow.id ? { flow: found.flow } : pinnedFlow(r.flows, journalPosition.flow, r.head, r.journal.read);
+  if (!runFlow) return { run: found };
+  const edit = judgeEdit({
+    repo: r.repo,
+    flow: runFlow.flow,
+    journal: journalPosition,
+    edited: start,
+    evidenceOf: (c, upTo) => evidenceOf(runFlow.flow, c, upTo),
+  });
+  if (!edit.held) return { run: { ...found, start: edit.start }, edit };
+  const run: RunStart = {
+    ...found,
+    flow: runFlow.flow,
+    flowChange: runFlow.flow !== found.flow ? runFlow.change : found.flowChange,
+    record: { ...found.record, drift: found.record.drift.filter((d) => d.kind !== 'hand-edit') },
+    start: edit.start,
+  };
+  return { run, edit };
+}
+
+/** The position reconciled with the folder (`engine/reconcile.ts`), the folder read from where the run starts. */
+function locateRun(
+  repo: Repo,
+  run: RunStart,
+  override: PointerOverride | undefined,
+  evidenceOf: EvidenceOf,
+  latestBoundary: () => StampedEntry | undefined,
+): ReturnType<typeof locate> {
+  const { flow, start } = run;
   const upTo = typeof start?.step === 'number' ? start.step : Infinity;
   const gather = (cycle: number) => {
-    const evidence = evidenceOf(chosen, cycle, upTo);
+    const evidence = evidenceOf(flow, cycle, upTo);
     // An empty folder cannot contradict git: what git says was done before the position counts as done.
     if ((override?.folderEmpty || override?.fromHead) && typeof start?.step === 'number')
       for (const ev of evidence.steps) {
@@ -312,11 +417,22 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride,
       }
     return evidence;
   };
-  let boundaryEvent: { at?: StampedEntry } | undefined;
-  const latestBoundary = () => (boundaryEvent ??= { at: latestOf(repo.journalFile, chosen.id, BOUNDARY_EVENTS) }).at;
   // A session boundary reached at the pointer, not yet answered: the folder does not walk past it.
   const atBoundary = start !== null && mayWaitAtBoundary(flow, start) && pendingBoundary(flow, start, latestBoundary()) !== undefined;
-  const { evidence, ...located } = locate(flow, start, diskCycle(repo, flow), gather, { claimed, waiting: atBoundary });
+  return locate(flow, start, diskCycle(repo, flow), gather, { claimed: run.claimed, waiting: atBoundary });
+}
+
+/** The reconciled position with every drift said once, in order: the override's, the pointer's own, the record's, the name's, the folder's, a held edit's. */
+function reconciledOf(read: {
+  override?: PointerOverride;
+  run: RunStart;
+  fork?: ForkSeen;
+  edit?: EditVerdict;
+  held?: HeldState;
+  located: Reconciled;
+}): Reconciled {
+  const { override, run, fork, edit, held, located } = read;
+  const { pointer, record, byName } = run;
   const overridden = override?.drift ? [override.drift] : [];
   // The journal standing in for a pointer that does not parse says so once (its drift), not also as "no pointer";
   // HEAD standing in for both, once, not also as a journal lost.
@@ -324,45 +440,19 @@ export function loadState(repo: Repo, flows: Flow[], override?: PointerOverride,
   const recordDrift = record.drift.filter((d) => d.kind !== unsaid);
   const readAs = (pointer?.readAs ?? []).map((message): Drift => ({ kind: 'read-as', step: pointer!.position.step, message }));
   // Two sides that disagree: nothing moves, not even by the folder, until a person keeps one; the position shown is where both began.
-  const waiting = fork?.verdict.kind === 'disagree' ? start : null;
-  const reconciled: Reconciled = waiting
-    ? { position: waiting, source: 'state', drift: [...overridden, ...readAs, ...recordDrift] }
-    : {
-        ...located,
-        drift: [
-          ...overridden,
-          ...readAs,
-          ...recordDrift,
-          ...(byName && !edit?.held ? [byName.drift] : []),
-          ...located.drift,
-          ...heldStateDrift(held, located.position),
-        ],
-        ...(override?.pointer && located.source === 'state' ? { source: 'git' as const } : {}),
-      };
-  const mayWait = mayWaitAtBoundary(flow, reconciled.position);
-  const boundary = mayWait ? pendingBoundary(flow, reconciled.position, latestBoundary()) : undefined;
-  const stopped = mayWait ? stoppedAtBoundary(flow, reconciled.position, latestBoundary()) : undefined;
-  const skills = readSkillPinState(repo, flow, head, journalIndex);
-  const loadedIndex = index as LoadedIndex | undefined;
+  const waiting = fork?.verdict.kind === 'disagree' ? run.start : null;
+  if (waiting) return { position: waiting, source: 'state', drift: [...overridden, ...readAs, ...recordDrift] };
   return {
-    repo,
-    flows,
-    flow,
-    pointer,
-    head,
-    lastSeq: Math.max(head.lastSeq, pointer?.record?.seq ?? 0),
-    record,
-    evidence,
-    reconciled,
-    ...(loadedIndex ? { index: loadedIndex } : {}),
-    ...(boundary ? { boundary } : {}),
-    stopped,
-    ...(flowChange ? { flowChange } : {}),
-    skills,
-    ...(override?.broken !== undefined ? { brokenPointer: override.broken } : {}),
-    ...(fork ? { fork } : {}),
-    held,
-    gateWalk: edit && edit.toJudge.length > 0 ? edit.toJudge : undefined,
+    ...located,
+    drift: [
+      ...overridden,
+      ...readAs,
+      ...recordDrift,
+      ...(byName && !edit?.held ? [byName.drift] : []),
+      ...located.drift,
+      ...heldStateDrift(held, located.position),
+    ],
+    ...(override?.pointer && located.source === 'state' ? { source: 'git' as const } : {}),
   };
 }
 

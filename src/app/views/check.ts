@@ -49,7 +49,28 @@ export interface CheckResult {
 export async function runCheck(ctx: Pick<Context, 'repo'>): Promise<CheckResult> {
   const repo = openRepo(ctx.repo);
   const { flows, problems, invalid } = await loadFlows(repo, { writeCache: false });
+  const skills = skillFiles(repo, flows, problems);
+  problems.push(...(await outputProblems(repo, skills)));
+  const pointer = await pointerProblems(repo, flows, invalid, problems);
+  // The journal lost events (rule 7): held until the record is back or a person adopts the position.
+  problems.push(...(await cutProblems(repo, flows)));
+  // Pointer and journal both gone from the work tree while HEAD holds them (rule 2): a command that writes stops until they are back.
+  if (pointer === 'absent' && !existsSync(repo.journalFile)) {
+    const atHead = await stateAtHead(repo, flows);
+    if (atHead) problems.push(atHeadProblem(repo, atHead));
+  }
+  // A run pinned to a flow file, or skills, that have changed since: reported until `repin` adopts them.
+  if (pointer === 'ok' && problems.length === 0) problems.push(...pinProblems(repo, flows));
+  const journalEvents = await journalProblems(repo, problems);
+  for (const guard of guardProblems(repo)) problems.push({ message: guard });
+  // The agent clients' files (`src/clients/`): an older text tells the agent what this version no longer does.
+  problems.push(...(await outdatedClientFiles(repo)));
+  const gitOff = gitFallbackOff(repo);
+  return { problems, flows: flows.map((f) => f.id), skills: skills.size, pointer, journalEvents, gitOff };
+}
 
+/** Every skill a flow names, by name; a skill with no SKILL.md is a problem at each step that names it, a file too large one problem. */
+function skillFiles(repo: Repo, flows: Flow[], problems: Problem[]): Map<string, SkillFile> {
   const skills = new Map<string, SkillFile>();
   for (const flow of flows) {
     for (const step of flow.steps) {
@@ -71,8 +92,12 @@ export async function runCheck(ctx: Pick<Context, 'repo'>): Promise<CheckResult>
       }
     }
   }
+  return skills;
+}
 
-  // Each skill's declared outputs: a declaration that does not parse, or a template it names that is not there.
+/** Each skill's declared outputs: a declaration that does not parse, or a template it names that is not there. */
+async function outputProblems(repo: Repo, skills: ReadonlyMap<string, SkillFile>): Promise<Problem[]> {
+  const problems: Problem[] = [];
   for (const [name, skill] of skills) {
     if (!skill.exists || skill.problem) continue;
     const declared = await readSkillOutputs(repo, name);
@@ -91,61 +116,63 @@ export async function runCheck(ctx: Pick<Context, 'repo'>): Promise<CheckResult>
         });
     }
   }
+  return problems;
+}
 
+/** The pointer read and checked against its flow and the journal, its problems added; whether it is there and reads. */
+async function pointerProblems(repo: Repo, flows: Flow[], invalid: readonly { id: string }[], problems: Problem[]): Promise<CheckResult['pointer']> {
   const pointerFile = displayPath(repo.pointerFile, repo.root);
-  let pointer: CheckResult['pointer'] = 'absent';
   try {
     const parsed = readPointer(repo);
-    if (parsed) {
-      // A flow file that no longer parses is named above with its lines; the run goes on with its pinned steps meanwhile.
-      if (!invalid.some((f) => f.id === parsed.position.flow)) flowOfPointer(repo, flows, parsed);
-      pointer = 'ok';
-      // Rule 7: a pointer behind the journal, or edited by hand, is worth a word even when it reads (a fork is named below, and decides).
-      const head = readJournalHead(repo.journalFile);
-      const journalFile = displayPath(repo.journalFile, repo.root);
-      // What is held for a person fails `check` until it is adopted or put back (rule 7); a held hand edit is said as held, not as respected.
-      const held = await heldProblems(repo, flows, pointerFile);
-      problems.push(...held.problems);
-      for (const d of head.fork ? [] : checkRecord(parsed, head.record, positionHash, journalFile).drift) {
-        if (d.kind === 'hand-edit' && held.freshEdit) continue;
-        // The journal lost what the pointer names: said below with every other sign of a cut.
-        if (d.kind === 'journal-gone' || d.kind === 'journal-behind') continue;
-        problems.push({ file: pointerFile, message: d.message, expected: 'the pointer autopilot last wrote (`autopilot next` brings it up to the journal)' });
-      }
+    if (!parsed) return 'absent';
+    // A flow file that no longer parses is named above with its lines; the run goes on with its pinned steps meanwhile.
+    if (!invalid.some((f) => f.id === parsed.position.flow)) flowOfPointer(repo, flows, parsed);
+    // Rule 7: a pointer behind the journal, or edited by hand, is worth a word even when it reads (a fork is named below, and decides).
+    const head = readJournalHead(repo.journalFile);
+    const journalFile = displayPath(repo.journalFile, repo.root);
+    // What is held for a person fails `check` until it is adopted or put back (rule 7); a held hand edit is said as held, not as respected.
+    const held = await heldProblems(repo, flows, pointerFile);
+    problems.push(...held.problems);
+    for (const d of head.fork ? [] : checkRecord(parsed, head.record, positionHash, journalFile).drift) {
+      if (d.kind === 'hand-edit' && held.freshEdit) continue;
+      // The journal lost what the pointer names: said below with every other sign of a cut.
+      if (d.kind === 'journal-gone' || d.kind === 'journal-behind') continue;
+      problems.push({ file: pointerFile, message: d.message, expected: 'the pointer autopilot last wrote (`autopilot next` brings it up to the journal)' });
     }
+    return 'ok';
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
-    pointer = 'invalid';
     problems.push(...error.problems);
+    return 'invalid';
   }
+}
 
-  // The journal lost events (rule 7): held until the record is back or a person adopts the position.
-  problems.push(...(await cutProblems(repo, flows)));
-
-  // Pointer and journal both gone from the work tree while HEAD holds them (rule 2): a command that writes stops until they are back.
-  if (pointer === 'absent' && !existsSync(repo.journalFile)) {
-    const atHead = await stateAtHead(repo, flows);
-    if (atHead) problems.push(atHeadProblem(repo, atHead));
+/** A run pinned to a flow file, or skills, that have changed since. */
+function pinProblems(repo: Repo, flows: Flow[]): Problem[] {
+  try {
+    const loaded = loadState(repo, flows);
+    const problems: Problem[] = [];
+    if (loaded.flowChange)
+      problems.push({
+        file: loaded.flow.file,
+        message: flowChangeNotice(loaded),
+        expected: "the flow the run started with, or a person's `autopilot repin`",
+      });
+    const skills = loaded.skills ? skillChangeNotice(loaded.skills) : undefined;
+    if (skills) problems.push({ message: skills, expected: "the skills as the run pinned them, or a person's `autopilot repin`" });
+    return problems;
+  } catch {
+    // Reported above, or by the commands themselves.
+    return [];
   }
+}
 
-  // A run pinned to a flow file, or skills, that have changed since: reported until `repin` adopts them.
-  if (pointer === 'ok' && problems.length === 0) {
-    try {
-      const loaded = loadState(repo, flows);
-      if (loaded.flowChange)
-        problems.push({
-          file: loaded.flow.file,
-          message: flowChangeNotice(loaded),
-          expected: "the flow the run started with, or a person's `autopilot repin`",
-        });
-      const skills = loaded.skills ? skillChangeNotice(loaded.skills) : undefined;
-      if (skills) problems.push({ message: skills, expected: "the skills as the run pinned them, or a person's `autopilot repin`" });
-    } catch {
-      // Reported above, or by the commands themselves.
-    }
-  }
-
-  // The whole journal, its chain too: a merge not settled, a line edited by hand, numbers that repeat (rule 11).
+/**
+ * The whole journal, its chain too (a merge not settled, a line edited by
+ * hand, numbers that repeat: rule 11), a progress commit owed, and the index
+ * its end carries: their problems added; how many events it holds.
+ */
+async function journalProblems(repo: Repo, problems: Problem[]): Promise<number> {
   const journal = readJournal(repo.journalFile, displayPath(repo.journalFile, repo.root), { chain: true });
   for (const p of journal.problems) problems.push(p);
   // The journal ends with a commit owed and not made (HEAD does not hold the journal as it is); with commits off, never made, and no problem.
@@ -161,11 +188,7 @@ export async function runCheck(ctx: Pick<Context, 'repo'>): Promise<CheckResult>
   }
   const carried = carriedIndexProblem(repo.journalFile, displayPath(repo.journalFile, repo.root), journal.entries);
   if (carried) problems.push(carried);
-  for (const guard of guardProblems(repo)) problems.push({ message: guard });
-  // The agent clients' files (`src/clients/`): an older text tells the agent what this version no longer does.
-  problems.push(...(await outdatedClientFiles(repo)));
-  const gitOff = gitFallbackOff(repo);
-  return { problems, flows: flows.map((f) => f.id), skills: skills.size, pointer, journalEvents: journal.entries.length, ...(gitOff ? { gitOff } : {}) };
+  return journal.entries.length;
 }
 
 /**

@@ -108,14 +108,14 @@ export async function runStatus(ctx: Context): Promise<{ view: View; exit: numbe
   const batches = facts ? batchStatuses(position, facts) : undefined;
   const view = buildView('status', loaded, position, undefined, {
     ...(notices.length > 0 ? { notices } : {}),
-    ...(pending ? { pending } : {}),
-    ...(acceptance ? { acceptance } : {}),
-    ...(batches ? { batches } : {}),
+    pending,
+    acceptance,
+    batches,
     lease: leaseStatus(repo, { session: ctx.session, unnamed: ctx.sessionFrom === 'default' }, ctx.now(), settings.staleMs, () =>
       conversationProcess(ctx.role ?? 'cli'),
     ),
     guards: guardProblems(repo),
-    ...(gitOff ? { gitOff } : {}),
+    gitOff,
     journalSeq: loaded.lastSeq,
     ...(owed ? { owedCommit: owed.seq, owed: owedSaid(owed) } : {}),
     commits: commitsOff ? { on: false, reason: commitsOff } : { on: true },

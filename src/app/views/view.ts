@@ -175,14 +175,14 @@ export function buildView(command: string, loaded: Loaded, position: Position, o
     drift: loaded.reconciled.drift,
     repaired: command !== 'status',
     evidence: loaded.evidence,
-    ...(loaded.pointer?.lastAction ? { lastAction: loaded.pointer.lastAction } : {}),
-    ...(loaded.boundary ? { boundary: loaded.boundary } : {}),
+    lastAction: loaded.pointer?.lastAction,
+    boundary: loaded.boundary,
     // Reached by the default session, the stop was said once, by the answer: nobody is held, so nothing is shown.
     stopped: loaded.stopped?.session === DEFAULT_SESSION ? undefined : loaded.stopped,
     ...(loaded.fork?.verdict.kind === 'disagree'
       ? { fork: { reasons: loaded.fork.verdict.reasons, sides: loaded.fork.verdict.sides, decision: forkDecision(loaded.fork.verdict) } }
       : {}),
-    ...(outcome ? { outcome } : {}),
+    outcome,
     ...extra,
   };
   const step = currentStep(view);
