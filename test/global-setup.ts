@@ -15,7 +15,7 @@ function newest(dir: string): number {
 }
 
 export default function setup(): void {
-  const built = join(root, 'dist', 'cli.js');
+  const built = join(root, 'dist', 'cli.cjs');
   const sources = Math.max(newest(join(root, 'src')), newest(join(root, 'flows')));
   if (!existsSync(built) || statSync(built).mtimeMs < sources) {
     execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
