@@ -9,26 +9,14 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { autopilot, journal, namingCriteria, read, write, type NextJson } from '../helpers/cli.js';
-import { commit, git, newRepo } from '../helpers/git.js';
+import { autopilot, editPointer, journal, namingCriteria, read, write, type NextJson } from '../helpers/cli.js';
+import { committedRepo, git, newRepo } from '../helpers/git.js';
 import { hasResult, stepEvidence, testProject } from '../helpers/templates.js';
 
 const POINTER = '_docs/_autopilot_state.md';
 const JOURNAL = '_docs/_autopilot/journal.jsonl';
 
-/** A git repository with a first commit: progress commits are on. */
-function repo(): string {
-  const dir = newRepo();
-  commit(dir, 'initial', { 'README.md': 'a project\n' });
-  return dir;
-}
-
-/** Replaces `key: value` lines of the pointer, as a person does in an editor. */
-function editPointer(dir: string, edits: Record<string, string>): void {
-  let text = read(dir, POINTER);
-  for (const [key, value] of Object.entries(edits)) text = text.replace(new RegExp(`^${key}: .*$`, 'm'), `${key}: ${value}`);
-  writeFileSync(join(dir, POINTER), text);
-}
+const repo = committedRepo;
 
 const status = (dir: string) => autopilot(dir, 'status', '--json').json<NextJson>();
 const completed = (dir: string) => journal(dir).filter((e) => e.event === 'step_completed' && e.step === 1).length;

@@ -93,6 +93,13 @@ export function namingCriteria(dir: string, path: string, filled: string): strin
 
 export const read = (dir: string, rel: string) => readFileSync(join(dir, rel), 'utf8');
 
+/** Replaces `key: value` lines of the pointer, as a person does in an editor. */
+export function editPointer(dir: string, edits: Record<string, string>): void {
+  let text = read(dir, '_docs/_autopilot_state.md');
+  for (const [key, value] of Object.entries(edits)) text = text.replace(new RegExp(`^${key}: .*$`, 'm'), `${key}: ${value}`);
+  writeFileSync(join(dir, '_docs/_autopilot_state.md'), text);
+}
+
 export interface NextJson {
   flow: string;
   step: number | 'done';

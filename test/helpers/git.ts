@@ -66,6 +66,13 @@ export function commit(dir: string, message: string, files: Record<string, strin
   return git(dir, 'rev-parse', 'HEAD').trim();
 }
 
+/** A git repository with a first commit (a README): progress commits are on. */
+export function committedRepo(): string {
+  const dir = newRepo();
+  commit(dir, 'initial', { 'README.md': 'a project\n' });
+  return dir;
+}
+
 /** A repository with one commit holding the files. */
 export function repoWith(files: Record<string, string>): string {
   const dir = newRepo();

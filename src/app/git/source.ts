@@ -41,41 +41,69 @@ export function gitFallbackOff(repo: Repo): string | undefined {
 }
 
 /**
+ * The git folders of the repository that holds `repo`, read from its files
+ * with no process started: the work tree's own (its HEAD) and the common one
+ * (its refs; a linked work tree's `.git` file names its own folder, whose
+ * `commondir` names the common one). Undefined outside git.
+ */
+function gitFolders(repo: Repo): { own: string; common: string } | undefined {
+  let dir = repo.root;
+  while (!existsSync(join(dir, '.git'))) {
+    const up = dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+  let own = join(dir, '.git');
+  if (!statSync(own).isDirectory()) {
+    const named = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(own, 'utf8'))?.[1];
+    if (!named) return undefined;
+    own = isAbsolute(named) ? named : join(dir, named);
+  }
+  const commonFile = join(own, 'commondir');
+  return { own, common: existsSync(commonFile) ? join(own, readFileSync(commonFile, 'utf8').trim()) : own };
+}
+
+/** A ref's commit as the common folder's files hold it: its loose file, else its `packed-refs` line; undefined for neither. */
+function refOnDisk(common: string, ref: string): string | undefined {
+  const loose = join(common, ref);
+  if (existsSync(loose)) return readFileSync(loose, 'utf8').trim();
+  const packed = join(common, 'packed-refs');
+  if (!existsSync(packed)) return undefined;
+  return readFileSync(packed, 'utf8')
+    .split('\n')
+    .find((line) => line.endsWith(` ${ref}`))
+    ?.split(' ')[0];
+}
+
+/**
  * Whether the branch checked out has no commit yet (a fresh `git init`),
  * read from the git folder's files, with no process started: `HEAD` names a
- * branch that is neither a loose ref nor in `packed-refs`. A linked work
- * tree's HEAD is its own, its refs the common folder's. Where it cannot tell
- * (another ref storage, a file it cannot read) it says no.
+ * branch that is neither a loose ref nor in `packed-refs`. Where it cannot
+ * tell (another ref storage, a file it cannot read) it says no.
  */
 export function firstCommitMissing(repo: Repo): boolean {
   try {
-    let dir = repo.root;
-    while (!existsSync(join(dir, '.git'))) {
-      const up = dirname(dir);
-      if (up === dir) return false;
-      dir = up;
-    }
-    let gitDir = join(dir, '.git');
-    if (!statSync(gitDir).isDirectory()) {
-      const named = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(gitDir, 'utf8'))?.[1];
-      if (!named) return false;
-      gitDir = isAbsolute(named) ? named : join(dir, named);
-    }
-    const ref = /^ref:\s*(refs\/heads\/\S+)\s*$/.exec(readFileSync(join(gitDir, 'HEAD'), 'utf8'))?.[1];
-    if (!ref) return false;
-    const commonFile = join(gitDir, 'commondir');
-    const common = existsSync(commonFile) ? join(gitDir, readFileSync(commonFile, 'utf8').trim()) : gitDir;
-    if (!existsSync(join(common, 'refs', 'heads')) || existsSync(join(common, 'reftable'))) return false;
-    if (existsSync(join(common, ref))) return false;
-    const packed = join(common, 'packed-refs');
-    return !(
-      existsSync(packed) &&
-      readFileSync(packed, 'utf8')
-        .split('\n')
-        .some((line) => line.endsWith(` ${ref}`))
-    );
+    const folders = gitFolders(repo);
+    if (!folders) return false;
+    const ref = /^ref:\s*(refs\/heads\/\S+)\s*$/.exec(readFileSync(join(folders.own, 'HEAD'), 'utf8'))?.[1];
+    if (!ref || !existsSync(join(folders.common, 'refs', 'heads')) || existsSync(join(folders.common, 'reftable'))) return false;
+    return refOnDisk(folders.common, ref) === undefined;
   } catch {
     return false;
+  }
+}
+
+/** HEAD's commit, read from the git folder's files (no process): undefined where it cannot tell. */
+export function headOnDisk(repo: Repo): string | undefined {
+  try {
+    const folders = gitFolders(repo);
+    if (!folders) return undefined;
+    const head = readFileSync(join(folders.own, 'HEAD'), 'utf8').trim();
+    const ref = /^ref:\s*(\S+)$/.exec(head)?.[1];
+    if (!ref) return /^[0-9a-f]{40,64}$/.test(head) ? head : undefined;
+    return refOnDisk(folders.common, ref);
+  } catch {
+    return undefined;
   }
 }
 

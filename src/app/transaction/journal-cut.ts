@@ -15,14 +15,14 @@
  *   line not the work tree's: a `reset` not committed yet) does not count.
  * `status` never starts git here.
  */
-import { closeSync, existsSync, readFileSync, readSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative } from 'node:path';
+import { closeSync, readSync, statSync } from 'node:fs';
+import { relative } from 'node:path';
 import { judgeCut, type CutSign, type JournalCut } from '../../engine/journal-cut.js';
 import { checkpointIds, readCheckpoint } from '../../io/checkpoint-files.js';
 import { firstEventAt, openFile } from '../../io/journal.js';
 import type { Repo } from '../../io/repo.js';
 import { openGitOnce } from '../git/once.js';
-import { firstCommitMissing, gitFallbackOff } from '../git/source.js';
+import { firstCommitMissing, gitFallbackOff, headOnDisk } from '../git/source.js';
 import type { Loaded } from './load-state.js';
 import { notedCommit } from '../git/progress-commit.js';
 
@@ -38,7 +38,7 @@ export async function findCut(repo: Repo, loaded: Loaded, options: CutOptions): 
   const signs: { by: CutSign; seq: number }[] = [];
   if (loaded.pointer?.record) signs.push({ by: 'pointer', seq: loaded.pointer.record.seq });
   const note = notedCommit(repo);
-  const noted = note && note.sha === headCommit(repo) ? note.seq : undefined;
+  const noted = note && note.sha === headOnDisk(repo) ? note.seq : undefined;
   if (noted !== undefined) signs.push({ by: 'commit', seq: noted });
   const checkpoint = newestCheckpointSeq(repo);
   if (checkpoint !== undefined) signs.push({ by: 'checkpoint', seq: checkpoint });
@@ -106,37 +106,4 @@ function lastSeq(text: string): number | undefined {
     }
   }
   return undefined;
-}
-
-/** HEAD's commit, read from the git folder's files (no process): undefined where it cannot tell. */
-function headCommit(repo: Repo): string | undefined {
-  try {
-    let dir = repo.root;
-    while (!existsSync(join(dir, '.git'))) {
-      const up = dirname(dir);
-      if (up === dir) return undefined;
-      dir = up;
-    }
-    let gitDir = join(dir, '.git');
-    if (!statSync(gitDir).isDirectory()) {
-      const named = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(gitDir, 'utf8'))?.[1];
-      if (!named) return undefined;
-      gitDir = isAbsolute(named) ? named : join(dir, named);
-    }
-    const head = readFileSync(join(gitDir, 'HEAD'), 'utf8').trim();
-    const ref = /^ref:\s*(\S+)$/.exec(head)?.[1];
-    if (!ref) return /^[0-9a-f]{40,64}$/.test(head) ? head : undefined;
-    const commonFile = join(gitDir, 'commondir');
-    const common = existsSync(commonFile) ? join(gitDir, readFileSync(commonFile, 'utf8').trim()) : gitDir;
-    const loose = join(common, ref);
-    if (existsSync(loose)) return readFileSync(loose, 'utf8').trim();
-    const packed = join(common, 'packed-refs');
-    if (!existsSync(packed)) return undefined;
-    return readFileSync(packed, 'utf8')
-      .split('\n')
-      .find((line) => line.endsWith(` ${ref}`))
-      ?.split(' ')[0];
-  } catch {
-    return undefined;
-  }
 }
