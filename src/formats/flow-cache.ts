@@ -1,7 +1,8 @@
 /**
  * The flow cache: parsed flows kept as JSON, keyed by flow id and the sha1 of
  * the file's text, so a cache entry can never be stale (a changed file has a
- * new key). A file that does not parse is kept too, with its problems, so a
+ * new key); the package's own cache keys a built-in flow by its whole text,
+ * so a `status` hashes no flow. A file that does not parse is kept too, with its problems, so a
  * broken flow costs one parse, not one per call. The package ships one for
  * its built-in flows (`dist/flows.json`, made by the build); a repository's
  * own flows are cached in `_docs/_autopilot/cache/flows.json`

@@ -8,9 +8,9 @@
  * and writes where the link points: here a link must be replaced, not followed.
  */
 import { closeSync, constants, fsyncSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { crashPoint, diskFullError } from './crash-point.js';
+import { randomHex } from './random.js';
 import { processAlive } from '../processes.js';
 
 /** Temporary files carry this in their name, so an interrupted write's leftovers are recognisable (and git-ignored). */
@@ -24,7 +24,7 @@ export const TEMP_MARK = '.autopilot-tmp-';
  */
 export function writeFileAtomically(file: string, text: string, { fsync = true, diskFull = false }: { fsync?: boolean; diskFull?: boolean } = {}): void {
   const folder = dirname(file);
-  const temp = join(folder, `${basename(file)}${TEMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}`);
+  const temp = join(folder, `${basename(file)}${TEMP_MARK}${process.pid}-${randomHex(4)}`);
   let fd: number;
   try {
     fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);

@@ -95,7 +95,8 @@ export async function loadFlows(repo: Repo, options: { writeCache: boolean }): P
       invalid.push({ id: file.id, file: display, problems: [read.problem] });
       continue;
     }
-    const key = cacheKey(file.id, hashText(read.text));
+    // The package's cache keys a built-in flow by its whole text, compared as it is: no hash to compute (nor node:crypto to load).
+    const key = cacheKey(file.id, file.builtIn ? read.text : hashText(read.text));
     if (!file.builtIn) current.add(key);
     const cache = file.builtIn ? builtInCache : (repoCache ??= readFlowCache(repo.flowCacheFile));
     const entry = cache.entries.get(key);

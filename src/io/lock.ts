@@ -21,11 +21,11 @@
  *   the file. A person removes it, or takes it over (`--take-over`, journaled).
  */
 import { closeSync, constants, linkSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { HeldError, InputError } from '../errors.js';
 import { parseLockHolder, serializeLockHolder, type LockHolder } from '../formats/lock.js';
 import { processInfo } from './conversation.js';
+import { randomHex } from './random.js';
 import { thisMachine } from './machine.js';
 import { processAlive } from '../processes.js';
 import { LOCK_EMPTY_GRACE_MS, LOCK_RETRY_FIRST_MS, LOCK_RETRY_MAX_MS } from '../limits.js';
@@ -162,7 +162,7 @@ function breakerBreakable(holder: Seen, file: string, now: number): boolean {
 
 /** Writes the holder whole, then links it into place: false when the lock exists. */
 function tryCreate(file: string, holder: LockHolder): boolean {
-  const temp = join(dirname(file), `${basename(file)}${TEMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}`);
+  const temp = join(dirname(file), `${basename(file)}${TEMP_MARK}${process.pid}-${randomHex(4)}`);
   writeWhole(temp, serializeLockHolder(holder));
   try {
     linkSync(temp, file);
@@ -210,7 +210,7 @@ function writeWhole(file: string, text: string): void {
 function breakLock(file: string, seen: Seen, now: number, root: string | undefined): Seen | undefined {
   const breaker = `${file}.break`;
   const { host, machine } = thisMachine();
-  const me: LockHolder = { pid: process.pid, host, machine, session: '', at: isoTime(now), nonce: randomBytes(6).toString('hex') };
+  const me: LockHolder = { pid: process.pid, host, machine, session: '', at: isoTime(now), nonce: randomHex(6) };
   if (!tryCreate(breaker, me)) {
     // Another breaker is at work, or died at work: its file is broken like a lock.
     const other = readHolder(breaker);
@@ -319,7 +319,7 @@ export async function acquireLock(file: string, session: string, waitMs: number,
       machine,
       session,
       at: isoTime(now),
-      nonce: randomBytes(6).toString('hex'),
+      nonce: randomHex(6),
       ...(start ? { start } : {}),
     };
     if (tryCreate(file, holder)) {

@@ -10,10 +10,10 @@
  * the old version is kept in memory and written back, which a full disk may
  * refuse: that is said, never hidden.
  */
-import { randomBytes } from 'node:crypto';
 import { linkSync, lstatSync, mkdirSync, readFileSync, renameSync, rmdirSync, statSync, truncateSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { TEMP_MARK, writeFileAtomically } from './atomic-write.js';
+import { randomHex } from './random.js';
 
 interface Step {
   /** The path this step puts back. */
@@ -41,7 +41,7 @@ export class Undo {
       this.steps.push({ path: file, undo: () => removeIfThere(file) });
       return;
     }
-    const kept = join(dirname(file), `${basename(file)}${TEMP_MARK}kept-${process.pid}-${randomBytes(4).toString('hex')}`);
+    const kept = join(dirname(file), `${basename(file)}${TEMP_MARK}kept-${process.pid}-${randomHex(4)}`);
     try {
       linkSync(file, kept);
       const back = () => {

@@ -3,6 +3,8 @@
  * the streams (docs/performance.md), so the commands an agent calls dozens of
  * times a session never load it; only a command that runs a program does
  * (`exec`, `init`'s git questions, the git layer), and then on the call.
+ * `crypto` (40 modules with the streams) loads on the first hash, which a
+ * `status` right after `init` never computes.
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -57,4 +59,12 @@ it('status and next right after init never load the YAML parser: with dist/lazy/
   // The control: settings only the YAML parser reads (a tag) reach for the bundle, and this package has none.
   writeFileSync(join(plain, '.autopilot', 'config.yml'), 'commit: !!bool false\n');
   expect(cli(plain, 'status', '--json').stdout).toMatch(/Cannot find module .*parse-yaml\.js/);
+});
+
+it('status --json right after init loads neither crypto nor the streams it brings: it has nothing to hash (1 command × 2 modules)', () => {
+  const dir = tempRepo();
+  expect(spawnSync('git', ['init', '-q', dir]).status).toBe(0);
+  expect(spawnSync(process.execPath, [join(ROOT, 'bin', 'autopilot.js'), '-C', dir, 'init'], { encoding: 'utf8' }).status).toBe(0);
+  const modules = loaded(dir, 'status', '--json');
+  for (const name of ['crypto', 'stream']) expect(modules, `status after init loaded ${name}`).not.toContain(`NativeModule ${name}`);
 });

@@ -14,7 +14,6 @@
  * `run`); only its first `EXEC_OUTPUT_HEAD_BYTES` and last
  * `EXEC_OUTPUT_TAIL_BYTES` are kept, to read the totals from.
  */
-import { randomUUID } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { readTotals, RUNNERS, totalsText, type Totals } from '../../evidence/index.js';
@@ -23,6 +22,7 @@ import { InputError } from '../../errors.js';
 import { entry, type JournalEntry } from '../../formats/journal-line.js';
 import { LOOKED_AT } from '../../formats/test-command.js';
 import { gatePath, openRepo } from '../../io/repo.js';
+import { randomId } from '../../io/random.js';
 import { EXEC_OUTPUT_HEAD_BYTES, EXEC_OUTPUT_TAIL_BYTES, FREE_TEXT_MAX_LENGTH } from '../../limits.js';
 import type { Context } from '../transaction/context.js';
 import { loadRepoFlows } from '../transaction/flows.js';
@@ -105,7 +105,7 @@ export async function runExec(ctx: Context, given: readonly string[]): Promise<E
     );
 
   const tree = await workTreeNow(repo);
-  const scratch = join(repo.autopilotDir, 'cache', `exec-${process.pid}-${randomUUID().slice(0, 8)}.out`);
+  const scratch = join(repo.autopilotDir, 'cache', `exec-${process.pid}-${randomId().slice(0, 8)}.out`);
   gatePath(repo, scratch);
   const ran = await run(words, resolve(process.cwd(), ctx.repo.dir ?? '.'), scratch);
   const read = readTotals(ran.output);

@@ -1,6 +1,6 @@
 /** Writes the pointer in its one canonical form: the contract's six lines, then what the engine adds. */
 import { isBidiControl } from '../bidi.js';
-import { createHash } from 'node:crypto';
+import { hashText } from '../../hash.js';
 import type { Position } from './position.js';
 import { HELD_EDIT_TITLE, POINTER_SCHEMA, type LastAction } from './parse-pointer.js';
 import type { HeldEdit } from '../journal-line.js';
@@ -42,7 +42,7 @@ export function oneLine(value: string, max = FREE_TEXT_MAX_LENGTH): string {
 /** Eight hex digits naming a position exactly: a hand edit changes it. */
 export function positionHash(p: Position): string {
   const text = [p.flow, p.step, p.name, p.status, p.subStep, p.retryCount, p.cycle].join('\u0000');
-  return createHash('sha1').update(text).digest('hex').slice(0, 8);
+  return hashText(text).slice(0, 8);
 }
 
 /** The position as the file will hold it: what a re-read gives back. */
