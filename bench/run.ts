@@ -152,7 +152,8 @@ const scenarios: RunnableScenario[] = [
       return { packed: info!.size / 1024, unpacked: info!.unpackedSize / 1024, packages: Object.keys(lock.packages).filter((p) => p !== '').length };
     },
     measure: async (m, { packed, unpacked, packages }) => [
-      m.figure({ subject: 'tarball, packed', unit: 'KB', value: Math.round(packed), target: atMost(330, 'KB') }),
+      // KB here are KiB (size / 1024): under 331 is the 330 KiB test/e2e/pack.test.ts allows.
+      m.figure({ subject: 'tarball, packed', unit: 'KB', value: Math.round(packed), target: under(331, 'KB') }),
       m.figure({ subject: 'tarball, unpacked', unit: 'KB', value: Math.round(unpacked) }),
       m.figure({ subject: 'packages installed', unit: 'packages', value: packages, target: under(2, 'packages') }),
     ],
