@@ -42,7 +42,7 @@ const common = {
 // from V8's code cache, so a lazy bundle of it would cost a second copy in the package and save
 // little at start-up.
 const LAZY = {
-  'src/flow/parse-flow.ts': 'parse-flow',
+  'src/formats/flow/parse-flow.ts': 'parse-flow',
   'src/app/transaction/parse-yaml.ts': 'parse-yaml',
   'src/io/skill-state.ts': 'skill-state',
   'src/io/skill-outputs.ts': 'skill-outputs',

@@ -1,6 +1,6 @@
 // Stands in for GFM's footnotes, strikethrough and bare-link literals (their micromark syntax and
 // their mdast readers and writers) in autopilot's bundles (scripts/build.mjs). Every Markdown reader
-// of autopilot switches the three off (src/flow/unread-constructs.ts): a cell reads as the text it is
+// of autopilot switches the three off (src/formats/flow/unread-constructs.ts): a cell reads as the text it is
 // written in. remark-gfm still brings tables and task-list items. Saves about 5 KB of the packed package.
 const none = () => ({});
 export const gfmAutolinkLiteral = none;

@@ -8,7 +8,7 @@
  * begun by `next` as a start, and `substep`, `done` and `fail` on it are
  * refused, naming `next`.
  */
-import type { Step } from '../flow/model.js';
+import type { Step } from '../formats/flow/model.js';
 import type { Position } from '../formats/pointer/position.js';
 import { readSubStep } from '../formats/pointer/sub-step.js';
 import type { Problem } from '../errors.js';

@@ -8,8 +8,8 @@
  * A by a person, the session that reached it still stops there; a new one
  * goes on. Pure.
  */
-import type { Decision, Flow } from '../flow/model.js';
-import { stepByNumber } from '../flow/model.js';
+import type { Decision, Flow } from '../formats/flow/model.js';
+import { stepByNumber } from '../formats/flow/model.js';
 import type { Position } from '../formats/pointer/position.js';
 import type { JournalEvent, StampedEntry } from '../formats/journal-line.js';
 

@@ -10,7 +10,7 @@
  * asks more of the work, and is no edit.
  */
 import { acceptanceFiles } from '../evidence/ac-coverage.js';
-import { loopStart, stepByNumber, withCycle, type Flow } from '../flow/model.js';
+import { loopStart, stepByNumber, withCycle, type Flow } from '../formats/flow/model.js';
 import type { CriteriaPin } from '../formats/journal-index.js';
 import type { JournalEntry, PinnedCriterion } from '../formats/journal-line.js';
 import type { Position } from '../formats/pointer/position.js';

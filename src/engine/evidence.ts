@@ -13,7 +13,7 @@ import {
   type TaskFile,
   type VerifyFacts,
 } from '../evidence/index.js';
-import { isPerCycle, type Flow, type Step } from '../flow/model.js';
+import { isPerCycle, type Flow, type Step } from '../formats/flow/model.js';
 import type { BatchFacts } from './task-batches.js';
 import { pinnedTemplateFinding } from './pinned-template.js';
 

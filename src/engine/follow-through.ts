@@ -8,7 +8,7 @@
 import type { Event, Outcome } from './transitions.js';
 import type { Position } from '../formats/pointer/position.js';
 import type { LastAction } from '../formats/pointer/parse-pointer.js';
-import type { Step } from '../flow/model.js';
+import type { Step } from '../formats/flow/model.js';
 import { formatAge } from './lease.js';
 import { isoTime } from '../timestamp.js';
 

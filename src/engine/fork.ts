@@ -26,7 +26,7 @@
  *
  * Either way the settlement is journaled (`journal_merged`, `mergedEntry`).
  */
-import type { Decision } from '../flow/model.js';
+import type { Decision } from '../formats/flow/model.js';
 import { entry, fromPointerRecord, type JournalEntry, type PointerRecord, type SeqRange, type StampedEntry } from '../formats/journal-line.js';
 import type { Position } from '../formats/pointer/position.js';
 

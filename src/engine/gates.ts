@@ -25,7 +25,7 @@
  * no failure on record), a person's words in `sub_step`, a pointer on a run
  * with no journaled step.
  */
-import { stepByNumber, type Flow } from '../flow/model.js';
+import { stepByNumber, type Flow } from '../formats/flow/model.js';
 import type { HeldEdit } from '../formats/journal-line.js';
 import { failedTimes, type Position } from '../formats/pointer/position.js';
 import { batchSubStep, readSubStep } from '../formats/pointer/sub-step.js';

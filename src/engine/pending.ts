@@ -6,7 +6,7 @@
  * the exact command that answers it, so nobody has to run `next` (which
  * drives, and takes the lease) to read it. Pure.
  */
-import { stepByNumber, type Decision, type Flow } from '../flow/model.js';
+import { stepByNumber, type Decision, type Flow } from '../formats/flow/model.js';
 import { failedTimes, MAX_RETRIES, type Position } from '../formats/pointer/position.js';
 import { openDecision, type PendingBoundary } from './boundary.js';
 

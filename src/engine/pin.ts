@@ -4,7 +4,7 @@
  * says which steps changed and goes on with the pinned list until `autopilot
  * repin` adopts the new one. Pure.
  */
-import type { Flow, Step } from '../flow/model.js';
+import type { Flow, Step } from '../formats/flow/model.js';
 import type { Position } from '../formats/pointer/position.js';
 
 /** The flow as the journal keeps it with a run: everything but where the file was. */

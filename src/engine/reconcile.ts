@@ -2,7 +2,7 @@
  * Rule 1 and 2 of the contract: the pointer is cross-checked against the
  * evidence on disk, and where they disagree the evidence decides. Pure.
  */
-import { checkpointBefore, loopStart, stepByNumber, type Flow, type Step } from '../flow/model.js';
+import { checkpointBefore, loopStart, stepByNumber, type Flow, type Step } from '../formats/flow/model.js';
 import type { Finding } from '../evidence/types.js';
 import { DONE_NAME, type Position } from '../formats/pointer/position.js';
 import {

@@ -9,7 +9,7 @@
  * (`<id>_<name>.md`, an id of the index's table). The flow is the one the run
  * is pinned to. Everything else under the docs folder is a person's. Pure.
  */
-import { BATCH_PLACEHOLDER, withCycle, type Step } from '../flow/model.js';
+import { BATCH_PLACEHOLDER, withCycle, type Step } from '../formats/flow/model.js';
 import type { StampedEntry } from '../formats/journal-line.js';
 import { isCachedParse, type CachedFlow } from '../formats/flow-cache.js';
 import { readTaskTable } from '../evidence/task-table.js';

@@ -14,7 +14,7 @@
  */
 import { InputError } from '../errors.js';
 import { CHECKPOINT_EVERY_MS } from '../limits.js';
-import { checkpointBefore, loopStart, stepByNumber, type Flow, type Step } from '../flow/model.js';
+import { checkpointBefore, loopStart, stepByNumber, type Flow, type Step } from '../formats/flow/model.js';
 import type { LastAction } from '../formats/pointer/parse-pointer.js';
 import { samePosition, type Position } from '../formats/pointer/position.js';
 import type { PendingBoundary } from './boundary.js';

@@ -15,7 +15,7 @@
 import { judgeFile, type CommandRun, type Finding, type OutputDeclaration, type VerifyFacts } from '../evidence/index.js';
 import { judgeCodeChange, type CodeFacts } from './batch-code.js';
 import { pinnedTemplateFinding } from './pinned-template.js';
-import { batchReport, type Step } from '../flow/model.js';
+import { batchReport, type Step } from '../formats/flow/model.js';
 import { entry, type JournalEntry } from '../formats/journal-line.js';
 import { batchSubStep, readSubStep } from '../formats/pointer/sub-step.js';
 import type { Position } from '../formats/pointer/position.js';

@@ -4,7 +4,7 @@
  * position, journal entries, outcome). The shell writes what comes out.
  */
 import { ERROR_EXIT, EXIT, type ExitCode, type Problem } from '../errors.js';
-import { stepByNumber, type Decision, type Flow, type Step } from '../flow/model.js';
+import { stepByNumber, type Decision, type Flow, type Step } from '../formats/flow/model.js';
 import { MAX_RETRIES, type Position } from '../formats/pointer/position.js';
 import type { Finding } from '../evidence/types.js';
 import { allMatches, conditionFalse, evidenceFor, hasArtifacts, judgeOutputs, missingPatterns, type Evidence } from './evidence.js';

@@ -15,9 +15,9 @@
  * the parser would have refused, is a cache miss and the flow is parsed again.
  */
 import type { Problem } from '../errors.js';
-import type { Decision, Flow, Runs, Step, Then } from '../flow/model.js';
-import { patternProblem } from '../flow/patterns.js';
-import { validateFlow } from '../flow/validate-flow.js';
+import type { Decision, Flow, Runs, Step, Then } from './flow/model.js';
+import { patternProblem } from './flow/patterns.js';
+import { validateFlow } from './flow/validate-flow.js';
 
 /**
  * Bump when the entry shape or the parser's reading of a file changes. 2:

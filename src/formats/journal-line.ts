@@ -25,7 +25,7 @@
  * an event: `log` shows it, and a pointer it carries still counts. Its type
  * is `OtherEntry` (see there).
  */
-import type { Flow } from '../flow/model.js';
+import type { Flow } from './flow/model.js';
 import { JOURNAL_LINE_MAX_BYTES } from '../limits.js';
 import type { Problem } from '../errors.js';
 import { hashText } from '../hash.js';

@@ -8,7 +8,7 @@
  */
 import { isMap, LineCounter, parseDocument, type Document, type YAMLMap } from 'yaml';
 import type { Problem } from '../errors.js';
-import { nestingProblem } from '../flow/yaml-nesting.js';
+import { nestingProblem } from './flow/yaml-nesting.js';
 
 export interface SkillFrontMatter {
   doc: Document.Parsed;

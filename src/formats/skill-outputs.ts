@@ -21,7 +21,7 @@ import { isAlias, isMap, isScalar, isSeq, type Node } from 'yaml';
 import type { Problem } from '../errors.js';
 import { CHECK_NAMES } from '../evidence/names.js';
 import type { OutputDeclaration } from '../evidence/types.js';
-import { patternProblem } from '../flow/patterns.js';
+import { patternProblem } from './flow/patterns.js';
 import { SKILL_OUTPUTS_MAX } from '../limits.js';
 import { readSkillFrontMatter } from './skill-front-matter.js';
 

@@ -15,8 +15,8 @@
  */
 import { isScalar } from 'yaml';
 import type { Problem } from '../errors.js';
-import { CYCLE_PLACEHOLDER } from '../flow/model.js';
-import { patternProblem } from '../flow/patterns.js';
+import { CYCLE_PLACEHOLDER } from './flow/model.js';
+import { patternProblem } from './flow/patterns.js';
 import { SKILL_STATE_MAX_ALIASES, SKILL_STATE_POSITION_MAX_LENGTH } from '../limits.js';
 import { firstLine, readSkillFrontMatter } from './skill-front-matter.js';
 

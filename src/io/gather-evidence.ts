@@ -1,7 +1,7 @@
 /** Reads, for the pure rules, what the disk says about a flow: artifacts, conditions, waivers, the cycle. */
 import type { Evidence, StepEvidence } from '../engine/evidence.js';
 import { hasArtifacts } from '../engine/evidence.js';
-import { DOCS_PLACEHOLDER, isPerCycle, loopStart, stepByNumber, withCycle, type Flow, type Step } from '../flow/model.js';
+import { DOCS_PLACEHOLDER, isPerCycle, loopStart, stepByNumber, withCycle, type Flow, type Step } from '../formats/flow/model.js';
 import { DEPENDENCY_FOLDERS, findMatches } from './find-matches.js';
 import type { JournalEvidence } from '../formats/journal-index.js';
 import type { Repo } from './repo.js';

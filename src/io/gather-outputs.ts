@@ -14,7 +14,7 @@ import type { OutputsEvidence } from '../engine/evidence.js';
 import { ACCEPTANCE_FILE, comparable, needsOf } from '../evidence/index.js';
 import type { FileHashes, OutputDeclaration, SkillOutputs, TaskFile } from '../evidence/index.js';
 import { readTaskTable, taskFileNames } from '../evidence/task-table.js';
-import { withCycle, type Step } from '../flow/model.js';
+import { withCycle, type Step } from '../formats/flow/model.js';
 import { hashText } from '../hash.js';
 import { EVIDENCE_MATCH_LIMIT, HASHED_FILES_MAX, OUTPUT_FILE_MAX_BYTES, TASK_FILE_MAX_BYTES, TASK_FILES_READ_MAX, TEMPLATE_MAX_BYTES } from '../limits.js';
 import { findMatches } from './find-matches.js';

@@ -9,8 +9,8 @@ import { mkdirSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Problem } from '../errors.js';
 import { cacheKey, fromCached, isCachedParse, toCached, type CachedParse, type FlowCache } from '../formats/flow-cache.js';
-import { FLOW_ID_RULE, flowIdProblem } from '../flow/ids.js';
-import type { Flow } from '../flow/model.js';
+import { FLOW_ID_RULE, flowIdProblem } from '../formats/flow/ids.js';
+import type { Flow } from '../formats/flow/model.js';
 import { FLOW_MAX_BYTES } from '../limits.js';
 import { hashText } from '../hash.js';
 import { readFlowCache, writeFlowCache } from './flow-cache-file.js';
@@ -103,7 +103,7 @@ export async function loadFlows(repo: Repo, options: { writeCache: boolean }): P
     // The package's own cache (built with it) is trusted; a repository's is checked before use.
     const hit = entry !== undefined && (file.builtIn || isCachedParse(entry, file.id)) ? (entry as CachedParse) : undefined;
     // Only a flow that changed since its last parse pays for loading the Markdown parser.
-    const parsed = hit ? fromCached(hit, display) : (await import('../flow/parse-flow.js')).parseFlow(read.text, display, file.id);
+    const parsed = hit ? fromCached(hit, display) : (await import('../formats/flow/parse-flow.js')).parseFlow(read.text, display, file.id);
     problems.push(...parsed.problems);
     if (parsed.problems.length > 0) invalid.push({ id: file.id, file: display, problems: parsed.problems });
     if (parsed.flow) flows.push(parsed.flow);

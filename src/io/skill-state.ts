@@ -9,7 +9,7 @@
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Problem } from '../errors.js';
-import { withCycle } from '../flow/model.js';
+import { withCycle } from '../formats/flow/model.js';
 import { parseSkillState, parseStateDeclaration } from '../formats/skill-state.js';
 import { SKILL_MAX_BYTES, SKILL_STATE_MAX_BYTES } from '../limits.js';
 import { displayPath, isInside, type Repo } from './repo.js';

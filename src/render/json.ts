@@ -13,7 +13,7 @@ import type { PendingQuestion } from '../engine/pending.js';
 import type { StampedEntry } from '../formats/journal-line.js';
 import { formatAge } from '../engine/lease.js';
 import { problemJson, type Problem } from '../errors.js';
-import { stepByNumber, type Decision } from '../flow/model.js';
+import { stepByNumber, type Decision } from '../formats/flow/model.js';
 import type { SideName, SideSummary } from '../engine/fork.js';
 import { failedTimes } from '../formats/pointer/position.js';
 import type { CheckAnswer, LogAnswer, StatusAnswer, StepAnswer } from './answers.js';

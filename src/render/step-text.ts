@@ -7,7 +7,7 @@
 import type { Finding } from '../evidence/types.js';
 import { formatProblem } from '../errors.js';
 import { boundaryDecision } from '../engine/boundary.js';
-import { loopStart, stepByNumber, type Decision, type Flow } from '../flow/model.js';
+import { loopStart, stepByNumber, type Decision, type Flow } from '../formats/flow/model.js';
 import { failedTimes, MAX_RETRIES, type Position } from '../formats/pointer/position.js';
 import { currentStep, type BatchView, type View } from '../app/views/view.js';
 import { alreadyText, box, driftLines, forkLines, lastActionLine, oneLine, progress, safe, stepLabel } from './text.js';

@@ -10,7 +10,7 @@ import type { LastAction } from '../formats/pointer/parse-pointer.js';
 import { evidenceFor, hasArtifacts, isSettled } from '../engine/evidence.js';
 import { CodedError, formatProblem, HeldError, InputError, knownError } from '../errors.js';
 import { formatAge } from '../engine/lease.js';
-import { loopStart, stepByNumber, type Step, type Then } from '../flow/model.js';
+import { loopStart, stepByNumber, type Step, type Then } from '../formats/flow/model.js';
 import { failedTimes, MAX_RETRIES } from '../formats/pointer/position.js';
 import { currentStep, type View } from '../app/views/view.js';
 import { batchesLine } from '../engine/task-batches.js';

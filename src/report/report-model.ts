@@ -5,7 +5,7 @@
  * Pure: the journal, the flow and the position come in, a model comes out.
  */
 import { readDetail, type StampedEntry } from '../formats/journal-line.js';
-import { batchReport, loopStart, type Decision, type Flow, type Then } from '../flow/model.js';
+import { batchReport, loopStart, type Decision, type Flow, type Then } from '../formats/flow/model.js';
 import { readSubStep } from '../formats/pointer/sub-step.js';
 import type { Position } from '../formats/pointer/position.js';
 import { isoTime } from '../timestamp.js';

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { formatProblem } from '../errors.js';
 import { cacheKey, toCached, type FlowCache } from '../formats/flow-cache.js';
-import { parseFlow } from '../flow/parse-flow.js';
+import { parseFlow } from '../formats/flow/parse-flow.js';
 import { writeFlowCache } from '../io/flow-cache-file.js';
 import { builtInCacheFile } from '../io/load-flows.js';
 import { packageRoot } from '../io/package-root.js';

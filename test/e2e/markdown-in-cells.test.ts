@@ -2,7 +2,7 @@
  * How the shipped bundles read a flow's cells, where they carry less than the
  * parser's packages: a short table of HTML's named character references
  * (scripts/stubs/character-entities.js), not all 2,125, and none of GFM's
- * footnotes, strikethrough and bare-link literals (src/flow/unread-constructs.ts).
+ * footnotes, strikethrough and bare-link literals (src/formats/flow/unread-constructs.ts).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

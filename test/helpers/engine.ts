@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Evidence, StepEvidence } from '../../src/engine/evidence.js';
-import { parseFlow } from '../../src/flow/parse-flow.js';
-import { stepByNumber, withCycle, type Flow } from '../../src/flow/model.js';
+import { parseFlow } from '../../src/formats/flow/parse-flow.js';
+import { stepByNumber, withCycle, type Flow } from '../../src/formats/flow/model.js';
 import type { Position, Status } from '../../src/formats/pointer/position.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');

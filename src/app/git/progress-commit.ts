@@ -27,7 +27,7 @@ import { allMatches, evidenceFor, type Evidence } from '../../engine/evidence.js
 import { describeOwed, type OwedCommit } from '../../engine/owed-commit.js';
 import type { Transition } from '../../engine/transitions.js';
 import { InputError } from '../../errors.js';
-import { batchReport, stepByNumber, type Flow } from '../../flow/model.js';
+import { batchReport, stepByNumber, type Flow } from '../../formats/flow/model.js';
 import { chainHash, entry, serializeEntries, type JournalEntry, type StampedEntry } from '../../formats/journal-line.js';
 import type { CommitMode, CommitSetting } from '../../formats/settings.js';
 import type { GitHandle, GitState } from '../../git/repository.js';

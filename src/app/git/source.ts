@@ -7,7 +7,7 @@
  */
 import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join, relative } from 'node:path';
-import type { Flow } from '../../flow/model.js';
+import type { Flow } from '../../formats/flow/model.js';
 import type { Repo } from '../../io/repo.js';
 import { parsePointer, type ParsedPointer } from '../../formats/pointer/parse-pointer.js';
 import type { Position } from '../../formats/pointer/position.js';

@@ -14,7 +14,7 @@ import { pointerAt, transact, type Decided } from '../transaction/transact.js';
 import type { FlowChange, Loaded } from '../transaction/load-state.js';
 import { gatherBatches } from '../transaction/task-batches.js';
 import { atBatch, batchStarted } from '../../engine/task-batches.js';
-import { stepByNumber, type Flow } from '../../flow/model.js';
+import { stepByNumber, type Flow } from '../../formats/flow/model.js';
 import { readSubStep } from '../../formats/pointer/sub-step.js';
 import { skillsPinned, withSkillsPinned } from '../transaction/skill-pins.js';
 import type { JournalEntry } from '../../formats/journal-line.js';

@@ -13,7 +13,7 @@ import { buildView, type BatchView } from '../views/view.js';
 import { reached, type FinalStepPlan, type Stage, type StepAnswer } from './run.js';
 import { evidenceFor, type Evidence } from '../../engine/evidence.js';
 import { reportOf } from '../../engine/task-batches.js';
-import { stepByNumber } from '../../flow/model.js';
+import { stepByNumber } from '../../formats/flow/model.js';
 import { readSubStep } from '../../formats/pointer/sub-step.js';
 import type { Finding } from '../../evidence/types.js';
 

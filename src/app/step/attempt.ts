@@ -15,7 +15,7 @@
  */
 import { planStep, skillStateWanted, type SkillState, type StepInput } from '../../engine/step-plan.js';
 import type { Event, Transition } from '../../engine/transitions.js';
-import { stepByNumber } from '../../flow/model.js';
+import { stepByNumber } from '../../formats/flow/model.js';
 import type { JournalEntry } from '../../formats/journal-line.js';
 import { hashFiles, stepFiles } from '../../io/gather-outputs.js';
 import { latestAbout } from '../../io/journal-head.js';

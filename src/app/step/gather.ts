@@ -11,7 +11,7 @@ import { DECISIVE, type Target } from '../../engine/repeat.js';
 import { aimAt, type StepInput } from '../../engine/step-plan.js';
 import { evidenceFor, type Evidence } from '../../engine/evidence.js';
 import type { Event } from '../../engine/transitions.js';
-import { stepByNumber, withCycle, type Step } from '../../flow/model.js';
+import { stepByNumber, withCycle, type Step } from '../../formats/flow/model.js';
 import type { Position } from '../../formats/pointer/position.js';
 import { readSubStep } from '../../formats/pointer/sub-step.js';
 import { attemptOpening, latestAbout } from '../../io/journal-head.js';

@@ -14,7 +14,7 @@
 import { codeNotice } from '../../engine/batch-code.js';
 import { planStep, type StepPlan } from '../../engine/step-plan.js';
 import { InputError } from '../../errors.js';
-import { stepByNumber } from '../../flow/model.js';
+import { stepByNumber } from '../../formats/flow/model.js';
 import { holderText, type Lock } from '../../io/lock.js';
 import { displayPath } from '../../io/repo.js';
 import { isoTime } from '../../timestamp.js';

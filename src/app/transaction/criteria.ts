@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import { criteriaChanges, criteriaFile, criteriaStep, pastCriteriaStep, type CriteriaHeld } from '../../engine/criteria.js';
-import type { Flow } from '../../flow/model.js';
+import type { Flow } from '../../formats/flow/model.js';
 import { readCriteria } from '../../formats/criteria.js';
 import type { JournalIndex } from '../../formats/journal-index.js';
 import type { PinnedCriterion } from '../../formats/journal-line.js';

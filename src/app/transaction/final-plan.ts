@@ -14,7 +14,7 @@ import { entry, type JournalEntry } from '../../formats/journal-line.js';
 import type { Lease } from '../../formats/lease.js';
 import type { LastAction } from '../../formats/pointer/parse-pointer.js';
 import type { Position } from '../../formats/pointer/position.js';
-import { loopStart } from '../../flow/model.js';
+import { loopStart } from '../../formats/flow/model.js';
 import type { Lock } from '../../io/lock.js';
 import type { Repo } from '../../io/repo.js';
 import type { Plan } from './commit.js';

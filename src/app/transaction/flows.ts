@@ -1,7 +1,7 @@
 /** The flows a command works with, and what a changed flow file means for a run: shared by every command, light to load. */
 import { InputError, type Problem } from '../../errors.js';
 import { FLOW_FIX_HINT, setInvalidFlows } from './invalid-flows.js';
-import type { Flow } from '../../flow/model.js';
+import type { Flow } from '../../formats/flow/model.js';
 import { loadFlows } from '../../io/load-flows.js';
 import type { Repo } from '../../io/repo.js';
 import type { Loaded } from './load-state.js';

@@ -8,7 +8,7 @@
 import { judgeOutputs, type Evidence, type OutputsEvidence } from '../../engine/evidence.js';
 import { evidenceFor } from '../../engine/evidence.js';
 import type { Finding } from '../../evidence/types.js';
-import { stepByNumber, type Flow, type Step } from '../../flow/model.js';
+import { stepByNumber, type Flow, type Step } from '../../formats/flow/model.js';
 import { gatherOutputs } from '../../io/gather-outputs.js';
 import { attemptRecord, latestAbout } from '../../io/journal-head.js';
 import type { Repo } from '../../io/repo.js';

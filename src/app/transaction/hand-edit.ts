@@ -13,7 +13,7 @@ import { mayWaitAtBoundary, pendingBoundary, BOUNDARY_EVENTS } from '../../engin
 import type { Evidence } from '../../engine/evidence.js';
 import { comparePlaces, dismissedText, editedFields, gatesPassed, heldEditText, keptSubStep } from '../../engine/gates.js';
 import { walkFolder, type Drift, type Walk } from '../../engine/reconcile.js';
-import { stepByNumber, type Flow } from '../../flow/model.js';
+import { stepByNumber, type Flow } from '../../formats/flow/model.js';
 import { heldOf, toPointerRecord, type HeldEdit, type JournalEvent } from '../../formats/journal-line.js';
 import type { ParsedPointer } from '../../formats/pointer/parse-pointer.js';
 import type { Position } from '../../formats/pointer/position.js';

@@ -4,7 +4,7 @@
  * anything else stops on them, as before, with every problem named.
  */
 import { InputError, type Problem } from '../../errors.js';
-import type { Flow } from '../../flow/model.js';
+import type { Flow } from '../../formats/flow/model.js';
 
 /** A flow file that holds problems: a run pinned to its flow goes on with its pinned steps; anything else stops on it. */
 export interface InvalidFlow {

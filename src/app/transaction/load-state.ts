@@ -13,7 +13,7 @@ import { carriedHeld, heldStateDrift, judgeEdit, type EditVerdict, type HeldStat
 import type { CriteriaHeld } from '../../engine/criteria.js';
 import { InputError, type Problem } from '../../errors.js';
 import { invalidFlows, invalidFlowsError } from './invalid-flows.js';
-import { loopStart, stepByNumber, type Flow } from '../../flow/model.js';
+import { loopStart, stepByNumber, type Flow } from '../../formats/flow/model.js';
 import { isCachedParse, type CachedFlow } from '../../formats/flow-cache.js';
 import { flowChanges } from '../../engine/pin.js';
 import { readSkillPinState, type SkillPinState } from './skill-pins.js';

@@ -23,7 +23,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { relative } from 'node:path';
 import { InputError, type Problem } from '../../errors.js';
-import type { Flow } from '../../flow/model.js';
+import type { Flow } from '../../formats/flow/model.js';
 import { displayPath, type Repo } from '../../io/repo.js';
 import { parsePointer } from '../../formats/pointer/parse-pointer.js';
 import type { Position } from '../../formats/pointer/position.js';

@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { InputError, type Problem } from '../../errors.js';
 import type { OutputDeclaration, SkillOutputs } from '../../evidence/types.js';
-import type { Step } from '../../flow/model.js';
+import type { Step } from '../../formats/flow/model.js';
 import { hashText } from '../../hash.js';
 import { packageRoot } from '../../io/package-root.js';
 import { readBounded } from '../../io/read-bounded.js';

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { InputError } from '../../errors.js';
 import { entry, type JournalEntry } from '../../formats/journal-line.js';
 import type { Position } from '../../formats/pointer/position.js';
-import type { Flow } from '../../flow/model.js';
+import type { Flow } from '../../formats/flow/model.js';
 import { isPinnedSkills, shortHash, skillChanges, skillsHash, type PinnedSkill, type PinnedSkills, type SkillPins } from '../../formats/skill-pins.js';
 import type { JournalHead } from '../../io/journal-head.js';
 import type { LoadedIndex } from '../../io/journal-index.js';

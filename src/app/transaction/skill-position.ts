@@ -7,7 +7,7 @@
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { SkillState } from '../../engine/step-plan.js';
-import type { Flow, Step } from '../../flow/model.js';
+import type { Flow, Step } from '../../formats/flow/model.js';
 import type { SkillStateFile } from '../../io/skill-state.js';
 import type { Repo } from '../../io/repo.js';
 import { skillFile } from '../../io/skills.js';

@@ -13,7 +13,7 @@ import { join, posix } from 'node:path';
 import { DEFAULT_BATCH_OUTPUT, currentBatch, namedTasks, reportOf, type BatchFacts, type BatchReportFacts } from '../../engine/task-batches.js';
 import { batchesOf, readTaskTable, taskFileNames } from '../../evidence/task-table.js';
 import { comparable } from '../../evidence/index.js';
-import { withCycle, type Step } from '../../flow/model.js';
+import { withCycle, type Step } from '../../formats/flow/model.js';
 import type { Position } from '../../formats/pointer/position.js';
 import { hashText } from '../../hash.js';
 import { batchRecord, type BatchRecord } from '../../io/batch-record.js';

@@ -38,7 +38,7 @@ import { mkdirSync } from 'node:fs';
 import { entry, fromPointerRecord, type JournalEntry } from '../../formats/journal-line.js';
 import { holds, judgeLease, sameConversation, type LeaseVerdict } from '../../engine/lease.js';
 import { DISK_FULL, diskFull, GitFailed, InputError } from '../../errors.js';
-import type { Flow } from '../../flow/model.js';
+import type { Flow } from '../../formats/flow/model.js';
 import { crashPoint } from '../../io/crash-point.js';
 import { readJournalHead, type JournalHead } from '../../io/journal-head.js';
 import { readLease } from '../../io/lease-file.js';

@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { acceptanceFiles, acCoverage, type AcCoverage } from '../../evidence/ac-coverage.js';
-import { loopStart, type Flow } from '../../flow/model.js';
+import { loopStart, type Flow } from '../../formats/flow/model.js';
 import { readBounded } from '../../io/read-bounded.js';
 import type { Repo } from '../../io/repo.js';
 import { OUTPUT_FILE_MAX_BYTES } from '../../limits.js';

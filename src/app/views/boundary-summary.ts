@@ -8,7 +8,7 @@
  */
 import { closeSync, fstatSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { withCycle, type Flow } from '../../flow/model.js';
+import { withCycle, type Flow } from '../../formats/flow/model.js';
 import { findMatches } from '../../io/find-matches.js';
 import { openFile } from '../../io/journal.js';
 import type { Repo } from '../../io/repo.js';

@@ -16,7 +16,7 @@ import { positionHash } from '../../formats/pointer/serialize-pointer.js';
 import type { Context } from '../transaction/context.js';
 import { flowOfPointer, loadState, readPointer, type Loaded } from '../transaction/load-state.js';
 import { readState } from '../transaction/read-state.js';
-import type { Flow } from '../../flow/model.js';
+import type { Flow } from '../../formats/flow/model.js';
 import { flowChangeNotice } from '../transaction/flows.js';
 import { skillChangeNotice } from '../transaction/skill-pins.js';
 import { guardProblems } from './status.js';

@@ -10,7 +10,7 @@ import { firstCommitMissing, gitFallbackOff } from '../git/source.js';
 import { leaseStatus } from '../transaction/lease-view.js';
 import type { Loaded } from '../transaction/load-state.js';
 import { followThrough } from '../../engine/follow-through.js';
-import { stepByNumber } from '../../flow/model.js';
+import { stepByNumber } from '../../formats/flow/model.js';
 import { skillPosition } from '../transaction/skill-position.js';
 import { skillDisagreement } from '../../engine/step-plan.js';
 import { formatAge } from '../../engine/lease.js';

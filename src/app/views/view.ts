@@ -11,7 +11,7 @@ import { EVIDENCE_MATCH_LIMIT } from '../../limits.js';
 import type { Drift, Source } from '../../engine/reconcile.js';
 import type { Outcome } from '../../engine/transitions.js';
 import { InputError } from '../../errors.js';
-import { stepByNumber, withCycle, type Decision, type Flow, type Step } from '../../flow/model.js';
+import { stepByNumber, withCycle, type Decision, type Flow, type Step } from '../../formats/flow/model.js';
 import { forkDecision, type SideName, type SideSummary } from '../../engine/fork.js';
 import type { Repo } from '../../io/repo.js';
 import { skillDisplayPath, skillFile } from '../../io/skills.js';

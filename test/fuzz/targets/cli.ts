@@ -9,7 +9,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cacheKey, FLOW_CACHE_FORMAT } from '../../../src/formats/flow-cache.js';
-import { PARSER_FAILED } from '../../../src/flow/parse-flow.js';
+import { PARSER_FAILED } from '../../../src/formats/flow/parse-flow.js';
 import { hashText } from '../../../src/hash.js';
 import { packageRoot } from '../../../src/io/package-root.js';
 import { SKILL_MAX_BYTES } from '../../../src/limits.js';

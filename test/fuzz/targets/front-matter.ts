@@ -1,7 +1,7 @@
 /** The front matter reader in process, on the YAML of the built-in flows, mutated, and on YAML made from snippets. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readFrontMatter } from '../../../src/flow/front-matter.js';
+import { readFrontMatter } from '../../../src/formats/flow/front-matter.js';
 import { packageRoot } from '../../../src/io/package-root.js';
 import { FLOW_MAX_BYTES } from '../../../src/limits.js';
 import { saveText, type Target } from '../harness.js';

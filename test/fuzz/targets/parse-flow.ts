@@ -1,5 +1,5 @@
 /** `parseFlow` in process, on the built-in flows mutated and on text made from nothing. */
-import { parseFlow } from '../../../src/flow/parse-flow.js';
+import { parseFlow } from '../../../src/formats/flow/parse-flow.js';
 import { saveText, type Target } from '../harness.js';
 import { flowInput, type FlowInput } from './flow-input.js';
 import { judge } from './verdicts.js';

@@ -1,7 +1,7 @@
 /** How an in-process answer is judged: a value, or problems in the project's shape; anything else is a crash. */
 import { isDeepStrictEqual } from 'node:util';
 import type { Problem } from '../../../src/errors.js';
-import { PARSER_FAILED } from '../../../src/flow/parse-flow.js';
+import { PARSER_FAILED } from '../../../src/formats/flow/parse-flow.js';
 import type { Verdict } from '../harness.js';
 
 /** Why a problem is not one a person can act on, or undefined. */

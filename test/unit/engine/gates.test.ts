@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { openDecision } from '../../../src/engine/boundary.js';
 import { comparePlaces, gatesPassed, keptSubStep, type EditFacts } from '../../../src/engine/gates.js';
-import { stepByNumber } from '../../../src/flow/model.js';
+import { stepByNumber } from '../../../src/formats/flow/model.js';
 import { walkFolder } from '../../../src/engine/reconcile.js';
 import { apply, type Event } from '../../../src/engine/transitions.js';
 import { STATUSES, type Position } from '../../../src/formats/pointer/position.js';

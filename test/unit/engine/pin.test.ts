@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { flowChanges } from '../../../src/engine/pin.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Flow } from '../../../src/flow/model.js';
-import { parseFlow } from '../../../src/flow/parse-flow.js';
+import type { Flow } from '../../../src/formats/flow/model.js';
+import { parseFlow } from '../../../src/formats/flow/parse-flow.js';
 import { builtInFlow, ROOT } from '../../helpers/engine.js';
 
 /** The built-in greenfield flow as an autopilot older than `checkpoint_before` pinned it: no key at all. */

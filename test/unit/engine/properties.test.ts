@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { isSettled, evidenceFor, inferPassed } from '../../../src/engine/evidence.js';
 import { locate } from '../../../src/engine/reconcile.js';
 import { apply, type Event } from '../../../src/engine/transitions.js';
-import type { Flow } from '../../../src/flow/model.js';
+import type { Flow } from '../../../src/formats/flow/model.js';
 import { MAX_RETRIES, type Position } from '../../../src/formats/pointer/position.js';
 import { builtInFlow, evidence } from '../../helpers/engine.js';
 

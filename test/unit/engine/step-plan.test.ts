@@ -14,7 +14,7 @@ import { DECISIVE } from '../../../src/engine/repeat.js';
 import { aimAt, decideStep, enteredMarkedStep, planStep, reconciliationEntries, type StepInput, type StepState } from '../../../src/engine/step-plan.js';
 import { reconcile } from '../../../src/engine/reconcile.js';
 import type { Event } from '../../../src/engine/transitions.js';
-import type { Flow } from '../../../src/flow/model.js';
+import type { Flow } from '../../../src/formats/flow/model.js';
 import type { Position } from '../../../src/formats/pointer/position.js';
 import { at, builtInFlow, evidence, upTo } from '../../helpers/engine.js';
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { batchStatuses, batchesLine, judgeBatchReport, type BatchFacts } from '../../../src/engine/task-batches.js';
 import { apply, type Event } from '../../../src/engine/transitions.js';
 import { batchesOf, readTaskTable } from '../../../src/evidence/task-table.js';
-import { parseFlow } from '../../../src/flow/parse-flow.js';
+import { parseFlow } from '../../../src/formats/flow/parse-flow.js';
 import { batchSubStep, readSubStep } from '../../../src/formats/pointer/sub-step.js';
 import type { Position } from '../../../src/formats/pointer/position.js';
 import { at, builtInFlow, evidence, upTo } from '../../helpers/engine.js';

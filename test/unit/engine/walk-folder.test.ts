@@ -9,7 +9,7 @@ import type { Evidence } from '../../../src/engine/evidence.js';
 import { reconcile, walkFolder } from '../../../src/engine/reconcile.js';
 import { decideStep, planStep, reconciliationEntries, type StepState } from '../../../src/engine/step-plan.js';
 import type { Finding } from '../../../src/evidence/types.js';
-import { checkpointBefore, stepByNumber, type Flow } from '../../../src/flow/model.js';
+import { checkpointBefore, stepByNumber, type Flow } from '../../../src/formats/flow/model.js';
 import { toPointerRecord } from '../../../src/formats/journal-line.js';
 import type { Position } from '../../../src/formats/pointer/position.js';
 import { at, builtInFlow, evidence, upTo } from '../../helpers/engine.js';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { judgeOutputs } from '../../../src/engine/evidence.js';
-import { parseFlow } from '../../../src/flow/parse-flow.js';
+import { parseFlow } from '../../../src/formats/flow/parse-flow.js';
 import { gatherOutputs, hashFiles } from '../../../src/io/gather-outputs.js';
 import { openRepo } from '../../../src/io/repo.js';
 import { parseOutputsDeclaration } from '../../../src/formats/skill-outputs.js';

@@ -1,6 +1,6 @@
 /** Journals and models for the report's renderer tests. */
 import { entry, type JournalEntry, type JournalEvent, type StampedEntry } from '../../../src/formats/journal-line.js';
-import type { Flow } from '../../../src/flow/model.js';
+import type { Flow } from '../../../src/formats/flow/model.js';
 import type { Position } from '../../../src/formats/pointer/position.js';
 import { buildReport, type ReportModel } from '../../../src/report/report-model.js';
 import { at } from '../../helpers/engine.js';

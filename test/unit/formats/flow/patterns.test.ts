@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { patternProblem } from '../../../src/flow/patterns.js';
+import { patternProblem } from '../../../../src/formats/flow/patterns.js';
 
 describe('patternProblem', () => {
   it.each([

@@ -2,8 +2,8 @@
  * How deep a front matter's YAML nests: read in one pass, before yaml (which
  * takes seconds on thousands of levels, or overflows its stack) sees it.
  */
-import type { Problem } from '../errors.js';
-import { YAML_MAX_NESTING } from '../limits.js';
+import type { Problem } from '../../errors.js';
+import { YAML_MAX_NESTING } from '../../limits.js';
 
 /**
  * Collections nested past `YAML_MAX_NESTING`, found in one pass before yaml

@@ -3,7 +3,7 @@
  * matter's `id`, `init --flow` and the pointer's `flow:`: lowercase letters,
  * digits and dashes, not starting with a dash, at most 64 characters.
  */
-import { FLOW_ID_MAX_LENGTH } from '../limits.js';
+import { FLOW_ID_MAX_LENGTH } from '../../limits.js';
 
 const FLOW_ID = /^[a-z0-9][a-z0-9-]*$/;
 

@@ -6,8 +6,8 @@
  * line, never an exception.
  */
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Alias, type Document } from 'yaml';
-import type { Problem } from '../errors.js';
-import { YAML_MAX_ALIASES } from '../limits.js';
+import type { Problem } from '../../errors.js';
+import { YAML_MAX_ALIASES } from '../../limits.js';
 import { nestingProblem } from './yaml-nesting.js';
 import type { CheckpointMark, Detection } from './model.js';
 import { patternProblem } from './patterns.js';

@@ -3,7 +3,7 @@
  * rules that make every step's completion decidable from files alone, and
  * that every step the front matter names (`checkpoint_before`) is one.
  */
-import type { Problem } from '../errors.js';
+import type { Problem } from '../../errors.js';
 import { CYCLE_PLACEHOLDER, type Flow, type Step } from './model.js';
 
 const usesCycle = (patterns: string[]) => patterns.some((p) => p.includes(CYCLE_PLACEHOLDER));

@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isPerCycle, loopStart, type Flow, type Step } from '../../../src/flow/model.js';
-import { parseFlow } from '../../../src/flow/parse-flow.js';
+import { isPerCycle, loopStart, type Flow, type Step } from '../../../../src/formats/flow/model.js';
+import { parseFlow } from '../../../../src/formats/flow/parse-flow.js';
 import { lineContaining } from './flow-fixtures.js';
 
-const FLOWS = join(import.meta.dirname, '..', '..', '..', 'flows');
+const FLOWS = join(import.meta.dirname, '..', '..', '..', '..', 'flows');
 
 function builtIn(id: 'greenfield' | 'existing-code'): { flow: Flow; text: string } {
   const text = readFileSync(join(FLOWS, `${id}.md`), 'utf8');

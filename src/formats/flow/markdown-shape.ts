@@ -5,8 +5,8 @@
  * markers or table cells), which no real flow has, naming the line where the
  * file passes the limit. The limits, and why each, are in `src/limits.ts`.
  */
-import type { Problem } from '../errors.js';
-import { MARKDOWN_LIMITS as LIMIT } from '../limits.js';
+import type { Problem } from '../../errors.js';
+import { MARKDOWN_LIMITS as LIMIT } from '../../limits.js';
 
 const EXPECTED = 'a flow shaped like the built-in ones: short lines, little nesting, a few dozen links, emphasis markers and table cells';
 

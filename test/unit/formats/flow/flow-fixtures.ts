@@ -1,7 +1,7 @@
 /** Small flow texts for the parser tests, and the line numbers a person would count in them. */
 import { expect } from 'vitest';
-import type { Problem } from '../../../src/errors.js';
-import { parseFlow } from '../../../src/flow/parse-flow.js';
+import type { Problem } from '../../../../src/errors.js';
+import { parseFlow } from '../../../../src/formats/flow/parse-flow.js';
 
 export const FILE = 'flows/demo.md';
 export const ID = 'demo';

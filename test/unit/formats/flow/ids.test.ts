@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { flowIdProblem, isFlowId } from '../../../src/flow/ids.js';
-import { FLOW_ID_MAX_LENGTH } from '../../../src/limits.js';
+import { flowIdProblem, isFlowId } from '../../../../src/formats/flow/ids.js';
+import { FLOW_ID_MAX_LENGTH } from '../../../../src/limits.js';
 
 describe('the flow id rule', () => {
   it('takes lowercase letters, digits and dashes, not starting with a dash, up to the length limit', () => {

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { markdownShapeProblem } from '../../../src/flow/markdown-shape.js';
-import { MARKDOWN_LIMITS as LIMIT } from '../../../src/limits.js';
+import { markdownShapeProblem } from '../../../../src/formats/flow/markdown-shape.js';
+import { MARKDOWN_LIMITS as LIMIT } from '../../../../src/limits.js';
 
 const FILE = '.autopilot/flows/demo.md';
 const shape = (text: string) => markdownShapeProblem(text, FILE);
@@ -12,7 +12,7 @@ const third = (line: string) => `# Title\n\n${line}\nafter\n`;
 describe('the shape limits', () => {
   it('let the built-in flows through', () => {
     for (const id of ['greenfield', 'existing-code'])
-      expect(shape(readFileSync(join(import.meta.dirname, '../../../flows', `${id}.md`), 'utf8'))).toBeUndefined();
+      expect(shape(readFileSync(join(import.meta.dirname, '../../../../flows', `${id}.md`), 'utf8'))).toBeUndefined();
   });
 
   it('refuse block quotes nested deeper than the limit, naming the line', () => {

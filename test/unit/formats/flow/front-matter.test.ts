@@ -1,7 +1,7 @@
 /** Hostile YAML in a flow's front matter: every case is a problem with the file and a line, never an exception. */
 import { describe, expect, it } from 'vitest';
-import { readFrontMatter } from '../../../src/flow/front-matter.js';
-import { YAML_MAX_ALIASES, YAML_MAX_NESTING } from '../../../src/limits.js';
+import { readFrontMatter } from '../../../../src/formats/flow/front-matter.js';
+import { YAML_MAX_ALIASES, YAML_MAX_NESTING } from '../../../../src/limits.js';
 
 const FILE = 'flows/demo.md';
 const BASE = 'id: demo\ntitle: Demo\nscan_order: 1\n';
