@@ -7,11 +7,8 @@
  * question waits says so, instead of "✓ Completed" again. The built CLI in
  * real folders.
  */
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers/engine.js';
-import { autopilot, journal, read, snapshot, tempRepo, write, type NextJson } from '../helpers/cli.js';
+import { autopilot, journal, type NextJson, read, sessionStart, snapshot, tempRepo, write } from '../helpers/cli.js';
 
 interface Pending {
   kind: string;
@@ -36,19 +33,6 @@ function atResearchDecision(): string {
   write(dir, '_docs/01_solution/solution_draft_01.md');
   expect(autopilot(dir, 'done').code).toBe(3);
   return dir;
-}
-
-function sessionStart(dir: string): string {
-  const env: NodeJS.ProcessEnv = { ...process.env, AUTOPILOT_SESSION: '', CLAUDE_PROJECT_DIR: dir };
-  delete env.CLAUDE_ENV_FILE;
-  const run = spawnSync(process.execPath, [join(ROOT, 'bin', 'autopilot.js'), 'hook', 'session-start'], {
-    cwd: dir,
-    input: JSON.stringify({ session_id: 'conversation-2', source: 'startup' }),
-    encoding: 'utf8',
-    env,
-  });
-  expect(run.status).toBe(0);
-  return run.stdout;
 }
 
 const longest = (text: string) => Math.max(...text.split('\n').map((l) => [...l].length));

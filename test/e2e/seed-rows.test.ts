@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSyn
 import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { autopilot, GREENFIELD_1_TO_7, journal, read, tempRepo, write, type NextJson } from '../helpers/cli.js';
+import { autopilot, GREENFIELD_1_TO_7, journal, type NextJson, read, sessionStart, tempRepo, write } from '../helpers/cli.js';
 import { git, newRepo } from '../helpers/git.js';
 import { ROOT } from '../helpers/engine.js';
 import { thisMachine } from '../../src/io/machine.js';
@@ -30,20 +30,6 @@ function autopilotLater(dir: string, ...args: string[]): Promise<{ code: number;
   child.stdout.resume();
   const limit = setTimeout(() => child.kill('SIGKILL'), 30_000);
   return new Promise((resolve) => child.on('exit', (code) => (clearTimeout(limit), resolve({ code: code ?? -1, stderr }))));
-}
-
-/** What the SessionStart hook gives the model as a new conversation starts. */
-function sessionStart(dir: string): string {
-  const env: NodeJS.ProcessEnv = { ...process.env, AUTOPILOT_SESSION: '', CLAUDE_PROJECT_DIR: dir };
-  delete env.CLAUDE_ENV_FILE;
-  const run = spawnSync(process.execPath, [BIN, 'hook', 'session-start'], {
-    cwd: dir,
-    input: JSON.stringify({ session_id: 'conversation-2', source: 'startup' }),
-    encoding: 'utf8',
-    env,
-  });
-  expect(run.status).toBe(0);
-  return run.stdout;
 }
 
 const FLOW = '.autopilot/flows/greenfield.md';

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterEach } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { ROOT } from './engine.js';
 import { inDir } from './line.js';
 import { hasResult, stepEvidence, testProject } from './templates.js';
@@ -92,6 +92,20 @@ export function namingCriteria(dir: string, path: string, filled: string): strin
 }
 
 export const read = (dir: string, rel: string) => readFileSync(join(dir, rel), 'utf8');
+
+/** What the SessionStart hook gives the model as a new conversation (`conversation-2`) starts in Claude Code. */
+export function sessionStart(dir: string): string {
+  const env: NodeJS.ProcessEnv = { ...process.env, AUTOPILOT_SESSION: '', CLAUDE_PROJECT_DIR: dir };
+  delete env.CLAUDE_ENV_FILE;
+  const run = spawnSync(process.execPath, [BIN, 'hook', 'session-start'], {
+    cwd: dir,
+    input: JSON.stringify({ session_id: 'conversation-2', source: 'startup' }),
+    encoding: 'utf8',
+    env,
+  });
+  expect(run.status).toBe(0);
+  return run.stdout;
+}
 
 /** Replaces `key: value` lines of the pointer, as a person does in an editor. */
 export function editPointer(dir: string, edits: Record<string, string>): void {
