@@ -11,7 +11,7 @@
  * caller keeps it in autopilot's cache folder, which git ignores. The
  * user's index, HEAD and git folder are only read.
  */
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { SnapshotGone } from './errors.js';
@@ -19,6 +19,7 @@ import { SnapshotGone } from './errors.js';
 export { SnapshotGone };
 import { parseRawDiff } from './index-entries.js';
 import { runGit, runGitOr, type GitHandle } from './run.js';
+import { copyIndex } from './work-tree.js';
 
 /** The environment that reads and writes objects through the store, the repository's own objects behind it. */
 async function storeEnv(handle: GitHandle, store: string): Promise<Record<string, string>> {
@@ -36,13 +37,9 @@ export async function snapshotRun(handle: GitHandle, store: string, docs: string
   const index = join(store, `index-${process.pid}-${randomUUID().slice(0, 8)}`);
   const inIndex = { env: { ...env, GIT_INDEX_FILE: index } };
   try {
-    let copied = true;
-    try {
-      copyFileSync(join(handle.gitDir, 'index'), index);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      copied = false;
-    }
+    // Its modification time kept: a copy dated now would make git trust the stat data of a file changed in the
+    // instant the index was written (same size, same second), and a changed test file would pass unseen.
+    const copied = copyIndex(join(handle.gitDir, 'index'), index);
     if (!copied && (await runGitOr(handle, ['rev-parse', '--quiet', '--verify', 'HEAD^{tree}'], 1))) await runGit(handle, ['read-tree', 'HEAD'], inIndex);
     await runGit(handle, ['add', '--all', '--', ...outsideDocs(handle, docs)], inIndex);
     return (await runGit(handle, ['write-tree'], inIndex)).trim();
