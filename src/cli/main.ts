@@ -5,7 +5,7 @@
  * without it, text for a person, errors on stderr.
  */
 import { writeSync } from 'node:fs';
-import { clockOf, sessionOf, type Context } from '../app/transaction/context.js';
+import { clockOf, runOf, sessionOf, type Context } from '../app/transaction/context.js';
 import { mcpSessionOf } from '../clients/index.js';
 import { GLOBAL_OPTIONS, readArguments, type Answer } from '../commands/command.js';
 import { COMMANDS } from '../commands/index.js';
@@ -29,19 +29,38 @@ interface Globals {
   C?: string;
   docs?: string;
   json?: boolean;
+  run?: string;
   session?: string;
 }
 
 /** The registry's command names, and `help`: what `withLaunch` recognises in a hint. */
 const NAMES = [...COMMANDS.map((c) => c.name), 'help'];
 
-const repoOptions = (g: Globals) => ({ ...(g.C ? { dir: g.C } : {}), ...(g.docs ? { docs: g.docs } : {}) });
+/** Where the command works: `-C`, `--docs`, and the run `--run` or `$AUTOPILOT_RUN` names (io/run.ts). */
+const repoOptions = (g: Globals) => {
+  const run = runOf(g.run);
+  return { ...(g.C ? { dir: g.C } : {}), ...(g.docs ? { docs: g.docs } : {}), ...(run ? { run } : {}) };
+};
 
 const quoted = (word: string) => (/^[\w./@=:-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`);
 
+/** The same, a bad run name left out: for the hints of an error, which may be that name's. */
+const looseOptions = (g: Globals) => {
+  try {
+    return repoOptions(g);
+  } catch {
+    return { ...(g.C ? { dir: g.C } : {}), ...(g.docs ? { docs: g.docs } : {}) };
+  }
+};
+
 /** A text with its hints said with the launch that works here (`app/views/where.ts`), and the `-C`, `--docs` this command was given. */
 const hinted = (text: string, g: Globals) =>
-  withLaunch(text, NAMES, () => hintLaunch(repoOptions(g)), `${g.C ? ` -C ${quoted(g.C)}` : ''}${g.docs ? ` --docs ${quoted(g.docs)}` : ''}`);
+  withLaunch(
+    text,
+    NAMES,
+    () => hintLaunch(looseOptions(g)),
+    `${g.C ? ` -C ${quoted(g.C)}` : ''}${g.docs ? ` --docs ${quoted(g.docs)}` : ''}${g.run ? ` --run ${quoted(g.run)}` : ''}`,
+  );
 
 /** The answers that carry `root` (a position's paths are the root's): status, the step commands, init. */
 const carriesRoot = (command: { name: string; mcp: object }) =>
@@ -62,7 +81,7 @@ function contextOf(g: Globals): Context {
 function nextToRun(g: Globals): { line: string; why: string } {
   const at = g.C ? `-C ${g.C} ` : '';
   // A folder that is not there, or a docs path that is wrong, has no run: `init` says what is wrong with it.
-  if (hasRun({ repo: repoOptions(g) })) return { line: `autopilot ${at}status`, why: 'where the work stands' };
+  if (hasRun({ repo: looseOptions(g) })) return { line: `autopilot ${at}status`, why: 'where the work stands' };
   return { line: `autopilot ${at}init`, why: 'this repository has no run yet: set it up' };
 }
 
@@ -110,8 +129,14 @@ export async function main(argv: string[]): Promise<number> {
   commandRun = command.name;
   // Where the command works, when that is not where it started (a root found above): said to a person on stderr, to a program as `root`.
   const quiet = 'frontEnd' in command || ('plain' in command && command.plain) || (json && !carriesRoot(command));
-  const elsewhere = quiet ? undefined : rootElsewhere(repoOptions(globals));
-  if (elsewhere && !json) writeOut(2, `${rootLine(elsewhere, repoOptions(globals))}\n`);
+  let options: ReturnType<typeof repoOptions>;
+  try {
+    options = repoOptions(globals);
+  } catch (error) {
+    return fail(exitCodeOfError(error), errorJson(error), errorText(error));
+  }
+  const elsewhere = quiet ? undefined : rootElsewhere(options);
+  if (elsewhere && !json) writeOut(2, `${rootLine(elsewhere, options)}\n`);
   try {
     const ctx = contextOf(globals);
     if ('frontEnd' in command) answer = await serveMcp(ctx, globals.session);

@@ -148,6 +148,12 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
     notOnMcp: 'every tool answers with the JSON object',
   },
   {
+    key: 'run',
+    flags: '--run <name>',
+    type: 'string',
+    summary: 'the run to act on, where a repository holds several (default: $AUTOPILOT_RUN, else the default run)',
+  },
+  {
     key: 'session',
     flags: '--session <id>',
     type: 'string',

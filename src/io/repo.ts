@@ -6,14 +6,26 @@ import { existsSync, lstatSync, readlinkSync, realpathSync, statSync } from 'nod
 import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { InputError } from '../errors.js';
 import { DOCS_PATH_MAX_LENGTH, DOCS_SEGMENT_MAX_LENGTH } from '../limits.js';
+import { DEFAULT_RUN, checkRunName } from '../formats/run-name.js';
+import { RUNS_FOLDER, runDocsName } from './run.js';
 
 export const DEFAULT_DOCS = '_docs';
 
+/**
+ * One run of one repository (io/run.ts): the paths every command reads and
+ * writes. `docs` and `docsName` are the run's docs folder (a named run's is
+ * `<docs>/_runs/<name>/`); `repoDocs` and `repoDocsName` the repository's.
+ */
 export interface Repo {
   root: string;
-  /** The docs folder as given (relative to the root), for messages and patterns shown to the agent. */
+  /** The run: `default`, or its name. */
+  run: string;
+  /** The run's docs folder as given (relative to the root), for messages and patterns shown to the agent. */
   docsName: string;
   docs: string;
+  /** The repository's docs folder (the default run's), where the named runs' folders live. */
+  repoDocsName: string;
+  repoDocs: string;
   pointerFile: string;
   autopilotDir: string;
   journalFile: string;
@@ -30,6 +42,8 @@ export interface RepoOptions {
   dir?: string;
   /** `--docs DIR`: the docs folder, relative to the repository root. */
   docs?: string;
+  /** `--run NAME`: the run (io/run.ts); the default run when absent. */
+  run?: string;
 }
 
 /** An absolute POSIX path with no empty, `.` or `..` segment: two of them compare by their text. */
@@ -131,9 +145,17 @@ export function openRepo(options: RepoOptions = {}, cwd = process.cwd()): Repo {
       received: docs,
     });
   }
+  const run = options.run === undefined ? DEFAULT_RUN : checkRunName(options.run, '--run');
+  const runDocs = run === DEFAULT_RUN ? docs : join(docs, RUNS_FOLDER, run);
+  return { ...runPaths(root, run, runDocsName(docsName, run), runDocs), repoDocsName: docsName, repoDocs: docs };
+}
+
+/** The files of the run `run` whose docs folder is `docs` (`docsName` as given). */
+function runPaths(root: string, run: string, docsName: string, docs: string): Omit<Repo, 'repoDocsName' | 'repoDocs'> {
   const autopilotDir = join(docs, '_autopilot');
   return {
     root,
+    run,
     docsName,
     docs,
     pointerFile: join(docs, '_autopilot_state.md'),

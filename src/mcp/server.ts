@@ -20,7 +20,7 @@ import {
   ReadResourceRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Context, sessionOf } from '../app/transaction/context.js';
+import { runOf, type Context, type sessionOf } from '../app/transaction/context.js';
 import type { mcpSessionOf } from '../clients/index.js';
 import type { runStatus } from '../app/views/status.js';
 import { errorJson, InputError, isMcpResult } from '../errors.js';
@@ -127,7 +127,9 @@ export function createServer(ctx: Context, given: string | undefined, host: McpH
     }
     try {
       const { session, from } = sessionOf(typeof args.data.session === 'string' ? args.data.session : given, process.env, mcpSessionOf(request.params._meta));
-      const r = await tool.call({ ...ctx, session, sessionFrom: from, role: 'server' }, args.data);
+      // A tool's `run` names the run of this call; else the run the server was started for (`--run`, `$AUTOPILOT_RUN`).
+      const run = typeof args.data.run === 'string' && args.data.run.trim() ? runOf(args.data.run, {}) : ctx.repo.run;
+      const r = await tool.call({ ...ctx, repo: { ...ctx.repo, run }, session, sessionFrom: from, role: 'server' }, args.data);
       if (isMcpResult(r.exit)) return { content: [{ type: 'text', text: answerText(r.json, r.text) }], structuredContent: r.json as Record<string, unknown> };
       const line = r.text.split('\n', 1)[0]!;
       const code = (r.json as { error?: { code?: string } }).error?.code ?? (r.json as { outcome?: string }).outcome ?? `exit ${r.exit}`;

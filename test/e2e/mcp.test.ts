@@ -57,7 +57,7 @@ async function call(client: Client, name: string, args: Record<string, unknown> 
 }
 
 describe('autopilot mcp', () => {
-  it('lists a tool for every command the registry exposes, with the CLI options an agent may use, in about 300 bytes a tool', async () => {
+  it('lists a tool for every command the registry exposes, with the CLI options an agent may use, in about 320 bytes a tool', async () => {
     const client = await connect(tempRepo());
     const { tools } = await client.listTools();
     const exposed = COMMANDS.filter((c) => 'tool' in c.mcp);
@@ -76,7 +76,7 @@ describe('autopilot mcp', () => {
       const keys = Object.keys(tool.inputSchema.properties ?? {});
       const asks = !runnable.readOnly || runnable.name === 'status';
       const expected = [
-        ...(asks ? ['session'] : []),
+        ...(asks ? ['run', 'session'] : []),
         ...[...(runnable.arguments ?? []), ...(runnable.options ?? []).filter((o) => !o.notOnMcp)].map((o) => snakeCase(o.key)),
       ];
       expect(keys.sort(), command.name).toEqual(expected.sort());
@@ -85,7 +85,8 @@ describe('autopilot mcp', () => {
     }
     const size = Buffer.byteLength(JSON.stringify(tools));
     console.log(`MCP tool list: ${tools.length} tools, ${size} bytes`);
-    expect(size / tools.length).toBeLessThan(320);
+    // Every tool takes `run` (rule 12): 24 bytes a tool of the budget's 340.
+    expect(size / tools.length).toBeLessThan(340);
     expect(size).toBeLessThan(6 * 1024);
   });
 

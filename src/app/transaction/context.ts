@@ -8,6 +8,7 @@
 import { sessionEnv } from '../../clients/index.js';
 import { InputError } from '../../errors.js';
 import type { RepoOptions } from '../../io/repo.js';
+import { checkRunName } from '../../formats/run-name.js';
 import { SESSION_MAX_LENGTH } from '../../limits.js';
 
 export interface Context {
@@ -21,6 +22,17 @@ export interface Context {
   now: () => Date;
   /** How long a command waits for the lock before exit 4. */
   lockWaitMs?: number;
+}
+
+/**
+ * The run a command names (io/run.ts): `--run` (or an MCP tool's `run`), else
+ * `$AUTOPILOT_RUN`; undefined when neither names one (the default run, or the
+ * overview where a repository has named runs only).
+ */
+export function runOf(given: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (given?.trim()) return checkRunName(given.trim(), '--run');
+  if (env.AUTOPILOT_RUN?.trim()) return checkRunName(env.AUTOPILOT_RUN.trim(), '$AUTOPILOT_RUN');
+  return undefined;
 }
 
 export type SessionSource = 'given' | 'env' | 'client' | 'default';

@@ -1,0 +1,41 @@
+/**
+ * Runs: several share a repository (CONTRACT rule 12, docs/runs.md). The
+ * default run is the docs folder's own pointer and journal, exactly as a
+ * repository with one run has always had them. A named run keeps the same
+ * files in a folder of its own, `<docs>/_runs/<name>/`, which is that run's
+ * docs folder: its pointer, journal, checkpoints and step files. No two runs
+ * write the same autopilot file, and nothing else builds a run's folder.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEFAULT_RUN, isRunName } from '../formats/run-name.js';
+
+/** The folder of the docs folder that holds the named runs, one folder each. */
+export const RUNS_FOLDER = '_runs';
+
+/** A run's docs folder as given (relative to the root): the docs folder itself for the default run. */
+export function runDocsName(docsName: string, run: string): string {
+  return run === DEFAULT_RUN ? docsName : `${docsName}/${RUNS_FOLDER}/${run}`;
+}
+
+/** Whether a docs folder holds a run: its pointer or its journal. */
+export function holdsRun(docs: string): boolean {
+  return existsSync(join(docs, '_autopilot_state.md')) || existsSync(join(docs, '_autopilot', 'journal.jsonl'));
+}
+
+/**
+ * Every run of the docs folder `docs` (absolute), by name, the default run
+ * first where it exists, then the named ones in name order. A folder of
+ * `_runs/` counts when its name is a run name and it holds a run.
+ */
+export function listRuns(docs: string): string[] {
+  const runs = holdsRun(docs) ? [DEFAULT_RUN] : [];
+  let entries: string[];
+  try {
+    entries = readdirSync(join(docs, RUNS_FOLDER));
+  } catch {
+    return runs;
+  }
+  for (const name of entries.sort()) if (isRunName(name) && holdsRun(join(docs, RUNS_FOLDER, name))) runs.push(name);
+  return runs;
+}
