@@ -76,7 +76,8 @@ describe('autopilot mcp', () => {
       const keys = Object.keys(tool.inputSchema.properties ?? {});
       const asks = !runnable.readOnly || runnable.name === 'status';
       const expected = [
-        ...(asks ? ['run', 'session'] : []),
+        'run',
+        ...(asks ? ['session'] : []),
         ...[...(runnable.arguments ?? []), ...(runnable.options ?? []).filter((o) => !o.notOnMcp)].map((o) => snakeCase(o.key)),
       ];
       expect(keys.sort(), command.name).toEqual(expected.sort());
