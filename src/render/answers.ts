@@ -151,6 +151,8 @@ export const stepAnswer = position.extend({
   have: z.array(z.string()).optional(),
   /** Each output the step's skill declares with a template: the file to write, and the template to write it from. */
   templates: z.array(z.object({ file: z.string(), template: z.string() })).optional(),
+  /** A named run started on the repository's output: the folders of it the step reads (`_docs/02_document/`). */
+  reads: z.array(z.string()).optional(),
   /** The sub-step recorded (`substep`): where a resumed step picks up. */
   resume: z.string().optional(),
   /** In a step that walks a task index: the batch to work on (its tasks, each task's file and criteria, the report `done` checks), and the batch `done` just finished. */

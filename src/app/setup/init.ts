@@ -38,7 +38,7 @@ import type { CommitSetting } from '../../formats/settings.js';
 import { firstCommitMissing, gitFallbackOff } from '../git/source.js';
 import { DEFAULT_RUN } from '../../formats/run-name.js';
 import { detectFlow } from '../../io/gather-evidence.js';
-import { repositoryStart } from './run-start.js';
+import { repositoryStart } from '../transaction/run-start.js';
 import { withoutVerifyLines, withVerifyLines } from './init-verify.js';
 import { foundIn, NO_TESTS, pinEntry, pinToTake } from '../transaction/verify.js';
 import { settingsFromText } from '../transaction/settings.js';
@@ -65,7 +65,7 @@ export interface InitResult {
   pointer?: { flow: string; step: number; name: string };
   /** The named run init started or set up (`--run`); undefined for the default run. */
   run?: string;
-  /** A named run started on the repository's output (`app/setup/run-start.ts`): the folder it reads, the steps that are the repository's. */
+  /** A named run started on the repository's output (`app/transaction/run-start.ts`): the folder it reads, the steps that are the repository's. */
   repository?: { read: string; steps: number[] };
   /** What happens to the steps in git, and the one line that turns it off. */
   commits: string;
