@@ -59,8 +59,19 @@ const hinted = (text: string, g: Globals) =>
     text,
     NAMES,
     () => hintLaunch(looseOptions(g)),
-    `${g.C ? ` -C ${quoted(g.C)}` : ''}${g.docs ? ` --docs ${quoted(g.docs)}` : ''}${g.run ? ` --run ${quoted(g.run)}` : ''}`,
+    `${g.C ? ` -C ${quoted(g.C)}` : ''}${g.docs ? ` --docs ${quoted(g.docs)}` : ''}`,
+    runSuffix(g),
   );
+
+/** ` --run NAME` for the run the command acted on (`--run`, else `$AUTOPILOT_RUN`): every hint carries it; empty for the default run. */
+function runSuffix(g: Globals): string {
+  try {
+    const run = runOf(g.run);
+    return run ? ` --run ${quoted(run)}` : '';
+  } catch {
+    return '';
+  }
+}
 
 /** The answers that carry `root` (a position's paths are the root's): status, the step commands, init. */
 const carriesRoot = (command: { name: string; mcp: object }) =>

@@ -38,6 +38,7 @@ import type { CommitSetting } from '../../formats/settings.js';
 import { firstCommitMissing, gitFallbackOff } from '../git/source.js';
 import { DEFAULT_RUN } from '../../formats/run-name.js';
 import { detectFlow } from '../../io/gather-evidence.js';
+import { holdsRun } from '../../io/run.js';
 import { repositoryStart } from '../transaction/run-start.js';
 import { withoutVerifyLines, withVerifyLines } from './init-verify.js';
 import { foundIn, NO_TESTS, pinEntry, pinToTake } from '../transaction/verify.js';
@@ -283,17 +284,19 @@ export async function outdatedClientFiles(repo: Repo): Promise<Problem[]> {
 /**
  * The flow init starts: the one `--flow` names; for a named run without it,
  * the one the folder's detection rules choose, as `next` chooses it for the
- * default run (rule 2); none for the default run without `--flow`.
+ * default run (rule 2); none without `--flow` for the default run or a
+ * named run already started.
  */
 async function flowToStart(repo: Repo, flowId: string | undefined): Promise<Flow | undefined> {
   if (flowId !== undefined) return chosenFlow(await loadRepoFlows(repo, true), flowId);
-  if (repo.run === DEFAULT_RUN) return undefined;
+  // A named run already started is set up again, as \`init\` is: its files kept, its run as it stands.
+  if (repo.run === DEFAULT_RUN || holdsRun(repo.docs)) return undefined;
   const flows = await loadRepoFlows(repo, true);
   const found = detectFlow(repo, flows);
   if (found) return found;
   throw new InputError({
     message: `init --run ${repo.run}: no flow matches this folder`,
-    expected: `a flow chosen by hand: \`autopilot init --run ${repo.run} --flow <id>\``,
+    expected: 'a flow chosen by hand: `autopilot init --flow <id>`',
     received: `tried ${flows.map((f) => f.id).join(', ')}`,
   });
 }
