@@ -55,13 +55,7 @@ const looseOptions = (g: Globals) => {
 
 /** A text with its hints said with the launch that works here (`app/views/where.ts`), and the `-C`, `--docs` this command was given. */
 const hinted = (text: string, g: Globals) =>
-  withLaunch(
-    text,
-    NAMES,
-    () => hintLaunch(looseOptions(g)),
-    `${g.C ? ` -C ${quoted(g.C)}` : ''}${g.docs ? ` --docs ${quoted(g.docs)}` : ''}`,
-    runSuffix(g),
-  );
+  withLaunch(text, NAMES, () => hintLaunch(looseOptions(g)), `${g.C ? ` -C ${quoted(g.C)}` : ''}${g.docs ? ` --docs ${quoted(g.docs)}` : ''}`, runSuffix(g));
 
 /** ` --run NAME` for the run the command acted on (`--run`, else `$AUTOPILOT_RUN`): every hint carries it; empty for the default run. */
 function runSuffix(g: Globals): string {

@@ -50,7 +50,9 @@ function startText(r: SessionStart): string {
     });
   // A question waiting for the person (a decision, a boundary, a failure): shown here, where they look; only they answer it.
   const question = view.pending ? [...pendingLines(view), 'Only the person answers this: show them the question and wait; never answer it yourself.'] : [];
-  return [...(input.id ? [`autopilot session: ${input.id}`] : []), ...runLines(r.run), ...notes, ...summary, ...question, ...problemLines(view), next].join('\n');
+  return [...(input.id ? [`autopilot session: ${input.id}`] : []), ...runLines(r.run), ...notes, ...summary, ...question, ...problemLines(view), next].join(
+    '\n',
+  );
 }
 
 export const hook = defineCommand({

@@ -57,8 +57,7 @@ export const init = defineCommand({
   summary: 'set a repository up: folders, git lines, the /autopilot command for agents',
   examples: [
     { line: 'autopilot init', does: 'set this repository up for autopilot and its agents' },
-    { line: 'autopilot init --flow greenfield', does: 'the same, and start the greenfield flow at step 1' },
-    { line: 'autopilot init --run login --flow existing-code', does: 'start a second run, named login, beside the default one' },
+    { line: 'autopilot init --run login --flow greenfield', does: 'the same, and start a run named login on the greenfield flow at step 1' },
     { line: 'autopilot init --hooks', does: 'the same, with the SessionStart and SessionEnd hooks' },
   ],
   options: [

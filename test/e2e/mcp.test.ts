@@ -224,7 +224,11 @@ describe('autopilot mcp', () => {
     const client = await connect(dir);
     const a = await call(client, 'next', { run: 'a' });
     const b = await call(client, 'next', { run: 'b' });
-    expect(a.json).toMatchObject({ flow: 'greenfield', step: 1, done_when: ['_docs/_runs/a/00_problem/problem.md', '_docs/_runs/a/00_problem/acceptance_criteria.md'] });
+    expect(a.json).toMatchObject({
+      flow: 'greenfield',
+      step: 1,
+      done_when: ['_docs/_runs/a/00_problem/problem.md', '_docs/_runs/a/00_problem/acceptance_criteria.md'],
+    });
     expect(b.json).toMatchObject({ flow: 'existing-code', step: 1 });
     expect((await call(client, 'substep', { run: 'b', text: '1 — Inventory' })).json).toMatchObject({ flow: 'existing-code', sub_step: '1 — Inventory' });
     // A tool that only reads takes the run too.

@@ -103,8 +103,14 @@ describe('two runs side by side', () => {
     ] as const) {
       const journal = events(dir, `_docs/_runs/${run}`);
       expect(new Set(journal.filter((e) => e.event !== 'run_started').map((e) => e.session)), run).toEqual(new Set([session]));
-      expect(journal.filter((e) => e.event === 'step_completed').map((e) => e.step), run).toEqual([1, 2].slice(0, journal.filter((e) => e.event === 'step_completed').length));
-      expect(journal.some((e) => e.event === 'step_completed' && e.step === 1), run).toBe(true);
+      expect(
+        journal.filter((e) => e.event === 'step_completed').map((e) => e.step),
+        run,
+      ).toEqual([1, 2].slice(0, journal.filter((e) => e.event === 'step_completed').length));
+      expect(
+        journal.some((e) => e.event === 'step_completed' && e.step === 1),
+        run,
+      ).toBe(true);
       const pointer = readFileSync(join(dir, `_docs/_runs/${run}/_autopilot_state.md`), 'utf8');
       expect(pointer).toMatch(/^flow: greenfield$/m);
       expect(pointer).not.toMatch(/^step: 1$/m);
@@ -192,14 +198,24 @@ describe('init --run', () => {
 
   it('a named existing-code run where the Document output exists starts at New Task (step 8): 7 steps journaled as the repository’s, next reads _docs/02_document/, 0 drift', async () => {
     const { dir, init } = await namedExistingCode(true);
-    expect(init.json).toMatchObject({ run: 'feature', pointer: { flow: 'existing-code', step: 8, name: 'New Task' }, repository: { read: '_docs/02_document/' } });
+    expect(init.json).toMatchObject({
+      run: 'feature',
+      pointer: { flow: 'existing-code', step: 8, name: 'New Task' },
+      repository: { read: '_docs/02_document/' },
+    });
     const [started] = events(dir, '_docs/_runs/feature');
     expect(started).toMatchObject({ event: 'run_started', step: 8, repository: { read: '_docs/02_document/', steps: [1, 2, 3, 4, 5, 6, 7] } });
     const log = await cli(dir, ['--run', 'feature', 'log']);
     expect(log.stdout).toMatch(/run_started .* step 8 New Task .*repository=\{"read":"_docs\/02_document\/","steps":\[1,2,3,4,5,6,7\]\}/);
     const next = await as(dir, 'conversation-f', '--run', 'feature', 'next');
     expect(next.code).toBe(0);
-    expect(next.json).toMatchObject({ step: 8, name: 'New Task', drift: [], reads: ['_docs/02_document/'], done_when: ['_docs/_runs/feature/02_tasks/cycle-1/_index.md'] });
+    expect(next.json).toMatchObject({
+      step: 8,
+      name: 'New Task',
+      drift: [],
+      reads: ['_docs/02_document/'],
+      done_when: ['_docs/_runs/feature/02_tasks/cycle-1/_index.md'],
+    });
     const nextText = await cli(dir, ['--run', 'feature', 'next'], { env: { AUTOPILOT_SESSION: 'conversation-f' } });
     expect(nextText.stdout).toMatch(/Reads: +_docs\/02_document\//);
     const status = await as(dir, 'conversation-f', '--run', 'feature', 'status');

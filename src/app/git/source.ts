@@ -5,8 +5,8 @@
  * git layer is imported here, on demand, so a healthy repository
  * never loads it.
  */
-import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
-import { delimiter, dirname, isAbsolute, join, relative } from 'node:path';
+import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
+import { delimiter, dirname, join, relative } from 'node:path';
 import type { Flow } from '../../formats/flow/model.js';
 import type { Repo } from '../../io/repo.js';
 import { gitFolders as foldersOf } from '../../io/git-folders.js';
