@@ -28,7 +28,9 @@ export function initText(r: InitResult): string {
     r.commits,
     r.pointer
       ? startedText(r.pointer, r.run, r.repository)
-      : 'Ready. Run `/autopilot` in your agent, or `autopilot next` here (`autopilot init --flow <id>` chooses the flow).',
+      : r.run
+        ? `Run ${r.run}: already started, left as it stands. Run \`autopilot next\`, or \`/autopilot ${r.run}\` in your agent.`
+        : 'Ready. Run `/autopilot` in your agent, or `autopilot next` here (`autopilot init --flow <id>` chooses the flow).',
   ].join('\n');
 }
 

@@ -180,6 +180,9 @@ describe('init --run', () => {
     const again = await cli(dir, ['init', '--run', 'b', '--json']);
     expect(again.code).toBe(0);
     expect(again.json).toMatchObject({ run: 'b', created: [], changed: [] });
+    expect((await cli(dir, ['init', '--run', 'b'])).stdout).toMatch(
+      /^Run b: already started, left as it stands\. Run `[^`]*next[^`]*--run b`, or `\/autopilot b` in your agent\.$/m,
+    );
     const text = await cli(dir, ['init', '--run', 'c', '--flow', 'greenfield']);
     expect(text.stdout).toMatch(/Run c: started greenfield at step 1 \(Problem\)\. Run `[^`]*next[^`]*--run c`, or `\/autopilot c` in your agent/);
   });
