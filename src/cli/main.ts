@@ -55,12 +55,17 @@ const looseOptions = (g: Globals) => {
 
 /** A text with its hints said with the launch that works here (`app/views/where.ts`), and the `-C`, `--docs` this command was given. */
 const hinted = (text: string, g: Globals) =>
-  withLaunch(
-    text,
-    NAMES,
-    () => hintLaunch(looseOptions(g)),
-    `${g.C ? ` -C ${quoted(g.C)}` : ''}${g.docs ? ` --docs ${quoted(g.docs)}` : ''}${g.run ? ` --run ${quoted(g.run)}` : ''}`,
-  );
+  withLaunch(text, NAMES, () => hintLaunch(looseOptions(g)), `${g.C ? ` -C ${quoted(g.C)}` : ''}${g.docs ? ` --docs ${quoted(g.docs)}` : ''}`, runSuffix(g));
+
+/** ` --run NAME` for the run the command acted on (`--run`, else `$AUTOPILOT_RUN`): every hint carries it; empty for the default run. */
+function runSuffix(g: Globals): string {
+  try {
+    const run = runOf(g.run);
+    return run ? ` --run ${quoted(run)}` : '';
+  } catch {
+    return '';
+  }
+}
 
 /** The answers that carry `root` (a position's paths are the root's): status, the step commands, init. */
 const carriesRoot = (command: { name: string; mcp: object }) =>

@@ -55,12 +55,13 @@ const LOOP = `1. \`next\` hands out a step: read \`skill\`, write the files of \
    (\`write\`: a numbered file's next name; resumed: go on from \`resume\` if any,
    keep the files in \`have\`), note progress: \`substep "<n — name>"\`, tests:
    \`exec\` (runs \`verify:\`), then \`done\`. Pass next's \`step\` as \`--step N\` to
-   the commands after it. After a crash, repeat it. Failed: \`fail --reason "<why>"\`.
+   the commands after it; after a crash, repeat it. Failed: \`fail --reason "<why>"\`.
 2. Act on each answer by its exit code, or over MCP by its result or error
    (isError; it starts with the code):
 
 ${table}
 
+\`/autopilot NAME\`: add \`--run NAME\` (MCP \`run\`) to each call.
 After a boundary answered A, stop: a new conversation goes on.
 autopilot commits its own files at each step: never \`git add\` or commit \`_docs/\`.
 
@@ -77,10 +78,9 @@ Where the work stands:
 
 The person said: $ARGUMENTS
 
-Drive this repository's autopilot workflow: it keeps the position, you do the
-work. Use the \`autopilot\` MCP tools with \`session: "\${CLAUDE_SESSION_ID}"\`,
-or run \`${bin} <command> --json --session \${CLAUDE_SESSION_ID}\` (one JSON
-object on stdout):
+Drive this repository's autopilot workflow. Use the \`autopilot\` MCP tools
+with \`session: "\${CLAUDE_SESSION_ID}"\`, or run
+\`${bin} <command> --json --session \${CLAUDE_SESSION_ID}\`:
 
 ${LOOP}
 `;

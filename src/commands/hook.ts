@@ -4,6 +4,7 @@ import { hookedClients } from '../clients/index.js';
 import { EXIT, InputError } from '../errors.js';
 import { errorText, pendingLines, problemLines, statusText } from '../render/text.js';
 import { defineCommand } from './command.js';
+import { DEFAULT_RUN } from '../formats/run-name.js';
 
 const EVENTS = ['session-start', 'session-end'] as const;
 
@@ -11,6 +12,13 @@ const EVENTS = ['session-start', 'session-end'] as const;
 const HOOKED = hookedClients()
   .map((c) => c.name)
   .join(', ');
+
+/** The run this conversation drives, and how it keeps it (docs/runs.md): said only where the repository holds named runs. */
+function runLines(run: string | undefined): string[] {
+  if (run === undefined) return [];
+  if (run === DEFAULT_RUN) return ['autopilot run: default (this repository holds named runs too; no `--run` drives the default run)'];
+  return [`autopilot run: ${run} (this conversation drives it: \`--run ${run}\` on every command, \`run: "${run}"\` on every MCP tool)`];
+}
 
 /** What the model reads as the conversation starts: the status, its problems, and what to do next in this client's words. */
 function startText(r: SessionStart): string {
@@ -21,7 +29,8 @@ function startText(r: SessionStart): string {
   const other = lease?.holder && !lease.mine ? lease.holder : undefined;
   // A holder whose conversation has ended, or that has been quiet too long, is taken over by the next step command: no one to ask.
   const free = lease?.gone === true || lease?.stale === true;
-  const go = `Continue with ${input.client?.instructions ?? '/autopilot'} (\`node_modules/.bin/autopilot next --json\`).`;
+  const named = r.run !== undefined && r.run !== DEFAULT_RUN ? r.run : undefined;
+  const go = `Continue with ${input.client?.instructions ?? '/autopilot'}${named ? ` ${named}` : ''} (\`node_modules/.bin/autopilot next --json${named ? ` --run ${named}` : ''}\`).`;
   // A guard that is off (a lock left in the way) refuses every step command: the agent cannot go on, and a person clears it.
   const next = view.guards?.length
     ? 'autopilot cannot run a step here until a person clears the problem named above: show it to them and wait; do not remove or take over a lock yourself.'
@@ -41,7 +50,9 @@ function startText(r: SessionStart): string {
     });
   // A question waiting for the person (a decision, a boundary, a failure): shown here, where they look; only they answer it.
   const question = view.pending ? [...pendingLines(view), 'Only the person answers this: show them the question and wait; never answer it yourself.'] : [];
-  return [...(input.id ? [`autopilot session: ${input.id}`] : []), ...notes, ...summary, ...question, ...problemLines(view), next].join('\n');
+  return [...(input.id ? [`autopilot session: ${input.id}`] : []), ...runLines(r.run), ...notes, ...summary, ...question, ...problemLines(view), next].join(
+    '\n',
+  );
 }
 
 export const hook = defineCommand({

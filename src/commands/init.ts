@@ -27,9 +27,21 @@ export function initText(r: InitResult): string {
     testsSaid(r.verify),
     r.commits,
     r.pointer
-      ? `Started ${r.pointer.flow} at step 1. Run \`autopilot next\`, or \`/autopilot\` in your agent.`
-      : 'Ready. Run `/autopilot` in your agent, or `autopilot next` here (`autopilot init --flow <id>` chooses the flow).',
+      ? startedText(r.pointer, r.run, r.repository)
+      : r.run
+        ? `Run ${r.run}: already started, left as it stands. Run \`autopilot next\`, or \`/autopilot ${r.run}\` in your agent.`
+        : 'Ready. Run `/autopilot` in your agent, or `autopilot next` here (`autopilot init --flow <id>` chooses the flow).',
   ].join('\n');
+}
+
+/** The run init started: where, what it reads of the repository's, and how an agent is told to drive it. */
+function startedText(p: NonNullable<InitResult['pointer']>, run: string | undefined, repository: InitResult['repository']): string {
+  const which = run ? `Run ${run}: started` : 'Started';
+  const reads = repository
+    ? ` Steps ${repository.steps[0]}–${repository.steps.at(-1)} are the repository's: it reads ${repository.read} (the default run's Document output).`
+    : '';
+  const agent = run ? `\`/autopilot ${run}\` in your agent (or AUTOPILOT_RUN=${run})` : '`/autopilot` in your agent';
+  return `${which} ${p.flow} at step ${p.step}${run ? ` (${p.name})` : ''}.${reads} Run \`autopilot next\`, or ${agent}.`;
 }
 
 /** The line that says which command is the project's tests, and where it came from. */
@@ -47,7 +59,7 @@ export const init = defineCommand({
   summary: 'set a repository up: folders, git lines, the /autopilot command for agents',
   examples: [
     { line: 'autopilot init', does: 'set this repository up for autopilot and its agents' },
-    { line: 'autopilot init --flow greenfield', does: 'the same, and start the greenfield flow at step 1' },
+    { line: 'autopilot init --run login --flow greenfield', does: 'the same, and start a run named login on the greenfield flow at step 1' },
     { line: 'autopilot init --hooks', does: 'the same, with the SessionStart and SessionEnd hooks' },
   ],
   options: [
@@ -71,6 +83,8 @@ export const init = defineCommand({
       ignored: r.ignored,
       warnings: r.warnings,
       pointer: r.pointer,
+      run: r.run,
+      repository: r.repository,
       commits: r.commits,
       verify: { command: r.verify.command, found_in: r.verify.foundIn },
     };

@@ -177,6 +177,8 @@ export function indexEvent(index: JournalIndex, e: StampedEntry): void {
     index.verify = { command: e.command, ...(typeof e.reason === 'string' ? { reason: e.reason } : {}), sources: e.sources, seq: e.seq };
   if ((e.event === 'step_completed' || e.event === 'edit_adopted') && e.criteria !== undefined)
     (index.criteria ??= {})[e.flow] = { cycle: e.cycle, file: e.criteria.file, criteria: e.criteria.items };
+  // A named run started on the repository's output: the steps before its start are the repository's, settled as a skip is (docs/runs.md).
+  if (e.event === 'run_started') for (const step of repositorySteps(e.repository)) waive(index, `${e.flow}|${step}`, e.cycle, 'skipped');
   if (typeof e.step !== 'number') return;
   const key = `${e.flow}|${e.step}`;
   const change = (apply: (f: { w?: Waiver; r?: string[] }) => void) => {
@@ -197,6 +199,19 @@ export function indexEvent(index: JournalIndex, e: StampedEntry): void {
     const files = e.round_files;
     change((f) => (f.r = files));
   }
+}
+
+/** The steps a `run_started`'s `repository` names, where it has that shape. */
+function repositorySteps(value: unknown): number[] {
+  const steps = (value as { steps?: unknown } | null)?.steps;
+  return Array.isArray(steps) ? steps.filter((s): s is number => Number.isInteger(s) && s > 0) : [];
+}
+
+/** A step's waiver set in the index, for the step and its cycle. */
+function waive(index: JournalIndex, key: string, cycle: number, waiver: Waiver): void {
+  const facts = (index.steps[key] ??= { c: {} });
+  facts.w = waiver;
+  (facts.c[String(cycle)] ??= {}).w = waiver;
 }
 
 /** What the index says about one flow in one cycle. `perCycle` tells which steps belong to a cycle. */

@@ -52,6 +52,8 @@ export interface EventDetails {
     /** The skills' declarations the run is pinned to, and their hash (see `skills_pinned`); absent in an older autopilot's. */
     skills?: PinnedSkills;
     skills_hash?: string;
+    /** A named run started on the repository's output (docs/runs.md): the folder it reads, and the steps before its start that are the repository's. */
+    repository?: { read: string; steps: number[] };
   };
   position_repaired: { source: PositionSource; drift: string[] };
   /** `edited`: the fields a person changed, when the journal knows what the pointer said before. */

@@ -21,7 +21,7 @@ export interface Sighting {
   since: string;
 }
 
-/** By observing machine id, then by place: `lease.json` (the local lease) or `remote:<name>`. */
+/** By observing machine id, then by place: `lease.json` (the local lease), `run:<name>` (a named run's) or `remote:<name>`. */
 export type Sightings = Record<string, Record<string, Sighting>>;
 
 /**

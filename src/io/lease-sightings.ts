@@ -11,6 +11,7 @@
 import { noteOf, parseSightings, serializeSightings, withSighting, type Sighting, type Sightings } from '../formats/lease-sightings.js';
 import { SIGHTINGS_MAX_BYTES } from '../limits.js';
 import type { Repo } from './repo.js';
+import { DEFAULT_RUN } from '../formats/run-name.js';
 import { readUserTemp, userTempFile, writeUserTemp } from './user-temp.js';
 
 /**
@@ -22,6 +23,9 @@ export const sightingsFile = (root: string): string => userTempFile('lease-sight
 
 /** The place of the local lease in the notes; a remote's is `remote:<name>`. */
 export const LOCAL_LEASE_PLACE = 'lease.json';
+
+/** The place of a run's local lease: the default run's as ever, a named run's `run:<name>` (runs of one repository share the notes' file). */
+export const localLeasePlace = (repo: Pick<Repo, 'run'>): string => (repo.run === DEFAULT_RUN ? LOCAL_LEASE_PLACE : `run:${repo.run}`);
 
 function readAll(file: string): Sightings {
   const text = readUserTemp(file, 'lease sightings file', SIGHTINGS_MAX_BYTES);

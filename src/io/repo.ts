@@ -7,7 +7,7 @@ import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep 
 import { InputError } from '../errors.js';
 import { DOCS_PATH_MAX_LENGTH, DOCS_SEGMENT_MAX_LENGTH } from '../limits.js';
 import { DEFAULT_RUN, checkRunName } from '../formats/run-name.js';
-import { RUNS_FOLDER, runDocsName } from './run.js';
+import { RUNS_FOLDER, runDocsName, sharedRunFolder } from './run.js';
 
 export const DEFAULT_DOCS = '_docs';
 
@@ -30,7 +30,10 @@ export interface Repo {
   autopilotDir: string;
   journalFile: string;
   lockFile: string;
+  /** The run's lease: `_autopilot/lease.json`, or a named run's in the common git folder (`sharedDir`), one for every work tree. */
   leaseFile: string;
+  /** A named run's folder in the repository's common git folder (io/run.ts `sharedRunFolder`); undefined for the default run and outside git. */
+  sharedDir?: string;
   flowCacheFile: string;
   journalIndexFile: string;
   repoFlowsDir: string;
@@ -147,11 +150,14 @@ export function openRepo(options: RepoOptions = {}, cwd = process.cwd()): Repo {
   }
   const run = options.run === undefined ? DEFAULT_RUN : checkRunName(options.run, '--run');
   const runDocs = run === DEFAULT_RUN ? docs : join(docs, RUNS_FOLDER, run);
-  return { ...runPaths(root, run, runDocsName(docsName, run), runDocs), repoDocsName: docsName, repoDocs: docs };
+  const paths = runPaths(root, run, runDocsName(docsName, run), runDocs);
+  const sharedDir = sharedRunFolder(root, run);
+  if (sharedDir === undefined) return { ...paths, repoDocsName: docsName, repoDocs: docs };
+  return { ...paths, leaseFile: join(sharedDir, 'lease.json'), sharedDir, repoDocsName: docsName, repoDocs: docs };
 }
 
 /** The files of the run `run` whose docs folder is `docs` (`docsName` as given). */
-function runPaths(root: string, run: string, docsName: string, docs: string): Omit<Repo, 'repoDocsName' | 'repoDocs'> {
+function runPaths(root: string, run: string, docsName: string, docs: string): Omit<Repo, 'repoDocsName' | 'repoDocs' | 'sharedDir'> {
   const autopilotDir = join(docs, '_autopilot');
   return {
     root,
@@ -175,6 +181,8 @@ function runPaths(root: string, run: string, docsName: string, docs: string): Om
  * path of the deepest part that exists (a folder that is a symlink resolves to
  * where it leads) must lie inside the repository, and the file itself must not
  * be a symlink (even a dangling one): autopilot writes files, never through links.
+ * A named run's shared folder in the common git folder (`sharedDir`, its
+ * lease) is let through as well: in a linked work tree it lies outside.
  */
 export function gatePath(repo: Repo, file: string): void {
   const refuse = (received: string, why: string) => {
@@ -199,6 +207,8 @@ export function gatePath(repo: Repo, file: string): void {
     return refuse(`${probe}, a link that leads nowhere`, 'this path goes through a dangling symlink');
   }
   const target = join(real, ...rest);
+  // A named run's folder in the common git folder (its lease) is the one place outside the work tree autopilot writes.
+  if (repo.sharedDir !== undefined && isInside(repo.sharedDir, target)) return;
   if (!isInside(repo.root, target)) refuse(target, 'this path leads outside the repository (through a symlink)');
 }
 

@@ -5,10 +5,13 @@
  * files in a folder of its own, `<docs>/_runs/<name>/`, which is that run's
  * docs folder: its pointer, journal, checkpoints and step files. No two runs
  * write the same autopilot file, and nothing else builds a run's folder.
+ * A named run's lease lives in the repository's common git folder
+ * (`runLeaseFile`), so every work tree of the repository sees the one lease.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_RUN, isRunName } from '../formats/run-name.js';
+import { gitFolders } from './git-folders.js';
 
 /** The folder of the docs folder that holds the named runs, one folder each. */
 export const RUNS_FOLDER = '_runs';
@@ -38,4 +41,30 @@ export function listRuns(docs: string): string[] {
   }
   for (const name of entries.sort()) if (isRunName(name) && holdsRun(join(docs, RUNS_FOLDER, name))) runs.push(name);
   return runs;
+}
+
+/**
+ * The folder a named run keeps in the repository's common git folder,
+ * `<git common dir>/autopilot/runs/<name>/` (its real path): shared by every
+ * linked work tree of the repository. Undefined for the default run and
+ * outside git, whose lease stays in the run's `_autopilot/` folder. Read from
+ * the `.git` files, no process started.
+ */
+export function sharedRunFolder(root: string, run: string): string | undefined {
+  if (run === DEFAULT_RUN) return undefined;
+  const folders = gitFolders(root);
+  if (!folders) return undefined;
+  let common = folders.common;
+  try {
+    common = realpathSync.native(common);
+  } catch {
+    return undefined;
+  }
+  return join(common, 'autopilot', 'runs', run);
+}
+
+/** A named run's lease in the common git folder (what `uninstall` removes with the run); undefined where the lease is the run's own `_autopilot/lease.json`. */
+export function runLeaseFile(root: string, run: string): string | undefined {
+  const shared = sharedRunFolder(root, run);
+  return shared === undefined ? undefined : join(shared, 'lease.json');
 }

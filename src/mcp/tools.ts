@@ -61,9 +61,10 @@ function inputOf(command: AnyCommand, globalOptions: ToolHost['globalOptions']):
     fields[snakeCase(key)] = field;
     if (isRequired) required.push(snakeCase(key));
   };
-  // `status` shows whether the lease is the caller's; the other readers do not care who asks.
-  if (!command.readOnly || command.name === 'status')
-    for (const option of globalOptions) if (!option.notOnMcp) add(option.key, optionField(option), option.required === true);
+  // Every tool acts on a run (`run`, rule 12). `status` shows whether the lease is the caller's; the other readers do not care who asks (`session`).
+  const asks = !command.readOnly || command.name === 'status';
+  for (const option of globalOptions)
+    if (!option.notOnMcp && (asks || option.key !== 'session')) add(option.key, optionField(option), option.required === true);
   for (const argument of command.arguments ?? []) add(argument.key, argumentField(argument), true);
   for (const option of command.options ?? []) if (!option.notOnMcp) add(option.key, optionField(option), option.required === true);
   const entries = Object.entries(fields);

@@ -151,6 +151,8 @@ export const stepAnswer = position.extend({
   have: z.array(z.string()).optional(),
   /** Each output the step's skill declares with a template: the file to write, and the template to write it from. */
   templates: z.array(z.object({ file: z.string(), template: z.string() })).optional(),
+  /** A named run started on the repository's output: the folders of it the step reads (`_docs/02_document/`). */
+  reads: z.array(z.string()).optional(),
   /** The sub-step recorded (`substep`): where a resumed step picks up. */
   resume: z.string().optional(),
   /** In a step that walks a task index: the batch to work on (its tasks, each task's file and criteria, the report `done` checks), and the batch `done` just finished. */
@@ -229,7 +231,11 @@ export const initAnswer = z.object({
   ignored: z.array(z.string()),
   /** What will not work as written (a binary the configs name that is not installed), and how to fix it. */
   warnings: z.array(z.string()),
-  pointer: z.object({ flow: z.string(), step: z.number().int() }).optional(),
+  pointer: z.object({ flow: z.string(), step: z.number().int(), name: z.string() }).optional(),
+  /** The named run init set up or started (`--run`); absent for the default run. */
+  run: z.string().optional(),
+  /** A named run started on the repository's output: the folder it reads, the steps that are the repository's. */
+  repository: z.object({ read: z.string(), steps: z.array(z.number().int()) }).optional(),
   /** What happens to the steps in git: committed (and the line that turns it off), or why not. */
   commits: z.string().optional(),
   /** The project's test command (`verify:` in .autopilot/config.yml), null where none is known yet, and where it was found. */

@@ -142,6 +142,7 @@ export function stepJson(view: View): StepAnswer {
         if (view.work.have.length > 0) json.have = view.work.have;
       }
       if (view.templates) json.templates = view.templates;
+      if (view.reads) json.reads = view.reads;
       if (position.subStep !== '0') json.resume = position.subStep;
       if (view.findings) json.findings = findingsJson(view.repo.docsName, view.findings);
       break;

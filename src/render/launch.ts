@@ -26,12 +26,15 @@ function hintPattern(commands: readonly string[]): RegExp {
  * options that chose the repository (`where`: ` -C ../x`, as given) after
  * its command word where the hint has none of its own; the text itself when
  * it holds no hint, or the launch is a bare `autopilot` (said as it is).
+ * `run` (` --run NAME`, the run the command acted on) follows every hint's
+ * command word, whatever the launch: a hint without it acts on another run.
  */
-export function withLaunch(text: string, commands: readonly string[], launch: () => string, where = ''): string {
+export function withLaunch(text: string, commands: readonly string[], launch: () => string, where = '', run = ''): string {
   const pattern = hintPattern(commands);
   pattern.lastIndex = 0;
   if (!pattern.test(text)) return text;
   const said = launch();
-  if (said === 'autopilot') return text;
-  return text.replace(pattern, (_, dir: string | undefined, command: string) => (dir ? `${said} ${dir}${command}` : `${said} ${command}${where}`));
+  if (said === 'autopilot' && run === '') return text;
+  const at = said === 'autopilot' ? '' : where;
+  return text.replace(pattern, (_, dir: string | undefined, command: string) => (dir ? `${said} ${dir}${command}${run}` : `${said} ${command}${at}${run}`));
 }

@@ -42,6 +42,7 @@ function workText(view: View, action: 'start' | 'resume' | 'retry'): string[] {
       lines.push(`  Have:      ${work.have.slice(0, 4).map(oneLine).join(', ')}${work.have.length > 4 ? ` and ${work.have.length - 4} more` : ''}`);
   }
   for (const t of view.templates ?? []) lines.push(`  Template:  ${t.file} from ${t.template}`);
+  if (view.reads) lines.push(`  Reads:     ${view.reads.join(', ')} (the repository's Document output: read it, do not document again)`);
   if (view.batch) lines.push(...batchLines(view.batch));
   lines.push('  Progress:  autopilot substep "<n — name>"', '  Finished:  autopilot done      Failed: autopilot fail --reason "<why>"');
   return lines;

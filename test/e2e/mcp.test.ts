@@ -76,7 +76,8 @@ describe('autopilot mcp', () => {
       const keys = Object.keys(tool.inputSchema.properties ?? {});
       const asks = !runnable.readOnly || runnable.name === 'status';
       const expected = [
-        ...(asks ? ['run', 'session'] : []),
+        'run',
+        ...(asks ? ['session'] : []),
         ...[...(runnable.arguments ?? []), ...(runnable.options ?? []).filter((o) => !o.notOnMcp)].map((o) => snakeCase(o.key)),
       ];
       expect(keys.sort(), command.name).toEqual(expected.sort());
@@ -215,5 +216,28 @@ describe('autopilot mcp', () => {
     const theirs = await connect(dir, 'two');
     const held = await call(theirs, 'next');
     expect(held).toMatchObject({ isError: true, json: { error: { code: 'held' } } });
+  });
+
+  it('one server, 2 runs: next, log and status called with run a and run b act on the 2 runs (4 tools, read-only ones too)', async () => {
+    const dir = tempRepo();
+    for (const run of ['a', 'b']) expect(autopilot(dir, 'init', '--run', run, '--flow', run === 'a' ? 'greenfield' : 'existing-code').code).toBe(0);
+    const client = await connect(dir);
+    const a = await call(client, 'next', { run: 'a' });
+    const b = await call(client, 'next', { run: 'b' });
+    expect(a.json).toMatchObject({
+      flow: 'greenfield',
+      step: 1,
+      done_when: ['_docs/_runs/a/00_problem/problem.md', '_docs/_runs/a/00_problem/acceptance_criteria.md'],
+    });
+    expect(b.json).toMatchObject({ flow: 'existing-code', step: 1 });
+    expect((await call(client, 'substep', { run: 'b', text: '1 — Inventory' })).json).toMatchObject({ flow: 'existing-code', sub_step: '1 — Inventory' });
+    // A tool that only reads takes the run too.
+    const logA = (await call(client, 'log', { run: 'a' })).json as unknown as { events: { flow: string }[] };
+    const logB = (await call(client, 'log', { run: 'b' })).json as unknown as { events: { flow: string; event: string }[] };
+    expect(new Set(logA.events.map((e) => e.flow))).toEqual(new Set(['greenfield']));
+    expect(logB.events.map((e) => e.event)).toContain('substep');
+    expect(new Set(logB.events.map((e) => e.flow))).toEqual(new Set(['existing-code']));
+    expect((await call(client, 'status', { run: 'b' })).json).toMatchObject({ flow: 'existing-code', sub_step: '1 — Inventory' });
+    expect((await call(client, 'status', { run: 'a' })).json).toMatchObject({ flow: 'greenfield', sub_step: '0' });
   });
 });

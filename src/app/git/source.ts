@@ -5,10 +5,11 @@
  * git layer is imported here, on demand, so a healthy repository
  * never loads it.
  */
-import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
-import { delimiter, dirname, isAbsolute, join, relative } from 'node:path';
+import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
+import { delimiter, dirname, join, relative } from 'node:path';
 import type { Flow } from '../../formats/flow/model.js';
 import type { Repo } from '../../io/repo.js';
+import { gitFolders as foldersOf } from '../../io/git-folders.js';
 import { parsePointer, type ParsedPointer } from '../../formats/pointer/parse-pointer.js';
 import type { Position } from '../../formats/pointer/position.js';
 import { GIT_FALLBACK_MAX_COMMITS } from '../../limits.js';
@@ -40,28 +41,8 @@ export function gitFallbackOff(repo: Repo): string | undefined {
   return found ? undefined : '`git` is not on PATH';
 }
 
-/**
- * The git folders of the repository that holds `repo`, read from its files
- * with no process started: the work tree's own (its HEAD) and the common one
- * (its refs; a linked work tree's `.git` file names its own folder, whose
- * `commondir` names the common one). Undefined outside git.
- */
-function gitFolders(repo: Repo): { own: string; common: string } | undefined {
-  let dir = repo.root;
-  while (!existsSync(join(dir, '.git'))) {
-    const up = dirname(dir);
-    if (up === dir) return undefined;
-    dir = up;
-  }
-  let own = join(dir, '.git');
-  if (!statSync(own).isDirectory()) {
-    const named = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(own, 'utf8'))?.[1];
-    if (!named) return undefined;
-    own = isAbsolute(named) ? named : join(dir, named);
-  }
-  const commonFile = join(own, 'commondir');
-  return { own, common: existsSync(commonFile) ? join(own, readFileSync(commonFile, 'utf8').trim()) : own };
-}
+/** The git folders of the repository that holds `repo` (io/git-folders.ts). */
+const gitFolders = (repo: Repo) => foldersOf(repo.root);
 
 /** A ref's commit as the common folder's files hold it: its loose file, else its `packed-refs` line; undefined for neither. */
 function refOnDisk(common: string, ref: string): string | undefined {

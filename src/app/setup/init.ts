@@ -36,6 +36,10 @@ import { brokenFlowError } from '../transaction/invalid-flows.js';
 import { transact, type Opened } from '../transaction/transact.js';
 import type { CommitSetting } from '../../formats/settings.js';
 import { firstCommitMissing, gitFallbackOff } from '../git/source.js';
+import { DEFAULT_RUN } from '../../formats/run-name.js';
+import { detectFlow } from '../../io/gather-evidence.js';
+import { holdsRun } from '../../io/run.js';
+import { repositoryStart } from '../transaction/run-start.js';
 import { withoutVerifyLines, withVerifyLines } from './init-verify.js';
 import { foundIn, NO_TESTS, pinEntry, pinToTake } from '../transaction/verify.js';
 import { settingsFromText } from '../transaction/settings.js';
@@ -59,7 +63,11 @@ export interface InitResult {
   ignored: string[];
   /** What will not work as written: a binary the configs name that is not installed. */
   warnings: string[];
-  pointer?: { flow: string; step: number };
+  pointer?: { flow: string; step: number; name: string };
+  /** The named run init started or set up (`--run`); undefined for the default run. */
+  run?: string;
+  /** A named run started on the repository's output (`app/transaction/run-start.ts`): the folder it reads, the steps that are the repository's. */
+  repository?: { read: string; steps: number[] };
   /** What happens to the steps in git, and the one line that turns it off. */
   commits: string;
   /** The project's test command (`verify:` in the settings) and where it was found; null where none is known yet. */
@@ -127,7 +135,7 @@ export async function runInit(ctx: Context, flowId: string | undefined, options:
   const spec = {
     flows: 'none' as const,
     // Validate --flow before touching anything.
-    prepare: async ({ repo }: Opened) => (flowId === undefined ? { flow: undefined } : { flow: chosenFlow(await loadRepoFlows(repo, true), flowId) }),
+    prepare: async ({ repo }: Opened) => ({ flow: await flowToStart(repo, flowId) }),
   };
   const { result } = await transact(ctx, spec, async ({ repo, prepared: { flow }, settings }) => {
     if (flow && readPointerText(repo) !== null) {
@@ -142,12 +150,20 @@ export async function runInit(ctx: Context, flowId: string | undefined, options:
     const setup = await setupFiles(repo, launch, { hooks: options.hooks === true });
     const plan: Plan = { entries: [], files: setup.filter((f): f is SetupChange & { text: string } => f.text !== undefined) };
     const verify = await verifySaid(repo, setup);
+    const based = flow ? repositoryStart(repo, flow) : undefined;
     if (flow) {
-      const position = atStep(flow, flow.steps[0]!, 1);
+      const position = atStep(flow, based?.start ?? flow.steps[0]!, 1);
       // The skills' declarations are pinned with the run, as the flow is.
       const skills = await skillsPinned(repo, flow);
       plan.entries.push(
-        entry('run_started', position, { source: 'init', flow_hash: flow.hash, flow_file: flowFileRef(flow), pinned: pinnedCopy(flow), ...skills }),
+        entry('run_started', position, {
+          source: 'init',
+          flow_hash: flow.hash,
+          flow_file: flowFileRef(flow),
+          pinned: pinnedCopy(flow),
+          ...skills,
+          repository: based?.repository,
+        }),
       );
       // The run is pinned to the project's test command from its start, where one is known.
       const take = verify.command !== null && verify.command !== NO_TESTS ? pinToTake(repo, { verify: verify.command }) : undefined;
@@ -171,7 +187,9 @@ export async function runInit(ctx: Context, flowId: string | undefined, options:
         commit: toCommit(repo, files),
         ignored: ignoredLines(repo, setup),
         warnings: notInstalled(repo, launch, setup),
-        ...(flow ? { pointer: { flow: flow.id, step: 1 } } : {}),
+        ...(flow ? { pointer: { flow: flow.id, step: based?.start.number ?? 1, name: (based?.start ?? flow.steps[0]!).name } } : {}),
+        run: repo.run === DEFAULT_RUN ? undefined : repo.run,
+        repository: based?.repository,
         commits: commitsSaid(repo, settings.commit),
         verify,
         written,
@@ -261,6 +279,26 @@ export async function outdatedClientFiles(repo: Repo): Promise<Problem[]> {
         });
     }
   return problems;
+}
+
+/**
+ * The flow init starts: the one `--flow` names; for a named run without it,
+ * the one the folder's detection rules choose, as `next` chooses it for the
+ * default run (rule 2); none without `--flow` for the default run or a
+ * named run already started.
+ */
+async function flowToStart(repo: Repo, flowId: string | undefined): Promise<Flow | undefined> {
+  if (flowId !== undefined) return chosenFlow(await loadRepoFlows(repo, true), flowId);
+  // A named run already started is set up again, as \`init\` is: its files kept, its run as it stands.
+  if (repo.run === DEFAULT_RUN || holdsRun(repo.docs)) return undefined;
+  const flows = await loadRepoFlows(repo, true);
+  const found = detectFlow(repo, flows);
+  if (found) return found;
+  throw new InputError({
+    message: `init --run ${repo.run}: no flow matches this folder`,
+    expected: 'a flow chosen by hand: `autopilot init --flow <id>`',
+    received: `tried ${flows.map((f) => f.id).join(', ')}`,
+  });
 }
 
 /** The flow `--flow` names, checked by the same id rule the loader applies to file names. */

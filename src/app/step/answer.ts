@@ -12,6 +12,11 @@ import type { Loaded } from '../transaction/load-state.js';
 import { buildView, type BatchView } from '../views/view.js';
 import { reached, type FinalStepPlan, type Stage, type StepAnswer } from './run.js';
 import { evidenceFor, type Evidence } from '../../engine/evidence.js';
+import { DEFAULT_RUN } from '../../formats/run-name.js';
+import type { Flow } from '../../formats/flow/model.js';
+import type { Position } from '../../formats/pointer/position.js';
+import type { Repo } from '../../io/repo.js';
+import { repositoryStart } from '../transaction/run-start.js';
 import { reportOf } from '../../engine/task-batches.js';
 import { stepByNumber } from '../../formats/flow/model.js';
 import { readSubStep } from '../../formats/pointer/sub-step.js';
@@ -52,12 +57,20 @@ async function stepAnswer(event: Event, loaded: Loaded, plan: FinalStepPlan, fac
     ...(plan.passedOver.length > 0 ? { passedOver: plan.passedOver } : {}),
     ...(notices.length + (written.notices?.length ?? 0) > 0 ? { notices: [...notices, ...(written.notices ?? [])] } : {}),
     ...(facts.templates.length > 0 ? { templates: [...facts.templates] } : {}),
+    reads: readsOf(repo, flow, transition.position),
     ...batchOf(loaded, transition, facts.evidence),
     ...walkFindings(loaded, transition),
     // The first `next` of a session (it took the lease rather than renewing it) re-enters: the short status comes with it.
     ...(event.type === 'next' && facts.lease?.kind === 'take' ? { reentry: true } : {}),
   });
   return { view, exit: exitCodeOf(outcome), written };
+}
+
+/** A named run at the step it started on the repository's output: the folder the agent reads (app/transaction/run-start.ts). */
+function readsOf(repo: Repo, flow: Flow, position: Position): string[] | undefined {
+  if (repo.run === DEFAULT_RUN) return undefined;
+  const based = repositoryStart(repo, flow);
+  return based && position.step === based.start.number ? [based.repository.read] : undefined;
 }
 
 /** `next` sent to the step where a walk over work found on disk stopped because its files fail the checks: what they found. */

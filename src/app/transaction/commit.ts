@@ -230,7 +230,7 @@ function writeLease(repo: Repo, undo: Undo, lease: Lease | 'release', alone: boo
     removeLease(repo.leaseFile);
     return;
   }
-  undo.mkdir(repo.autopilotDir);
+  undo.mkdir(dirname(repo.leaseFile));
   if (!alone) undo.keep(repo.leaseFile);
   // Not fsynced: a lease lost to a power cut is only taken again.
   writeFileAtomically(repo.leaseFile, serializeLease(lease), { fsync: false, diskFull: diskFullWanted('lease') });

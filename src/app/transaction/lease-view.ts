@@ -4,7 +4,7 @@ import { HeldError } from '../../errors.js';
 import type { Lease, ProcessRef } from '../../formats/lease.js';
 import { conversationGone } from '../../io/conversation.js';
 import { readLease } from '../../io/lease-file.js';
-import { LOCAL_LEASE_PLACE, readSighting } from '../../io/lease-sightings.js';
+import { localLeasePlace, readSighting } from '../../io/lease-sightings.js';
 import { thisMachine } from '../../io/machine.js';
 import { displayPath, type Repo } from '../../io/repo.js';
 
@@ -149,7 +149,7 @@ export function leaseStatus(
   // Only a lease of this machine goes stale, or is probed: another machine's is never taken for its age.
   const here = holder.machine === me.machine;
   const holderGone = here && holder.conversation !== undefined ? conversationGone(holder.conversation) : undefined;
-  const noted = readSighting(repo, me.machine, LOCAL_LEASE_PLACE);
+  const noted = readSighting(repo, me.machine, localLeasePlace(repo));
   const standing = leaseStanding(holder, me.machine, now, staleMs, { holderGone, ...(noted ? { noted } : {}) });
   const { seen } = standing;
   return {

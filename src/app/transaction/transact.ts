@@ -42,7 +42,7 @@ import type { Flow } from '../../formats/flow/model.js';
 import { crashPoint } from '../../io/crash-point.js';
 import { readJournalHead, type JournalHead } from '../../io/journal-head.js';
 import { readLease } from '../../io/lease-file.js';
-import { LOCAL_LEASE_PLACE, noteSighting, readSighting } from '../../io/lease-sightings.js';
+import { localLeasePlace, noteSighting, readSighting } from '../../io/lease-sightings.js';
 import { acquireLock, type Lock } from '../../io/lock.js';
 import { conversationGone, conversationProcess, seesOtherProcesses } from '../../io/conversation.js';
 import { thisMachine } from '../../io/machine.js';
@@ -416,11 +416,11 @@ function judgeLeaseOnDisk(repo: Repo, ctx: Context, staleMs: number, takeOver: b
   const gone = probe ? conversationGone(current.conversation!) : undefined;
   // This machine's note of the lease is read only when another session holds it: a holder's own command reads nothing more.
   const another = current !== undefined && !takeOver && !holds(current, caller) && !sameConversation(current, caller);
-  const noted = another ? readSighting(repo, me.machine, LOCAL_LEASE_PLACE) : undefined;
+  const noted = another ? readSighting(repo, me.machine, localLeasePlace(repo)) : undefined;
   const verdict = judgeLease(current, caller, ctx.now(), staleMs, takeOver, { holderGone: gone, ...(noted ? { noted } : {}) });
   if (verdict.kind !== 'held') return verdict;
   // This machine notes when it first saw the holder's heartbeat as it is: how long it stays unchanged is measured on this clock alone.
-  if (verdict.seen.first) noteSighting(repo, me.machine, LOCAL_LEASE_PLACE, verdict.seen.sighting);
+  if (verdict.seen.first) noteSighting(repo, me.machine, localLeasePlace(repo), verdict.seen.sighting);
   return { ...verdict, running: gone === false };
 }
 

@@ -13,6 +13,9 @@ import type { Client, HookFields } from '../../clients/client.js';
 import { hookClient, hookFields } from '../../clients/index.js';
 import { conversationProcess } from '../../io/conversation.js';
 import { readLease } from '../../io/lease-file.js';
+import { openRepo } from '../../io/repo.js';
+import { listRuns } from '../../io/run.js';
+import { DEFAULT_RUN } from '../../formats/run-name.js';
 import { HOOK_STDIN_WAIT_MS } from '../../limits.js';
 import { sessionOf, type Context } from '../transaction/context.js';
 import { heldByThisConversation } from '../transaction/lease-view.js';
@@ -65,6 +68,19 @@ export interface SessionStart {
   notes: string[];
   /** The status as the session starts, or the error that kept it from being read. */
   status: { view: View } | { error: unknown };
+  /** The run this conversation drives (`$AUTOPILOT_RUN`, else the default), said where the repository holds named runs. */
+  run?: string;
+}
+
+/** The run a conversation drives, where it needs saying: a named one, or the default beside named ones; undefined in a repository of one run. */
+function runToSay(ctx: Context): string | undefined {
+  try {
+    const repo = openRepo(ctx.repo);
+    if (repo.run !== DEFAULT_RUN) return repo.run;
+    return listRuns(repo.repoDocs).some((r) => r !== DEFAULT_RUN) ? DEFAULT_RUN : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export async function sessionStart(ctx: Context, env: NodeJS.ProcessEnv = process.env): Promise<SessionStart> {
@@ -79,7 +95,7 @@ export async function sessionStart(ctx: Context, env: NodeJS.ProcessEnv = proces
   } catch (error) {
     status = { error };
   }
-  return { input, notes, status };
+  return { input, notes, status, run: runToSay(ctx) };
 }
 
 /** SessionEnd: this conversation's lease is released (no event: a lease changes no state), so the next one starts free. */

@@ -71,6 +71,8 @@ export interface View {
   batch?: BatchView;
   /** `next` sending the agent to work: each output its skill declares with a template, and that template. */
   templates?: { file: string; template: string }[];
+  /** Folders another run's steps wrote that this step reads: a named run's repository Document output (docs/runs.md). */
+  reads?: string[];
   /** `next` sending the agent to a step found done on disk whose files fail the checks `done` gives them: what they found. */
   findings?: Finding[];
   /** The step this command acted on, when it moved the pointer. */
