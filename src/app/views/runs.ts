@@ -18,6 +18,7 @@ import type { Context } from '../transaction/context.js';
 import { loadRepoFlows } from '../transaction/flows.js';
 import { readState } from '../transaction/read-state.js';
 import { pendingOf } from './pending.js';
+import { notedCommit } from '../git/progress-commit.js';
 
 /** The repository's runs, every one, the default run first; `git`: ask git for each last commit's branch (`runs`; never `status`). */
 export async function runLines(ctx: Pick<Context, 'repo'>, options: { git: boolean; repoDocs?: string } = { git: true }): Promise<RunLine[]> {
@@ -51,8 +52,14 @@ async function runLine(ctx: Pick<Context, 'repo'>, run: string): Promise<RunLine
   return line;
 }
 
-/** The sha of the run's last progress commit, by its journal's last `progress_commit_made` that names one. */
+/**
+ * The sha of the run's last progress commit: this machine's note of the last
+ * one it made or found (`app/git/progress-commit.ts`), else the journal's last
+ * `progress_commit_made` that names one (a commit made after it was owed).
+ */
 function lastCommit(repo: Repo): string | undefined {
+  const noted = notedCommit(repo)?.sha;
+  if (noted) return noted;
   let sha: string | undefined;
   try {
     readBackwards(repo.journalFile, (e) => {
