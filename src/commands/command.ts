@@ -107,9 +107,11 @@ interface CommandBody<A, R> {
    * It needs no run named where the repository holds named runs only: it
    * works on every run (`runs`, `report`, `uninstall`), shows the overview
    * (`status`, the hook's), or starts the default run (`init`). Any other
-   * command refuses there (`app/transaction/run-named.ts`).
+   * command refuses there (`app/transaction/run-named.ts`). `overview`: on
+   * the command line only; its MCP tool, whose answer's schema is the run's,
+   * refuses like the others, naming the runs (the agent passes `run`).
    */
-  anyRun?: true;
+  anyRun?: true | 'overview';
   run(ctx: Context, args: A): Promise<R>;
   view(result: R): Answer;
 }
@@ -180,8 +182,8 @@ export function defineCommand<A, R>(command: Command<A, R>): Command<A, R> {
  * 2 before anything is read or written), then its arguments read by its
  * specs, then its answer.
  */
-export async function performCommand<A, R>(command: Command<A, R>, ctx: Context, raw: Record<string, unknown>): Promise<Answer> {
-  if (!command.anyRun) requireRunNamed(ctx, command.name);
+export async function performCommand<A, R>(command: Command<A, R>, ctx: Context, raw: Record<string, unknown>, front: 'cli' | 'mcp' = 'cli'): Promise<Answer> {
+  if (!command.anyRun || (command.anyRun === 'overview' && front === 'mcp')) requireRunNamed(ctx, command.name);
   return command.view(await command.run(ctx, readArguments(command, raw) as A));
 }
 

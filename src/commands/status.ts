@@ -18,7 +18,7 @@ export const status = defineCommand({
     { line: 'autopilot -C ../app status', does: 'for the repository in ../app' },
   ],
   readOnly: true,
-  anyRun: true,
+  anyRun: 'overview',
   mcp: { tool: 'Where the work stands. Never writes.', answer: 'status' },
   run: (ctx) => statusOrOverview(ctx),
   view: (r) =>

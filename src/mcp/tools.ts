@@ -91,7 +91,7 @@ function toolOf(command: AnyCommand, tool: string, answer: AnswerName, host: Too
     call: async (ctx, args) => {
       // The tool's snake_case keys back to the registry's keys; then the arguments are read as the command line reads them.
       const raw = Object.fromEntries(keys.map((key) => [key, args[snakeCase(key)]]));
-      return host.performCommand(command, ctx, raw);
+      return host.performCommand(command, ctx, raw, 'mcp');
     },
   };
 }

@@ -8,9 +8,13 @@
  * byte; `uninstall --remove-docs` takes out every run's files. The built CLI
  * in real folders and real git repositories.
  */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/commands/index.js';
 import { autopilot, snapshot, write } from '../helpers/cli.js';
+import { ROOT } from '../helpers/engine.js';
 import { committedRepo, git } from '../helpers/git.js';
 
 interface RunJson {
@@ -160,6 +164,30 @@ describe('no run named where the repository holds named runs only', () => {
     expect(Object.keys(json), 'the overview: runs, and no position keys').toEqual(['runs']);
     expect((json.runs as RunJson[]).map((r) => r.run)).toEqual(['a', 'b']);
     expect(snapshot(dir), 'status wrote nothing').toEqual(before);
+  });
+
+  it('over MCP (the SDK client checking each answer against its schema): the runs tool lists 2 runs; status and next with no run are 2 tool errors naming both runs, 0 bytes written; next with run a answers', async () => {
+    const dir = namedOnly();
+    const before = snapshot(dir);
+    const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
+    const transport = new StdioClientTransport({ command: process.execPath, args: [join(ROOT, 'bin', 'autopilot.js'), '-C', dir, 'mcp'], env, stderr: 'pipe' });
+    const client = new Client({ name: 'autopilot-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const runs = await client.callTool({ name: 'runs', arguments: {} });
+      expect((runs.structuredContent as { runs: RunJson[] }).runs.map((r) => r.run)).toEqual(['a', 'b']);
+      for (const name of ['status', 'next']) {
+        const r = await client.callTool({ name, arguments: {} });
+        expect(r.isError, name).toBe(true);
+        expect((r.content as { text: string }[])[0]!.text).toMatch(/^bad_input: no run named: this repository holds named runs only \(a, b\)/);
+      }
+      expect(snapshot(dir)).toEqual(before);
+      const next = await client.callTool({ name: 'next', arguments: { run: 'a' } });
+      expect(next.isError, JSON.stringify(next.content)).toBeFalsy();
+      expect(next.structuredContent).toMatchObject({ step: 1, name: 'Problem' });
+    } finally {
+      await client.close();
+    }
   });
 
   it('with a default run, no run named is the default run as before: next works, and status --json keeps its keys and adds 2 runs', () => {

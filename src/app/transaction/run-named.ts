@@ -34,7 +34,7 @@ export function requireRunNamed(ctx: Pick<Context, 'repo'>, command: string): vo
   throw new InputError(
     {
       message: `no run named: this repository holds named runs only (${runs.join(', ')}), and \`${command}\` acts on one of them`,
-      expected: `the run to act on: \`--run NAME\` or $AUTOPILOT_RUN, e.g. \`${lines[0]}\``,
+      expected: `the run to act on: \`--run NAME\` or $AUTOPILOT_RUN (over MCP, the tool's \`run\`), e.g. \`${lines[0]}\``,
       received: 'no --run and no $AUTOPILOT_RUN',
     },
     `Name the run: ${lines.map((l) => `\`${l}\``).join(', ')}; \`autopilot runs\` shows where each stands.`,
