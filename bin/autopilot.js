@@ -34,7 +34,7 @@ const url = pathToFileURL(file).href;
  */
 const CACHE_MAGIC = 'autopilot-code-cache-1';
 const COMMAND_NAMES = new Set(
-  'status next substep done fail skip exec decide ack adopt mcp hook init uninstall breadcrumb report lease repin checkpoint checkpoints restore reset check log'.split(
+  'status runs next substep done fail skip exec decide ack adopt mcp hook init uninstall breadcrumb report lease repin checkpoint checkpoints restore reset check log'.split(
     ' ',
   ),
 );

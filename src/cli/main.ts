@@ -7,7 +7,7 @@
 import { writeSync } from 'node:fs';
 import { clockOf, runOf, sessionOf, type Context } from '../app/transaction/context.js';
 import { mcpSessionOf } from '../clients/index.js';
-import { GLOBAL_OPTIONS, readArguments, type Answer } from '../commands/command.js';
+import { GLOBAL_OPTIONS, performCommand, readArguments, type Answer } from '../commands/command.js';
 import { COMMANDS } from '../commands/index.js';
 import { EXIT, InputError, errorJson, exitCodeOfError } from '../errors.js';
 import { hasRun, runStatus } from '../app/views/status.js';
@@ -93,7 +93,17 @@ function nextToRun(g: Globals): { line: string; why: string } {
 /** `autopilot mcp`: the MCP front end over the same registry, loaded here only, so no other command pays for the SDK. */
 async function serveMcp(ctx: Context, given: string | undefined): Promise<Answer> {
   const { serveMcp } = await import('../mcp/server.js');
-  await serveMcp(ctx, given, { commands: COMMANDS, readArguments, globalOptions: GLOBAL_OPTIONS, runStatus, sessionOf, mcpSessionOf, statusText, errorText });
+  await serveMcp(ctx, given, {
+    commands: COMMANDS,
+    readArguments,
+    performCommand,
+    globalOptions: GLOBAL_OPTIONS,
+    runStatus,
+    sessionOf,
+    mcpSessionOf,
+    statusText,
+    errorText,
+  });
   return { json: { closed: true }, text: '', exit: EXIT.ok };
 }
 
@@ -145,7 +155,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const ctx = contextOf(globals);
     if ('frontEnd' in command) answer = await serveMcp(ctx, globals.session);
-    else answer = command.view(await command.run(ctx, readArguments(command, parsed.raw)));
+    else answer = await performCommand(command, ctx, parsed.raw);
   } catch (error) {
     return fail(exitCodeOfError(error), errorJson(error), hinted(errorText(error), globals));
   }

@@ -9,6 +9,7 @@
  */
 import type { Context } from '../app/transaction/context.js';
 import { parseStepOption } from '../app/step/validate-event.js';
+import { requireRunNamed } from '../app/transaction/run-named.js';
 import { InputError } from '../errors.js';
 import type { AnswerName } from '../render/answers.js';
 
@@ -102,6 +103,15 @@ interface CommandBody<A, R> {
   readOnly?: true;
   /** Its text is for another program (a hook's context, Markdown to paste): never coloured, even on a terminal. */
   plain?: true;
+  /**
+   * It needs no run named where the repository holds named runs only: it
+   * works on every run (`runs`, `report`, `uninstall`), shows the overview
+   * (`status`, the hook's), or starts the default run (`init`). Any other
+   * command refuses there (`app/transaction/run-named.ts`). `overview`: on
+   * the command line only; its MCP tool, whose answer's schema is the run's,
+   * refuses like the others, naming the runs (the agent passes `run`).
+   */
+  anyRun?: true | 'overview';
   run(ctx: Context, args: A): Promise<R>;
   view(result: R): Answer;
 }
@@ -164,6 +174,17 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
 /** One command, its argument type checked against its `run`. */
 export function defineCommand<A, R>(command: Command<A, R>): Command<A, R> {
   return command;
+}
+
+/**
+ * A command run by a front end (the command line, an MCP tool): the run it
+ * acts on checked first (no run named where there are named runs only: exit
+ * 2 before anything is read or written), then its arguments read by its
+ * specs, then its answer.
+ */
+export async function performCommand<A, R>(command: Command<A, R>, ctx: Context, raw: Record<string, unknown>, front: 'cli' | 'mcp' = 'cli'): Promise<Answer> {
+  if (!command.anyRun || (command.anyRun === 'overview' && front === 'mcp')) requireRunNamed(ctx, command.name);
+  return command.view(await command.run(ctx, readArguments(command, raw) as A));
 }
 
 /** A whole number from 0 (`log -n 20`). */

@@ -57,6 +57,7 @@ function startText(r: SessionStart): string {
 
 export const hook = defineCommand({
   name: 'hook',
+  anyRun: true,
   summary: "for an agent client's hooks: `session-start` (the status as context), `session-end` (releases the lease); always exits 0",
   plain: true,
   examples: [

@@ -24,6 +24,7 @@ import { repin } from './repin.js';
 import { report } from './report.js';
 import { reset } from './reset.js';
 import { restore } from './restore.js';
+import { runs } from './runs.js';
 import { skip } from './skip.js';
 import { status } from './status.js';
 import { substep } from './substep.js';
@@ -35,6 +36,7 @@ export type AnyCommand = Command<any, any>;
 
 export const COMMANDS: readonly (AnyCommand | FrontEnd)[] = [
   status,
+  runs,
   next,
   substep,
   done,

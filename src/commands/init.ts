@@ -56,6 +56,7 @@ function testsSaid(v: InitResult['verify']): string {
 
 export const init = defineCommand({
   name: 'init',
+  anyRun: true,
   summary: 'set a repository up: folders, git lines, the /autopilot command for agents',
   examples: [
     { line: 'autopilot init', does: 'set this repository up for autopilot and its agents' },

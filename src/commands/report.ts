@@ -4,6 +4,7 @@ import { defineCommand } from './command.js';
 
 export const report = defineCommand({
   name: 'report',
+  anyRun: true,
   summary: 'the run for people: _docs/_autopilot_report.md with a Mermaid diagram; --html also one self-contained page',
   examples: [
     { line: 'autopilot report', does: 'write _docs/_autopilot_report.md, the run with a Mermaid diagram' },

@@ -40,6 +40,7 @@ function text(r: UninstallResult): string {
 
 export const uninstall = defineCommand({
   name: 'uninstall',
+  anyRun: true,
   summary: "take out what init put in (its lines, its unchanged files); keeps the run's docs folder unless --remove-docs",
   examples: [
     { line: 'autopilot uninstall', does: "take out init's files and lines; the run's documents stay" },

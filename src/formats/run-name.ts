@@ -24,3 +24,6 @@ export function checkRunName(name: string, from: string): string {
     received: `${name.length} characters`,
   });
 }
+
+/** A command line as it answers run `run`: a named run's with `--run NAME` after the command's own words (rule 10: a person's command takes every option after its command word). */
+export const commandForRun = (line: string, run: string): string => (run === DEFAULT_RUN ? line : `${line} --run ${run}`);

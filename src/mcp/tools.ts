@@ -10,7 +10,7 @@
  */
 import * as z from 'zod';
 import type { Context } from '../app/transaction/context.js';
-import type { Answer, ArgumentSpec, GLOBAL_OPTIONS, OptionSpec, readArguments } from '../commands/command.js';
+import type { Answer, ArgumentSpec, GLOBAL_OPTIONS, OptionSpec, performCommand, readArguments } from '../commands/command.js';
 import { snakeCase } from '../commands/snake-case.js';
 import type { AnyCommand, COMMANDS } from '../commands/index.js';
 import { ANSWER_KEYS } from '../render/answer-keys.js';
@@ -51,6 +51,8 @@ const argumentField = (argument: ArgumentSpec): Field =>
 export interface ToolHost {
   commands: typeof COMMANDS;
   readArguments: typeof readArguments;
+  /** The run checked, the arguments read, the command run: as the command line runs it. */
+  performCommand: typeof performCommand;
   globalOptions: typeof GLOBAL_OPTIONS;
 }
 
@@ -90,7 +92,7 @@ function toolOf(command: AnyCommand, tool: string, answer: AnswerName, host: Too
     call: async (ctx, args) => {
       // The tool's snake_case keys back to the registry's keys; then the arguments are read as the command line reads them.
       const raw = Object.fromEntries(keys.map((key) => [key, args[snakeCase(key)]]));
-      return command.view(await command.run(ctx, host.readArguments(command, raw)));
+      return host.performCommand(command, ctx, raw, 'mcp');
     },
   };
 }

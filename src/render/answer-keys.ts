@@ -24,4 +24,5 @@ export const ANSWER_KEYS: Record<AnswerName, readonly string[]> = {
   closed: ['closed'],
   hook: [],
   exec: ['command', 'exit_code', 'verify', 'seq', 'step', 'result'],
+  runs: ['runs'],
 };

@@ -87,6 +87,25 @@ const pending = z.object({
   command: z.string(),
 });
 
+/** One run of the repository, as `runs` lists it and `status` adds it (docs/runs.md "Seeing every run"). */
+export const runLine = z.object({
+  run: z.string(),
+  flow: z.string().optional(),
+  step: stepNumber.optional(),
+  name: z.string().optional(),
+  status: z.enum(STATUSES).optional(),
+  /** What waits for a person, and the exact command that answers it (`--run NAME` included for a named run). */
+  waits_for: z.object({ kind: z.enum(['decision', 'boundary', 'failed', 'fork']), question: z.string(), command: z.string() }).optional(),
+  /** The run's last progress commit and the branch that holds it (`runs` only: `status` asks no git). */
+  commit: z.object({ sha: z.string(), branch: z.string().optional() }).optional(),
+  lease: z.union([z.object({ session: z.string(), host: z.string(), heartbeat: z.string() }), z.object({ problem: z.string() })]).optional(),
+  /** Why the run's files could not be read. */
+  problem: z.string().optional(),
+});
+
+/** `runs`, and `status` with no run named where the repository holds named runs only: every run, one entry each. */
+export const runsAnswer = z.object({ runs: z.array(runLine) });
+
 export const statusAnswer = position.extend({
   done_when: z.array(z.string()).optional(),
   journal: z.object({ events: z.number().int() }),
@@ -131,6 +150,8 @@ export const statusAnswer = position.extend({
   fork_pending: fork.extend({ decision }).optional(),
   /** What waits for a person's answer, if anything: a decision, a session boundary, a step failed three times, a fork. */
   pending: pending.optional(),
+  /** Every run of the repository, where it holds more than the one shown (no git asked: no `commit`). */
+  runs: z.array(runLine).optional(),
 });
 
 const summary = z.union([
@@ -297,6 +318,7 @@ export type CheckpointAnswer = z.infer<typeof checkpointAnswer>;
 export type CheckpointsAnswer = z.infer<typeof checkpointsAnswer>;
 export type RestoreAnswer = z.infer<typeof restoreAnswer>;
 export type ExecAnswer = z.infer<typeof execAnswer>;
+export type RunsAnswer = z.infer<typeof runsAnswer>;
 
 /** Each command's answer schema, by the name the registry gives it (`commands/*.ts`, `answer`). */
 export const ANSWERS = {
@@ -316,6 +338,7 @@ export const ANSWERS = {
   closed: closedAnswer,
   hook: hookAnswer,
   exec: execAnswer,
+  runs: runsAnswer,
 } as const;
 
 export type AnswerName = keyof typeof ANSWERS;

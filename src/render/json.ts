@@ -3,6 +3,7 @@
  * tools' structured content): the contract's keys first, then what the
  * outcome adds. Typed by the schemas in `answers.ts`.
  */
+import { runJson } from './runs.js';
 import type { Finding } from '../evidence/types.js';
 import type { CheckResult } from '../app/views/check.js';
 import type { AcCoverage, Traced } from '../evidence/ac-coverage.js';
@@ -111,6 +112,7 @@ export function statusJson(view: View): StatusAnswer {
     },
     fork_pending: view.fork && { ...forkJson(view.fork.reasons, view.fork.sides), decision: decisionJson(view.fork.decision) },
     pending: view.pending && pendingJson(view.pending),
+    runs: view.runs?.map(runJson),
   };
 }
 

@@ -16,6 +16,7 @@ import { currentStep, type View } from '../app/views/view.js';
 import { batchesLine } from '../engine/task-batches.js';
 import { describeRecord, rangeText, type SideName, type SideSummary } from '../engine/fork.js';
 import { isBidiControl } from '../formats/bidi.js';
+import type { RunLine } from '../app/views/run-line.js';
 
 const RULE = '══════════════════════════════════════════════';
 
@@ -183,7 +184,22 @@ export function statusText(view: View): string {
     const what = view.owed ? ` (${view.owed.about}) is owed, holding ${view.owed.holds}` : ' is owed';
     lines.push(...wrapped('Commit', `the progress commit of event ${view.owedCommit}${what}: the next command that writes makes it, once git can take it`));
   }
+  lines.push(...otherRunsLines(view.runs, view.repo.run));
   return lines.join('\n');
+}
+
+/** Where the run stands, in a few words: `step 3 · Plan · in_progress`, or its problem. */
+export function runWhere(line: RunLine): string {
+  if (line.problem !== undefined) return `cannot be read: ${oneLine(line.problem)}`;
+  const at = line.step === 'done' ? 'done' : `step ${line.step} · ${oneLine(line.name ?? '')}`;
+  return `${at} · ${line.status}`;
+}
+
+/** `status`'s lines for the runs it does not show: `Other run b: step 3 · Plan · in_progress`. */
+export function otherRunsLines(lines: readonly RunLine[] | undefined, shown: string): string[] {
+  return (lines ?? [])
+    .filter((l) => l.run !== shown)
+    .map((l) => `Other run ${l.run}: ${runWhere(l)}${l.waits ? ` · waits: \`${oneLine(l.waits.command)}\`` : ''}`);
 }
 
 /** The width a person's terminal is assumed to have: `status` keeps its lines within it. */

@@ -16,7 +16,9 @@ import { pinnedCopy } from '../../engine/pin.js';
 import { TEMP_MARK } from '../../io/atomic-write.js';
 import { readJournal } from '../../io/journal.js';
 import { readBounded } from '../../io/read-bounded.js';
-import { displayPath, type Repo } from '../../io/repo.js';
+import { displayPath, openRepo, type Repo } from '../../io/repo.js';
+import { listRuns } from '../../io/run.js';
+import { DEFAULT_RUN } from '../../formats/run-name.js';
 import { TASK_INDEX_MAX_BYTES } from '../../limits.js';
 import { loadRepoFlows } from '../transaction/flows.js';
 
@@ -78,16 +80,39 @@ async function journalOwns(repo: Repo, files: readonly string[]): Promise<(file:
   return (file) => owned(file) || (file.endsWith('.md') && prefixes.some((p) => file.startsWith(p) && !file.slice(p.length).includes('/')));
 }
 
-/** The docs folder's files, autopilot's and a person's. */
+/** Whether a file of run `run` (relative to its docs folder) is autopilot's: its pointer, its own folder, a leftover temporary file, what its journal owns. */
+async function runOwns(run: Repo, files: readonly string[]): Promise<(file: string) => boolean> {
+  const own = relative(run.docs, run.autopilotDir).split(sep).join('/');
+  const pointer = relative(run.docs, run.pointerFile).split(sep).join('/');
+  const journal = await journalOwns(run, files);
+  return (file) => file === pointer || file.startsWith(`${own}/`) || file.includes(TEMP_MARK) || journal(file);
+}
+
+/**
+ * The docs folder's files, autopilot's and a person's, for every run of the
+ * repository (docs/runs.md): a named run's files are judged by its own
+ * journal, under its own folder. `repo`: the repository's (its default run).
+ */
 export async function sortDocs(repo: Repo): Promise<SortedDocs> {
   const files = filesUnder(repo.docs);
-  const own = relative(repo.docs, repo.autopilotDir).split(sep).join('/');
-  const pointer = relative(repo.docs, repo.pointerFile).split(sep).join('/');
-  const journal = await journalOwns(repo, files);
-  const ours = (file: string) => file === pointer || file.startsWith(`${own}/`) || file.includes(TEMP_MARK) || journal(file);
+  const tests: ((file: string) => boolean)[] = [await runOwns(repo, files)];
+  for (const name of listRuns(repo.docs).filter((r) => r !== repo.run)) {
+    const run = runOf(repo, name);
+    const prefix = `${relative(repo.docs, run.docs).split(sep).join('/')}/`;
+    const owns = await runOwns(
+      run,
+      files.filter((f) => f.startsWith(prefix)).map((f) => f.slice(prefix.length)),
+    );
+    tests.push((file) => file.startsWith(prefix) && owns(file.slice(prefix.length)));
+  }
+  const ours = (file: string) => tests.some((test) => test(file));
   const shown = (file: string) => displayPath(join(repo.docs, file), repo.root);
   return { ours: files.filter(ours).map(shown), persons: files.filter((f) => !ours(f)).map(shown) };
 }
+
+/** Run `name` of the repository whose default run is `repo`. */
+const runOf = (repo: Repo, name: string): Repo =>
+  name === repo.run ? repo : openRepo({ dir: repo.root, docs: repo.docsName, ...(name === DEFAULT_RUN ? {} : { run: name }) });
 
 /** Takes out autopilot's files, then each folder that removing them left empty, up to the docs folder itself; a folder that was empty before stays. */
 export function removeOurs(repo: Repo, sorted: SortedDocs): void {
@@ -97,8 +122,8 @@ export function removeOurs(repo: Repo, sorted: SortedDocs): void {
     unlinkSync(path);
     for (let folder = dirname(path); folder.startsWith(repo.docs); folder = dirname(folder)) folders.add(folder);
   }
-  // Everything under autopilot's own folder is autopilot's, empty folders (a cache's) too.
-  rmSync(repo.autopilotDir, { recursive: true, force: true });
+  // Everything under a run's own folder is autopilot's, empty folders (a cache's) too: every run's.
+  for (const run of [repo.run, ...listRuns(repo.docs).filter((r) => r !== repo.run)]) rmSync(runOf(repo, run).autopilotDir, { recursive: true, force: true });
   // Deepest first: a folder's emptiness is known once the folders in it are gone.
   for (const folder of [...folders].sort((a, b) => b.length - a.length)) {
     try {

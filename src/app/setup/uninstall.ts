@@ -97,7 +97,8 @@ async function planDocs(repo: Repo, docsPath: string): Promise<SortedDocs> {
 }
 
 export async function runUninstall(ctx: Context, options: { removeDocs?: boolean } = {}): Promise<UninstallResult> {
-  const repo = openRepo(ctx.repo);
+  // The repository's, whichever run is named: uninstall takes out every run's files (docs/runs.md).
+  const repo = openRepo({ ...ctx.repo, run: undefined });
   const docsPath = relative(repo.root, repo.docs) || repo.docs;
   // Judge every file first: nothing is changed before all of it is known.
   const planned = await planSetup(repo);

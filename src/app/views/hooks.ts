@@ -20,6 +20,7 @@ import { HOOK_STDIN_WAIT_MS } from '../../limits.js';
 import { sessionOf, type Context } from '../transaction/context.js';
 import { heldByThisConversation } from '../transaction/lease-view.js';
 import { runStatus } from './status.js';
+import { requireRunNamed } from '../transaction/run-named.js';
 import { transact } from '../transaction/transact.js';
 import type { View } from './view.js';
 
@@ -91,6 +92,8 @@ export async function sessionStart(ctx: Context, env: NodeJS.ProcessEnv = proces
   let status: SessionStart['status'];
   try {
     const session = input.id ? { session: input.id, sessionFrom: 'client' as const } : {};
+    // Named runs only and none named: the context says so, with the runs and the line for each (docs/runs.md).
+    requireRunNamed(ctx, 'status');
     status = { view: (await runStatus({ ...ctx, ...session, role: 'cli' })).view };
   } catch (error) {
     status = { error };

@@ -14,9 +14,6 @@ import { stepByNumber } from '../../formats/flow/model.js';
 import { skillPosition } from '../transaction/skill-position.js';
 import { skillDisagreement } from '../../engine/step-plan.js';
 import { formatAge } from '../../engine/lease.js';
-import { forkDecision } from '../../engine/fork.js';
-import { pendingQuestion } from '../../engine/pending.js';
-import { latestAbout } from '../../io/journal-head.js';
 import { readSettings } from '../transaction/settings.js';
 import { gatherBatches } from '../transaction/task-batches.js';
 import { batchStatuses } from '../../engine/task-batches.js';
@@ -25,6 +22,10 @@ import { buildView, type View } from './view.js';
 import { displayPath, type Repo } from '../../io/repo.js';
 import { lockInTheWay } from '../../io/lock-peek.js';
 import { readAcCoverage } from './ac-coverage.js';
+import { pendingOf } from './pending.js';
+import type { RunLine } from './run-line.js';
+import { listRuns } from '../../io/run.js';
+import { namedRunsOnly } from '../transaction/run-named.js';
 import { skillChangeNotice } from '../transaction/skill-pins.js';
 
 /**
@@ -95,13 +96,7 @@ export async function runStatus(ctx: Context): Promise<{ view: View; exit: numbe
         : firstCommitMissing(repo)
           ? 'the branch has no first commit yet: they start with it'
           : undefined;
-  // The question a person answers, shown here so nobody runs `next` (which drives) to read it; a failure with its last reason.
-  const failed =
-    position.status === 'failed' && typeof position.step === 'number'
-      ? latestAbout(repo.journalFile, { flow: loaded.flow.id, cycle: position.cycle, step: position.step }, new Set(['step_failed'] as const))
-      : undefined;
-  const fork = loaded.fork?.verdict.kind === 'disagree' ? forkDecision(loaded.fork.verdict) : undefined;
-  const pending = pendingQuestion(loaded.flow, position, loaded.boundary, fork, typeof failed?.reason === 'string' ? failed.reason : undefined);
+  const pending = pendingOf(repo, loaded);
   const acceptance = readAcCoverage(repo, loaded.flow, position.cycle);
   // A step that walks its task index: its batches, as the run pinned them.
   const facts = step?.batches ? gatherBatches({ repo, flow: loaded.flow.id, step, position, report: false }) : undefined;
@@ -119,8 +114,24 @@ export async function runStatus(ctx: Context): Promise<{ view: View; exit: numbe
     journalSeq: loaded.lastSeq,
     ...(owed ? { owedCommit: owed.seq, owed: owedSaid(owed) } : {}),
     commits: commitsOff ? { on: false, reason: commitsOff } : { on: true },
+    runs: await otherRuns(ctx, repo),
   });
   return { view, exit: 0 };
+}
+
+/** Every run's line, where the repository holds a run besides the one shown: a `readdir` of `_runs/` only when it holds none (no git asked). */
+async function otherRuns(ctx: Context, repo: Repo): Promise<RunLine[] | undefined> {
+  const names = listRuns(repo.repoDocs);
+  if (!names.some((name) => name !== repo.run)) return undefined;
+  const { runLines } = await import('./runs.js');
+  return runLines(ctx, { git: false, repoDocs: repo.repoDocs });
+}
+
+/** `status` as the command gives it: where no run is named and the repository holds named runs only, the overview of them; else the run's status. */
+export async function statusOrOverview(ctx: Context): Promise<{ view: View; exit: number } | { overview: RunLine[]; exit: number }> {
+  if (!namedRunsOnly(ctx)) return runStatus(ctx);
+  const { runLines } = await import('./runs.js');
+  return { overview: await runLines(ctx, { git: false }), exit: 0 };
 }
 
 /** Whether the repository has a run (a pointer or a journal): what a bare `autopilot` points to, `status` or `init`. False where the folder cannot be opened. */

@@ -13,6 +13,7 @@ import type { Outcome } from '../../engine/transitions.js';
 import { InputError } from '../../errors.js';
 import { stepByNumber, withCycle, type Decision, type Flow, type Step } from '../../formats/flow/model.js';
 import { forkDecision, type SideName, type SideSummary } from '../../engine/fork.js';
+import type { RunLine } from './run-line.js';
 import type { Repo } from '../../io/repo.js';
 import { skillDisplayPath, skillFile } from '../../io/skills.js';
 import type { Position } from '../../formats/pointer/position.js';
@@ -113,6 +114,8 @@ export interface View {
   acceptance?: AcCoverage;
   /** `status`: the question waiting for a person (a decision, a boundary, a failure, a fork), with the command that answers it. */
   pending?: PendingQuestion;
+  /** Every run of the repository, where it holds more than the one shown (`status`; no git asked). */
+  runs?: RunLine[];
   /** A boundary waiting for its answer. */
   boundary?: PendingBoundary;
   /** A boundary a person answered A: the conversation that reached it stops there, a new one goes on. */

@@ -11,10 +11,10 @@ import { COMMANDS } from '../../../src/commands/index.js';
 import { ROOT } from '../../helpers/engine.js';
 
 describe("the launcher's cache keys", () => {
-  it('name every command of the CLI and nothing else (24 commands)', () => {
+  it('name every command of the CLI and nothing else (25 commands)', () => {
     const launcher = readFileSync(join(ROOT, 'bin', 'autopilot.js'), 'utf8');
     const listed = /const COMMAND_NAMES = new Set\(\s*'([a-z ]+)'\.split/.exec(launcher)?.[1]?.split(' ');
     expect(listed?.sort()).toEqual(COMMANDS.map((command) => command.name).sort());
-    expect(listed).toHaveLength(24);
+    expect(listed).toHaveLength(25);
   });
 });
