@@ -10,6 +10,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/commands/index.js';
@@ -248,6 +249,8 @@ describe('report, reset and uninstall with several runs', () => {
     expect(autopilot(dir, 'init', '--flow', 'greenfield').code).toBe(0);
     expect(autopilot(dir, 'next').code).toBe(0);
     expect(autopilot(dir, 'next', '--run', 'b').code).toBe(0);
+    // Run b's lease lives in the common git folder (docs/runs.md): it goes with the run.
+    expect(existsSync(join(dir, '.git', 'autopilot', 'runs', 'b', 'lease.json'))).toBe(true);
     write(dir, '_docs/notes.md', 'mine\n');
     write(dir, '_docs/_runs/b/notes.md', 'mine too\n');
     const r = autopilot(dir, 'uninstall', '--remove-docs', '--json');
@@ -264,5 +267,6 @@ describe('report, reset and uninstall with several runs', () => {
     expect(docs.kept.sort()).toEqual(['_docs/_runs/b/notes.md', '_docs/notes.md']);
     const left = Object.keys(snapshot(dir)).filter((p) => p.startsWith('_docs/'));
     expect(left.sort()).toEqual(['_docs/_runs/b/notes.md', '_docs/notes.md']);
+    expect(existsSync(join(dir, '.git', 'autopilot', 'runs', 'b'))).toBe(false);
   });
 });

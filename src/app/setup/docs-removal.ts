@@ -17,7 +17,7 @@ import { TEMP_MARK } from '../../io/atomic-write.js';
 import { readJournal } from '../../io/journal.js';
 import { readBounded } from '../../io/read-bounded.js';
 import { displayPath, openRepo, type Repo } from '../../io/repo.js';
-import { listRuns } from '../../io/run.js';
+import { listRuns, sharedRunFolder } from '../../io/run.js';
 import { DEFAULT_RUN } from '../../formats/run-name.js';
 import { TASK_INDEX_MAX_BYTES } from '../../limits.js';
 import { loadRepoFlows } from '../transaction/flows.js';
@@ -116,6 +116,8 @@ const runOf = (repo: Repo, name: string): Repo =>
 
 /** Takes out autopilot's files, then each folder that removing them left empty, up to the docs folder itself; a folder that was empty before stays. */
 export function removeOurs(repo: Repo, sorted: SortedDocs): void {
+  // Listed before their pointers and journals go: a run is known by them.
+  const runs = [repo.run, ...listRuns(repo.docs).filter((r) => r !== repo.run)];
   const folders = new Set<string>();
   for (const file of sorted.ours) {
     const path = join(repo.root, file);
@@ -123,7 +125,12 @@ export function removeOurs(repo: Repo, sorted: SortedDocs): void {
     for (let folder = dirname(path); folder.startsWith(repo.docs); folder = dirname(folder)) folders.add(folder);
   }
   // Everything under a run's own folder is autopilot's, empty folders (a cache's) too: every run's.
-  for (const run of [repo.run, ...listRuns(repo.docs).filter((r) => r !== repo.run)]) rmSync(runOf(repo, run).autopilotDir, { recursive: true, force: true });
+  // A named run's lease lives in the common git folder (io/run.ts): it goes with the run.
+  for (const run of runs) {
+    rmSync(runOf(repo, run).autopilotDir, { recursive: true, force: true });
+    const shared = sharedRunFolder(repo.root, run);
+    if (shared) rmSync(shared, { recursive: true, force: true });
+  }
   // Deepest first: a folder's emptiness is known once the folders in it are gone.
   for (const folder of [...folders].sort((a, b) => b.length - a.length)) {
     try {
