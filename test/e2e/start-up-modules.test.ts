@@ -68,3 +68,13 @@ it('status --json right after init loads neither crypto nor the streams it bring
   const modules = loaded(dir, 'status', '--json');
   for (const name of ['crypto', 'stream']) expect(modules, `status after init loaded ${name}`).not.toContain(`NativeModule ${name}`);
 });
+
+it('status --json on a run with history loads no crypto while the chain verdict holds, and does without it (2 states × 1 command: 0 and 1 loads)', () => {
+  const dir = exampleCopy();
+  // A copy with no verdict (as a fresh clone): the journal's last lines are hashed.
+  expect(loaded(dir, 'status', '--json'), 'status with no verdict').toContain('NativeModule crypto');
+  // A writing command records the verdict; a second one, in a later clock tick, records it again if the first was racy.
+  for (let i = 0; i < 2; i++) expect(spawnSync(process.execPath, [join(ROOT, 'bin', 'autopilot.js'), '-C', dir, 'next', '--json']).status).toBe(0);
+  const modules = loaded(dir, 'status', '--json');
+  for (const name of ['crypto', 'stream']) expect(modules, `status with the verdict loaded ${name}`).not.toContain(`NativeModule ${name}`);
+});
