@@ -36,7 +36,7 @@ import type { JournalFork, ForkSide, RecordSeen } from '../engine/fork.js';
 import type { Opening } from '../engine/attempt-start.js';
 import { newestFirstFilter, oldestFirstBatches } from '../engine/journal-batches.js';
 import { readBackwards, readLinesBackwards } from './journal.js';
-import { identityOf, journalStat, positionMemo, tailMemo, trustedHashes, writeVerdict } from './journal-verdict.js';
+import { fileMemos, identityOf, journalStat, keptFileMemos, positionMemo, tailMemo, trustedHashes, writeVerdict } from './journal-verdict.js';
 import { indexTailNow } from './journal-index.js';
 import { JOURNAL_CHAIN_WINDOW_BYTES, JOURNAL_FORK_WINDOW_BYTES, JOURNAL_HEAD_WINDOW_BYTES, JOURNAL_STEP_WINDOW_BYTES } from '../limits.js';
 
@@ -148,10 +148,12 @@ export function keepJournalVerdict(file: string, indexFile: string, position?: [
   // The memos hold for the journal whose identity the verdict names: reused only while it holds.
   const trusted = trustedHashes(file, before) !== undefined;
   const tail = indexTailNow(file, indexFile, trusted ? tailMemo(file) : undefined);
-  if (trusted && samePosition && tail === tailMemo(file)) return;
+  const files = fileMemos(file);
+  if (trusted && samePosition && tail === tailMemo(file) && files === undefined) return;
   const { hashes } = scanJournal(file);
   const after = journalStat(file);
-  if (after !== undefined && identityOf(after) === identityOf(before)) writeVerdict(file, before, hashes, { position: position ?? kept, indexTail: tail });
+  if (after !== undefined && identityOf(after) === identityOf(before))
+    writeVerdict(file, before, hashes, { position: position ?? kept, indexTail: tail, files: files ?? keptFileMemos(file) });
 }
 
 /** The head, and the chain hashes of the lines read (newest first; undefined where none was needed). `known`: hashes a trusted verdict gives. */

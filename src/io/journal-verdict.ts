@@ -32,6 +32,8 @@ const VERSION = 1;
 /** A chain hash is 8 hex digits; a line whose hash was not computed is kept as this. */
 const NONE = '--------';
 const HASHES = /^(?:[0-9a-f]{8}|-{8})*$/;
+/** At most this many other files' hashes are kept (the skills of the flows in use). */
+const FILE_MEMOS_MAX = 64;
 
 /** The verdict's file, beside the journal index in the journal's cache folder. */
 export const verdictFile = (journalFile: string): string => join(dirname(journalFile), 'cache', 'journal-chain.json');
@@ -50,6 +52,8 @@ interface Verdict {
   position?: [string, string];
   /** The hash of the journal's bytes before a size (the journal index cache's `tail` check), under the same identity. */
   indexTail?: [number, string];
+  /** Other files' hashes, each under its own identity (a built-in SKILL.md checked against its prebuilt declarations). */
+  files?: Record<string, [string, string]>;
   /** The verdict file's own modification time. */
   writtenNs: bigint;
 }
@@ -103,6 +107,37 @@ export function trustedTail(journalFile: string, now: BigIntStats | undefined, s
   return tail !== undefined && tail[0] === size ? tail[1] : undefined;
 }
 
+/**
+ * A file's hash as a writer computed it, when the file's identity now (`stat`,
+ * taken before it was read) is the one it had then and is older than the
+ * verdict; the same rule as the journal's.
+ */
+export function knownFileHash(journalFile: string, path: string, stat: BigIntStats): string | undefined {
+  const verdict = readVerdict(journalFile);
+  const memo = verdict?.files?.[path];
+  if (memo === undefined || stat.mtimeNs >= verdict!.writtenNs || stat.ctimeNs >= verdict!.writtenNs) return undefined;
+  return memo[0] === identityOf(stat) ? memo[1] : undefined;
+}
+
+/** File hashes this process computed, for the writer's verdict (`noteFileHash`). */
+const noted = new Map<string, [string, string]>();
+
+/** Keeps a file's hash, computed from its bytes read after `stat`, for this command's verdict (a command that writes records it). */
+export function noteFileHash(path: string, stat: BigIntStats, hash: string): void {
+  noted.set(path, [identityOf(stat), hash]);
+}
+
+/** The file memos a verdict written now holds: the kept ones, with this process's replacing theirs; undefined when nothing new was noted. */
+export function fileMemos(journalFile: string): Record<string, [string, string]> | undefined {
+  const kept = readVerdict(journalFile)?.files ?? {};
+  const fresh = [...noted].filter(([path, memo]) => kept[path]?.[0] !== memo[0] || kept[path]?.[1] !== memo[1]);
+  if (fresh.length === 0) return undefined;
+  return Object.fromEntries([...Object.entries(kept), ...fresh].slice(-FILE_MEMOS_MAX));
+}
+
+/** The file memos the verdict holds now. */
+export const keptFileMemos = (journalFile: string): Record<string, [string, string]> | undefined => readVerdict(journalFile)?.files;
+
 /** The index tail the verdict holds now, for a writer to tell whether it must record it again. */
 export const tailMemo = (journalFile: string): [number, string] | undefined => readVerdict(journalFile)?.indexTail;
 
@@ -117,14 +152,22 @@ function parseVerdict(text: string, writtenNs: bigint): Verdict | undefined {
     return undefined;
   }
   if (typeof value !== 'object' || value === null) return undefined;
-  const { v, journal, hashes, position, indexTail } = value as Record<string, unknown>;
+  const { v, journal, hashes, position, indexTail, files } = value as Record<string, unknown>;
   if (v !== VERSION || typeof journal !== 'string' || typeof hashes !== 'string' || !HASHES.test(hashes)) return undefined;
   const memo = Array.isArray(position) && position.length === 2 && position.every((x) => typeof x === 'string') ? (position as [string, string]) : undefined;
   const tail =
     Array.isArray(indexTail) && indexTail.length === 2 && Number.isSafeInteger(indexTail[0]) && typeof indexTail[1] === 'string'
       ? (indexTail as [number, string])
       : undefined;
-  return { journal, hashes, position: memo, indexTail: tail, writtenNs };
+  return { journal, hashes, position: memo, indexTail: tail, files: fileMemosOf(files), writtenNs };
+}
+
+function fileMemosOf(value: unknown): Record<string, [string, string]> | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const entries = Object.entries(value).filter(
+    (e): e is [string, [string, string]] => Array.isArray(e[1]) && e[1].length === 2 && typeof e[1][0] === 'string' && typeof e[1][1] === 'string',
+  );
+  return Object.fromEntries(entries);
 }
 
 /** Records the verdict for the journal whose identity was `stat` (a cache: a failed write is left for the next writer). */
@@ -132,7 +175,7 @@ export function writeVerdict(
   journalFile: string,
   stat: BigIntStats,
   hashes: readonly (string | undefined)[],
-  memos: { position?: [string, string]; indexTail?: [number, string] },
+  memos: { position?: [string, string]; indexTail?: [number, string]; files?: Record<string, [string, string]> },
 ): void {
   const file = verdictFile(journalFile);
   const text = `${JSON.stringify({ v: VERSION, journal: identityOf(stat), hashes: hashes.map((h) => h ?? NONE).join(''), ...memos })}\n`;
