@@ -36,7 +36,7 @@ import type { JournalFork, ForkSide, RecordSeen } from '../engine/fork.js';
 import type { Opening } from '../engine/attempt-start.js';
 import { newestFirstFilter, oldestFirstBatches } from '../engine/journal-batches.js';
 import { readBackwards, readLinesBackwards } from './journal.js';
-import { fileMemos, identityOf, journalStat, keptFileMemos, positionMemo, tailMemo, trustedHashes, writeVerdict } from './journal-verdict.js';
+import { fileMemos, identityOf, journalStat, keptFileMemos, olderThanVerdict, positionMemo, tailMemo, trustedHashes, writeVerdict } from './journal-verdict.js';
 import { indexTailNow } from './journal-index.js';
 import { JOURNAL_CHAIN_WINDOW_BYTES, JOURNAL_FORK_WINDOW_BYTES, JOURNAL_HEAD_WINDOW_BYTES, JOURNAL_STEP_WINDOW_BYTES } from '../limits.js';
 
@@ -147,7 +147,8 @@ export function keepJournalVerdict(file: string, indexFile: string, position?: [
   const samePosition = position === undefined || (kept !== undefined && kept[0] === position[0]);
   // The memos hold for the journal whose identity the verdict names: reused only while it holds.
   const trusted = trustedHashes(file, before) !== undefined;
-  const tail = indexTailNow(file, indexFile, trusted ? tailMemo(file) : undefined);
+  // The index cache unchanged since the verdict: its memo stands, and the cache (large for a long history) is not read.
+  const tail = trusted && olderThanVerdict(file, indexFile) ? tailMemo(file) : indexTailNow(file, indexFile, trusted ? tailMemo(file) : undefined);
   const files = fileMemos(file);
   if (trusted && samePosition && tail === tailMemo(file) && files === undefined) return;
   const { hashes } = scanJournal(file);

@@ -138,6 +138,14 @@ export function fileMemos(journalFile: string): Record<string, [string, string]>
 /** The file memos the verdict holds now. */
 export const keptFileMemos = (journalFile: string): Record<string, [string, string]> | undefined => readVerdict(journalFile)?.files;
 
+/** Whether a file is unchanged since the verdict was written: it is older than the verdict (missing then and now counts as unchanged). */
+export function olderThanVerdict(journalFile: string, path: string): boolean {
+  const verdict = readVerdict(journalFile);
+  if (verdict === undefined) return false;
+  const stat = statSync(path, { bigint: true, throwIfNoEntry: false });
+  return stat === undefined || (stat.mtimeNs < verdict.writtenNs && stat.ctimeNs < verdict.writtenNs);
+}
+
 /** The index tail the verdict holds now, for a writer to tell whether it must record it again. */
 export const tailMemo = (journalFile: string): [number, string] | undefined => readVerdict(journalFile)?.indexTail;
 
