@@ -19,7 +19,7 @@ import { readEntries, sameEntry, writeEntries, parseRawDiff, type Entries, type 
 import { topPath } from './paths.js';
 import { commitText, TRAILER, type CommitMessage } from './progress-message.js';
 import { gitState, type GitState } from './repository.js';
-import { converseWithGit, runGit, runGitOr, type GitConversation, type GitHandle } from './run.js';
+import { converseWithGit, runGit, runGitOr, type GitHandle } from './run.js';
 import { judgedPins, readJudged, type JudgedFile } from './judged.js';
 import { withTempIndex } from './temp-index.js';
 import { copyIndex, readWorkTree, releasing, type WorkTreeChange } from './work-tree.js';
@@ -129,12 +129,13 @@ export async function commitProgress(handle: GitHandle, input: ProgressCommitInp
   const listed = [...input.files, ...(input.changed ?? []).map((c) => (typeof c === 'string' ? c : c.path)), ...(input.judged ?? []).map((j) => j.path)];
   const named = new Set(listed.map((file) => topPath(handle, file)));
   // Early, so a bad subject or trailer name throws before git is asked anything.
-  const subject = commitText(input).split('\n')[0]!;
+  commitText(input);
   if (named.size === 0 && input.since === undefined) return { changedAfterJudging: [], leftOut: [] };
   const state = input.state ?? (await gitState(handle));
   refuseUnlessOnBranch(state);
   const signing = handled(input.sign === undefined ? signsCommits(handle) : Promise.resolve(input.sign));
   const cleanup = input.release === undefined ? Promise.resolve('') : releasing(handle, input.release).catch(() => '');
+
   return withTempIndex(handle, (inTempIndex, path) =>
     withTempIndex(handle, async (before, beforePath) => {
       // The user's index as the commit began: what a failed branch move puts back.
@@ -143,17 +144,8 @@ export async function commitProgress(handle: GitHandle, input: ProgressCommitInp
       const said = { changedAfterJudging: built.changedAfterJudging, leftOut: built.leftOut };
       if (built.changes.length === 0) return said;
       const text = commitText(input, input.listFiles === false ? [] : built.changes);
-      // The branch's mover starts with the commit's making, so git's start overlaps it; it locks nothing until told to (`lockBranch`).
-      const mover = converseWithGit(handle, ['update-ref', '-m', `autopilot progress commit: ${subject}`, '--stdin']);
-      let commit: string;
-      try {
-        commit = await commitTree(handle, built.tree, state.head, text, await signing);
-      } catch (error) {
-        // Its input ends before `start`: it exits having done nothing.
-        await mover.end().catch(() => undefined);
-        throw error;
-      }
-      const sha = await moveBranch(handle, state, commit, mover, built.changes, { before, cleanup: await cleanup });
+      const commit = await commitTree(handle, built.tree, state.head, text, await signing);
+      const sha = await moveBranch(handle, state, commit, text.split('\n')[0]!, built.changes, { before, cleanup: await cleanup });
       return { sha, ...said };
     }),
   );
@@ -177,13 +169,13 @@ async function moveBranch(
   handle: GitHandle,
   state: GitState,
   commit: string,
-  mover: GitConversation,
+  subject: string,
   changes: readonly TreeChange[],
   keep: { before: { env: Record<string, string> }; cleanup: string },
 ): Promise<string> {
   const committed = changes.map((c) => c.path);
   const after: Entries = new Map(changes.map((c) => [c.path, c.entry]));
-  const branch = await lockBranch(handle, state, commit, mover);
+  const branch = await lockBranch(handle, state, commit, subject);
   try {
     await writeEntries(handle, after, commit.length);
   } catch (error) {
@@ -398,8 +390,7 @@ interface LockedBranch {
 
 /**
  * Prepares HEAD's move (through the branch it names) from the commit we
- * built on to the new one: `update-ref --stdin` (started while the commit
- * was made, `commitProgress`) takes the ref's lock, checks
+ * built on to the new one: `update-ref --stdin` takes the ref's lock, checks
  * the old value under it (a compare-and-swap) and runs the
  * `reference-transaction` hook (`prepared`), then waits. Anything that would
  * refuse the move (another commit landed, a held `<branch>.lock`, the hook)
@@ -407,8 +398,9 @@ interface LockedBranch {
  * it waits, git reads the end of its input and aborts: the branch stays and
  * its lock goes.
  */
-async function lockBranch(handle: GitHandle, state: GitState, commit: string, git: GitConversation): Promise<LockedBranch> {
+async function lockBranch(handle: GitHandle, state: GitState, commit: string, subject: string): Promise<LockedBranch> {
   const old = state.head ?? '0'.repeat(commit.length);
+  const git = converseWithGit(handle, ['update-ref', '-m', `autopilot progress commit: ${subject}`, '--stdin']);
   try {
     await git.say(`start\nupdate HEAD ${commit} ${old}\nprepare\n`, 2);
   } catch (error) {
