@@ -32,6 +32,8 @@ const VERSION = 1;
 /** A chain hash is 8 hex digits; a line whose hash was not computed is kept as this. */
 const NONE = '--------';
 const HASHES = /^(?:[0-9a-f]{8}|-{8})*$/;
+/** A verdict file larger than this is not read (a cache: the lines are hashed instead; docs/flow-format.md's limits). */
+const VERDICT_MAX_BYTES = 4 * 1024 * 1024;
 /** At most this many other files' hashes are kept (the skills of the flows in use). */
 const FILE_MEMOS_MAX = 64;
 
@@ -67,7 +69,7 @@ function readVerdict(journalFile: string): Verdict | undefined {
     verdict = null;
     try {
       const own = statSync(file, { bigint: true, throwIfNoEntry: false });
-      if (own !== undefined) verdict = parseVerdict(readFileSync(file, 'latin1'), own.mtimeNs) ?? null;
+      if (own !== undefined && own.size <= VERDICT_MAX_BYTES) verdict = parseVerdict(readFileSync(file, 'latin1'), own.mtimeNs) ?? null;
     } catch {
       // Unreadable: no verdict.
     }
