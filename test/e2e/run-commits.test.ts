@@ -1,0 +1,53 @@
+/**
+ * Each run's progress commits hold its own files only (docs/runs.md,
+ * "Commits, worktrees and merging back"): two runs, the default one and a
+ * named one, stepping in one work tree with their commits interleaved. Every
+ * commit's files belong to its run; a named run's commits carry
+ * `Autopilot-Run`, so `git log` follows one run.
+ */
+import { describe, expect, it } from 'vitest';
+import { autopilot, write } from '../helpers/cli.js';
+import { git, newRepo } from '../helpers/git.js';
+import { driveStep, startRun } from '../helpers/run-steps.js';
+
+/** Each progress commit (newest first): its run trailer ('' for the default run's) and the files it holds. */
+function progressCommits(dir: string): { run: string; files: string[] }[] {
+  const shas = git(dir, 'log', '--format=%H', '--grep=^Autopilot-Flow:').trim().split('\n').filter(Boolean);
+  return shas.map((sha) => ({
+    run: git(dir, 'log', '-1', '--format=%(trailers:key=Autopilot-Run,valueonly)', sha).trim(),
+    files: git(dir, 'show', '--name-only', '--format=', sha).trim().split('\n').filter(Boolean),
+  }));
+}
+
+/** Whether a committed path belongs to the run: the default run's docs (never `_runs/`), a named run's folder; code belongs to either. */
+function belongs(run: string, path: string): boolean {
+  if (!path.startsWith('_docs/')) return true;
+  return run === '' ? !path.startsWith('_docs/_runs/') : path.startsWith(`_docs/_runs/${run}/`);
+}
+
+describe('two runs in one work tree, commits interleaved', () => {
+  it("2 runs × 2 steps: 6 progress commits, each holding its own run's files only, `Autopilot-Run` on the named run's", () => {
+    const dir = newRepo();
+    write(dir, 'README.md', '# project\n');
+    startRun(dir, 'default');
+    startRun(dir, 'login');
+    // Interleaved: each run's step is worked while the other's files lie uncommitted in the same tree.
+    for (let round = 0; round < 2; round++) {
+      const next = autopilot(dir, 'next', '--json');
+      expect(next.code).toBe(0);
+      driveStep(dir, 'login');
+      // The default run's work was written before the named run's commit was made: it stays out of it.
+      driveStep(dir, 'default');
+    }
+    const commits = progressCommits(dir);
+    const strays = commits.flatMap((c) => c.files.filter((f) => !belongs(c.run, f)).map((f) => `${c.run || 'default'}: ${f}`));
+    expect(strays).toEqual([]);
+    // Each run: Problem completed, Research completed, the decision answered.
+    expect(commits.map((c) => c.run).sort()).toEqual(['', '', '', 'login', 'login', 'login']);
+    // The named run's commits hold its own folder's files.
+    expect(commits.filter((c) => c.run === 'login').every((c) => c.files.some((f) => f.startsWith('_docs/_runs/login/')))).toBe(true);
+    // `git log` follows one run by its trailer.
+    expect(git(dir, 'log', '--oneline', '--grep=^Autopilot-Run: login$').trim().split('\n')).toHaveLength(3);
+    expect(git(dir, 'status', '--porcelain').trim()).toBe('');
+  });
+});
