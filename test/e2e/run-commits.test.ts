@@ -5,9 +5,11 @@
  * commit's files belong to its run; a named run's commits carry
  * `Autopilot-Run`, so `git log` follows one run.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { autopilot, write } from '../helpers/cli.js';
-import { git, newRepo } from '../helpers/git.js';
+import { git, newRepo, tempDir } from '../helpers/git.js';
 import { driveStep, startRun } from '../helpers/run-steps.js';
 
 /** Each progress commit (newest first): its run trailer ('' for the default run's) and the files it holds. */
@@ -49,5 +51,37 @@ describe('two runs in one work tree, commits interleaved', () => {
     // `git log` follows one run by its trailer.
     expect(git(dir, 'log', '--oneline', '--grep=^Autopilot-Run: login$').trim().split('\n')).toHaveLength(3);
     expect(git(dir, 'status', '--porcelain').trim()).toBe('');
+  });
+});
+
+describe('a code step needs a work tree of its own', () => {
+  it('Implement starting beside another run mid-step with uncommitted code: exit 2, 0 bytes written, the worktree line works; a document step beside it goes on', () => {
+    const dir = newRepo(join(tempDir(), 'project'));
+    write(dir, 'README.md', '# project\n');
+    startRun(dir, 'default');
+    startRun(dir, 'search');
+    startRun(dir, 'login');
+    // Problem, Research (and its decision), Plan, Decompose (and its boundary): the next step is Implement.
+    for (let step = 0; step < 4; step++) driveStep(dir, 'search');
+    // The default run is mid-step, its code not committed yet.
+    expect(autopilot(dir, 'next').code).toBe(0);
+    write(dir, 'src/default-work.js', 'export const work = 1;\n');
+    const files = ['_docs/_runs/search/_autopilot/journal.jsonl', '_docs/_runs/search/_autopilot_state.md'];
+    const before = files.map((f) => readFileSync(join(dir, f), 'utf8'));
+    const refused = autopilot(dir, 'next', '--run', 'search');
+    expect(refused.code, refused.stdout + refused.stderr).toBe(2);
+    const said = refused.stdout + refused.stderr;
+    expect(said).toContain('the default run (step 1 Problem)');
+    expect(said).toContain('src/default-work.js');
+    expect(said).toContain('git worktree add ../project-search -b autopilot/search');
+    expect(said).toContain('cd ../project-search && autopilot --run search next');
+    expect(files.map((f) => readFileSync(join(dir, f), 'utf8'))).toEqual(before);
+    // A document step may share the work tree.
+    expect(autopilot(dir, 'next', '--run', 'login').code).toBe(0);
+    // The line given works: the run goes on in its own work tree.
+    git(dir, 'worktree', 'add', '-q', '../project-search', '-b', 'autopilot/search');
+    const there = autopilot(join(dir, '..', 'project-search'), 'next', '--run', 'search', '--json');
+    expect(there.code, there.stdout).toBe(0);
+    expect(there.json<{ step: number; name: string; status: string }>()).toMatchObject({ step: 6, name: 'Implement', status: 'in_progress' });
   });
 });
