@@ -12,7 +12,8 @@
  * command owed no commit (`commit: false`) has no files on record: it is
  * named, never failed. A file passes with the bytes its step recorded or with
  * bytes a later step of the run recorded for it; content, never commit ids,
- * so a squash or a rebase holds.
+ * so a squash or a rebase holds. A file gone is lost; a file with other bytes
+ * is named (changed), for a later step or a person may rewrite it unjudged.
  */
 import type { StampedEntry } from '../formats/journal-line.js';
 
@@ -85,11 +86,18 @@ export interface LostFile {
   why: 'missing' | 'changed';
 }
 
-/** The proof for one run: steps whose evidence is in the tree, steps that lost some, steps with nothing on record to prove. */
+/**
+ * The proof for one run: steps whose evidence is in the tree, steps that lost
+ * some (a file gone: what a merge or a revert drops), steps whose files hold
+ * bytes no line of the run recorded (a later step or a person rewrote them
+ * unjudged: existing-code's Update Docs touches the Document step's files),
+ * steps with nothing on record to prove.
+ */
 export interface RunProof {
   run: string;
   proven: { step: number; name: string; cycle: number }[];
   lost: { step: number; name: string; cycle: number; files: LostFile[] }[];
+  changed: { step: number; name: string; cycle: number; files: LostFile[] }[];
   /** Completed with no progress commit owed (`commit: false`): named, not failed. */
   unrecorded: { step: number; name: string; cycle: number }[];
 }
@@ -100,7 +108,7 @@ export interface RunProof {
  * undefined when the file is gone.
  */
 export function judgeProof(run: string, record: RunRecord, blobOf: (path: string, format: 'sha1' | 'sha256') => string | undefined): RunProof {
-  const proof: RunProof = { run, proven: [], lost: [], unrecorded: [] };
+  const proof: RunProof = { run, proven: [], lost: [], changed: [], unrecorded: [] };
   for (const s of record.steps) {
     const at = { step: s.step, name: s.name, cycle: s.cycle };
     if (!s.committed) {
@@ -113,8 +121,11 @@ export function judgeProof(run: string, record: RunRecord, blobOf: (path: string
       if (now === undefined) lost.push({ path, why: 'missing' });
       else if (blob !== null && !acceptable(record, path, blob, s.seq).has(now)) lost.push({ path, why: 'changed' });
     }
-    if (lost.length > 0) proof.lost.push({ ...at, files: lost });
-    else proof.proven.push(at);
+    const missing = lost.filter((f) => f.why === 'missing');
+    const changed = lost.filter((f) => f.why === 'changed');
+    if (missing.length > 0) proof.lost.push({ ...at, files: missing });
+    if (changed.length > 0) proof.changed.push({ ...at, files: changed });
+    if (lost.length === 0) proof.proven.push(at);
   }
   return proof;
 }

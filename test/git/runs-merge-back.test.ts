@@ -64,7 +64,7 @@ function onMain(f: Fixture): { positions: Record<string, string>; check: ReturnT
   return { positions, check: autopilot(f.main, 'check', '--json') };
 }
 
-type CheckJson = { ok: boolean; problems: { message: string; file?: string }[]; runs: { run: string; proven: number; lost: unknown[] }[] };
+type CheckJson = { ok: boolean; problems: { message: string; file?: string }[]; runs: { run: string; proven: number; lost: unknown[]; changed: unknown[] }[] };
 
 const styles: Record<string, (f: Fixture, run: string) => void> = {
   merge: (f, run) => git(f.main, 'merge', '-q', '--no-ff', '-m', `merge ${run}`, `autopilot/${run}`),
@@ -94,13 +94,15 @@ describe('two runs in worktrees of their own, merged back into main', () => {
     120_000,
   );
 
-  it('a merge that drops one step file: check exit 2, 1 problem naming run login, step 1 Problem and the file', () => {
+  it('a merge that drops one step file: check exit 2, 1 problem naming run login, step 1 Problem and the file; 1 file rewritten by hand named, not failed', () => {
     const f = fixture();
     git(f.main, 'merge', '-q', '--no-ff', '--no-commit', 'autopilot/login');
     // Resolved by deleting a file the run's Problem step wrote.
     git(f.main, 'rm', '-q', '-f', '_docs/_runs/login/00_problem/problem.md');
     git(f.main, 'commit', '-qm', 'merge login, one file dropped');
     styles.merge!(f, 'search');
+    // A person rewrites a file of run search's Problem step afterwards: named, not failed.
+    write(f.main, '_docs/_runs/search/00_problem/problem.md', '# Problem\n\nRewritten by hand.\n');
     const { positions, check } = onMain(f);
     // The run whose file went: its pointer no longer stands on the evidence (rule 1), so status shows it back at Problem.
     expect(positions).toEqual({ ...f.positions, login: 'greenfield 1 Problem in_progress' });
@@ -110,7 +112,11 @@ describe('two runs in worktrees of their own, merged back into main', () => {
     expect(lost).toHaveLength(1);
     expect(lost[0]!.message).toContain('run login: step 1 Problem');
     expect(lost[0]!.message).toContain('_docs/_runs/login/00_problem/problem.md (missing)');
-    expect(json.runs.find((r) => r.run === 'search')!.lost).toEqual([]);
-    expect(autopilot(f.main, 'check').stdout).toContain('run login: step 1 Problem is completed on record');
+    const search = json.runs.find((r) => r.run === 'search')!;
+    expect(search.lost).toEqual([]);
+    expect(search.changed).toEqual([{ step: 1, name: 'Problem', cycle: 1, files: [{ path: '_docs/_runs/search/00_problem/problem.md', why: 'changed' }] }]);
+    const text = autopilot(f.main, 'check').stdout;
+    expect(text).toContain('run login: step 1 Problem is completed on record');
+    expect(text).toContain("Note: run search: step 1 Problem's _docs/_runs/search/00_problem/problem.md holds other bytes than the run recorded");
   }, 120_000);
 });

@@ -263,15 +263,15 @@ export function carriedIndexProblem(journalFile: string, display: string, entrie
 
 /** A problem for each completed step whose evidence the tree no longer holds as recorded: the run, the step, the files, and how to bring them back. */
 function lostProblems(proof: RunProof): Problem[] {
-  const named = proof.run === DEFAULT_RUN;
+  const isDefault = proof.run === DEFAULT_RUN;
   return proof.lost.map((lost) => {
-    const find = `git log --all-match --grep='^Autopilot-Step: ${lost.step}$'${named ? '' : ` --grep='^Autopilot-Run: ${proof.run}$'`}`;
-    const files = lost.files.map((f) => `${f.path} (${f.why === 'missing' ? 'missing' : 'other bytes than recorded'})`);
+    const find = `git log --all-match --grep='^Autopilot-Step: ${lost.step}$'${isDefault ? '' : ` --grep='^Autopilot-Run: ${proof.run}$'`}`;
+    const files = lost.files.map((f) => `${f.path} (missing)`);
     const step = `step ${lost.step} ${lost.name}${lost.cycle > 1 ? ` (cycle ${lost.cycle})` : ''}`;
     return {
       file: lost.files[0]!.path,
-      message: `${named ? 'the default run' : `run ${proof.run}`}: ${step} is completed on record, and the tree lost its evidence: ${files.join(', ')}. A merge or a revert dropped ${lost.files.length === 1 ? 'it' : 'them'}: bring ${lost.files.length === 1 ? 'it' : 'them'} back from the step's progress commit (\`${find}\`, then \`git checkout <commit> -- <file>\`), or redo the step`,
-      expected: "each completed step's files with the bytes its journal recorded, or newer ones a later step of the run recorded",
+      message: `${isDefault ? 'the default run' : `run ${proof.run}`}: ${step} is completed on record, and the tree lost its evidence: ${files.join(', ')}. A merge or a revert dropped ${lost.files.length === 1 ? 'it' : 'them'}: bring ${lost.files.length === 1 ? 'it' : 'them'} back from the step's progress commit (\`${find}\`, then \`git checkout <commit> -- <file>\`), or redo the step`,
+      expected: "each completed step's files in the tree, as its progress commit held them",
       received: files.join(', '),
     };
   });

@@ -27,21 +27,13 @@ describe('runRecord and judgeProof', () => {
     expect(proof.lost).toEqual([]);
   });
 
-  it('2 files lost: one missing, one with bytes no line recorded; a file named without a hash only needs to be there', () => {
+  it('3 files of a step: 1 missing lost, 1 with bytes no line recorded named changed, 1 named without a hash only needs to be there', () => {
     const journal = [e('step_completed', 1), owed(1, { 'a.md': 'A1', 'b.md': 'B1' }, ['c.md'])];
     const now: Record<string, string> = { 'b.md': 'B9', 'c.md': 'anything' };
     const proof = judgeProof('login', runRecord(journal), (path) => now[path]);
-    expect(proof.lost).toEqual([
-      {
-        step: 1,
-        name: 'S1',
-        cycle: 1,
-        files: [
-          { path: 'a.md', why: 'missing' },
-          { path: 'b.md', why: 'changed' },
-        ],
-      },
-    ]);
+    expect(proof.lost).toEqual([{ step: 1, name: 'S1', cycle: 1, files: [{ path: 'a.md', why: 'missing' }] }]);
+    expect(proof.changed).toEqual([{ step: 1, name: 'S1', cycle: 1, files: [{ path: 'b.md', why: 'changed' }] }]);
+    expect(proof.proven).toEqual([]);
   });
 
   it('undone: a step started again, a checkpoint restored to before it, a run started over: 4 completions undone, the 1 before the checkpoint kept', () => {
