@@ -54,6 +54,31 @@ describe('two runs in one work tree, commits interleaved', () => {
   });
 });
 
+describe("each run's step snapshot is its own", () => {
+  it('2 runs start a step in one work tree, then git gc --prune=now: both commits hold the code of their step, 0 narrower', () => {
+    const dir = newRepo();
+    write(dir, 'README.md', '# project\n');
+    startRun(dir, 'default');
+    startRun(dir, 'login');
+    // A person's note, uncommitted: each step's snapshot is a tree of its own, held by nothing but its ref.
+    write(dir, 'notes/person.md', 'mine\n');
+    expect(autopilot(dir, 'next').code).toBe(0);
+    expect(autopilot(dir, 'next', '--run', 'login').code).toBe(0);
+    write(dir, 'src/default-work.js', 'export const work = 1;\n');
+    git(dir, 'gc', '-q', '--prune=now');
+    driveStep(dir, 'default');
+    const held = git(dir, 'show', '--name-only', '--format=', 'HEAD').split('\n');
+    expect(held).toContain('src/default-work.js');
+    write(dir, 'src/login-work.js', 'export const login = 1;\n');
+    git(dir, 'gc', '-q', '--prune=now');
+    driveStep(dir, 'login');
+    expect(git(dir, 'show', '--name-only', '--format=', 'HEAD').split('\n')).toContain('src/login-work.js');
+    // Each snapshot ref released with its commit; the person's note in no commit.
+    expect(git(dir, 'for-each-ref', 'refs/autopilot/').trim()).toBe('');
+    expect(git(dir, 'log', '--format=', '--name-only').split('\n')).not.toContain('notes/person.md');
+  });
+});
+
 describe('a code step needs a work tree of its own', () => {
   it('Implement starting beside another run mid-step with uncommitted code: exit 2, 0 bytes written, the worktree line works; a document step beside it goes on', () => {
     const dir = newRepo(join(tempDir(), 'project'));

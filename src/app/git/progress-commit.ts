@@ -37,7 +37,7 @@ import { blobId } from '../../hash.js';
 import { HASHED_FILES_MAX } from '../../limits.js';
 import { DEFAULT_RUN } from '../../formats/run-name.js';
 import { ofAnotherRun } from '../../io/run.js';
-import { gitMoved, openGitOnce } from './once.js';
+import { gitFor, gitMoved, openGitOnce } from './once.js';
 import { firstCommitMissing, gitFallbackOff } from './source.js';
 import type { JudgedText } from './judged.js';
 
@@ -360,7 +360,7 @@ export async function makeOwedCommit(repo: Repo, owed: OwedCommit, opened?: Owed
     const off = gitFallbackOff(repo);
     if (off) return { owed: owed.seq, dropped: off };
     const { openGit } = await import('../../git/repository.js');
-    const found = await openGit(repo.root);
+    const found = await openGit(repo.root, gitFor(repo));
     if (!found.handle) return { owed: owed.seq, dropped: found.reason };
     git = found;
   }
@@ -467,7 +467,7 @@ export async function keepOwed(repo: Repo, owed: OwedCommit, handle: GitHandle |
   if (!git) {
     if (gitFallbackOff(repo)) return;
     const { openGit } = await import('../../git/repository.js');
-    git = (await openGit(repo.root)).handle;
+    git = (await openGit(repo.root, gitFor(repo))).handle;
     if (!git) return;
   }
   const { keepOwedSnapshot, storeJudged } = await import('../../git/progress-commit.js');
