@@ -48,7 +48,8 @@ export const check = defineCommand({
 /** What `check` found: every problem, then a line that counts what was checked and what is wrong. */
 function checkText(r: CheckResult): string {
   const summary = `Checked ${r.flows.length} flows (${r.flows.join(', ')}), ${r.skills} skills, the pointer (${r.pointer}) and ${r.journalEvents} journal events${provenText(r)}`;
-  const notes = [...changedNotes(r), ...unrecordedNotes(r)];
+  // Said where runs share the repository (a merge-back's concern); `--json` gives them always.
+  const notes = r.runs.length > 1 ? [...changedNotes(r), ...unrecordedNotes(r)] : [];
   if (r.problems.length === 0) return [...notes, `✓ ${summary}: no problems.`].join('\n');
   const { problems, repair } = summariseUnreadable(r.problems);
   return [...problems.map((p) => safe(formatProblem(p))), ...notes, `✗ ${summary}: ${r.problems.length} problem(s).`, ...(repair ? [repair] : [])].join('\n');
