@@ -109,4 +109,23 @@ describe('a code step needs a work tree of its own', () => {
     expect(there.code, there.stdout).toBe(0);
     expect(there.json<{ step: number; name: string; status: string }>()).toMatchObject({ step: 6, name: 'Implement', status: 'in_progress' });
   });
+
+  it('a document step starting beside another run mid-Implement with uncommitted code: exit 2, its journal 0 bytes longer', () => {
+    const dir = newRepo(join(tempDir(), 'project'));
+    write(dir, 'README.md', '# project\n');
+    startRun(dir, 'search');
+    startRun(dir, 'login');
+    for (let step = 0; step < 4; step++) driveStep(dir, 'search');
+    // Implement starts: no other run is mid-step.
+    expect(autopilot(dir, 'next', '--run', 'search').code).toBe(0);
+    write(dir, 'src/search.js', 'export const search = 1;\n');
+    const journal = join(dir, '_docs/_runs/login/_autopilot/journal.jsonl');
+    const before = readFileSync(journal, 'utf8');
+    const refused = autopilot(dir, 'next', '--run', 'login');
+    expect(refused.code, refused.stdout + refused.stderr).toBe(2);
+    expect(refused.stdout + refused.stderr).toContain("step 1 Problem shares the work tree with another run's code step");
+    expect(refused.stdout + refused.stderr).toContain('run search (step 6 Implement)');
+    expect(refused.stdout + refused.stderr).toContain('git worktree add ../project-login -b autopilot/login');
+    expect(readFileSync(journal, 'utf8')).toBe(before);
+  });
 });
