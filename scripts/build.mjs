@@ -53,7 +53,9 @@ const LAZY = {
 // CommonJS file (dist/lazy/git.cjs) holding every module the command layer imports from src/git, built on its own so no
 // chunk is cut from it. bin/autopilot.js requires it and runs it from V8's code cache as it runs the CLI: no ES module
 // loader is started, and nothing is compiled again (a `done` with its commit used to load seven ES modules for it).
-const GIT_LAZY = ['repository', 'history', 'notes', 'progress-commit', 'run-snapshot', 'progress-message', 'remote-lease'].map((name) => `src/git/${name}.ts`);
+const GIT_LAZY = ['repository', 'history', 'notes', 'progress-commit', 'run-snapshot', 'progress-message', 'remote-lease', 'branches', 'outside-docs'].map(
+  (name) => `src/git/${name}.ts`,
+);
 const root = process.cwd();
 // Parts of the dependencies that autopilot never runs (or runs only on demand), replaced by stubs that say why (scripts/stubs/).
 const stubs = {
