@@ -101,6 +101,8 @@ export const runLine = z.object({
   lease: z.union([z.object({ session: z.string(), host: z.string(), heartbeat: z.string() }), z.object({ problem: z.string() })]).optional(),
   /** Why the run's files could not be read. */
   problem: z.string().optional(),
+  /** Completed steps whose files are gone from the work tree (`check` fails on each). */
+  lost: z.array(z.object({ step: z.number(), name: z.string(), cycle: z.number(), files: z.array(z.string()) })).optional(),
 });
 
 /** `runs`, and `status` with no run named where the repository holds named runs only: every run, one entry each. */

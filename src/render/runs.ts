@@ -5,7 +5,7 @@
  */
 import type { RunLine } from '../app/views/run-line.js';
 import type { RunsAnswer } from './answers.js';
-import { oneLine, runWhere } from './text.js';
+import { lostText, oneLine, runWhere } from './text.js';
 
 type RunJson = RunsAnswer['runs'][number];
 
@@ -21,6 +21,7 @@ export function runJson(line: RunLine): RunJson {
     commit: line.commit,
     lease: line.lease,
     problem: line.problem,
+    lost: line.lost,
   };
 }
 
@@ -34,6 +35,7 @@ export function runText(line: RunLine): string {
   if (line.commit) parts.push(`last commit ${line.commit.sha.slice(0, 8)}${line.commit.branch ? ` on ${oneLine(line.commit.branch)}` : ''}`);
   if (line.lease)
     parts.push('problem' in line.lease ? `lease: ${oneLine(line.lease.problem)}` : `driven by ${oneLine(line.lease.session)} on ${oneLine(line.lease.host)}`);
+  parts.push(...lostText(line.lost ?? []));
   return `${line.run}  ${parts.join(' · ')}`;
 }
 

@@ -195,11 +195,19 @@ export function runWhere(line: RunLine): string {
   return `${at} · ${line.status}`;
 }
 
-/** `status`'s lines for the runs it does not show: `Other run b: step 3 · Plan · in_progress`. */
+/** A run's completed steps whose files are gone (a merge dropped them): `LOST step 1 Problem: a.md gone (…)`. */
+export const lostText = (lost: NonNullable<RunLine['lost']>): string[] =>
+  lost.map((s) => `LOST step ${s.step} ${oneLine(s.name)}: ${s.files.map(oneLine).join(', ')} gone (\`autopilot check\`)`);
+
+/** `status`'s lines for the runs it does not show (`Other run b: step 3 · Plan · in_progress`), and the shown run's lost steps. */
 export function otherRunsLines(lines: readonly RunLine[] | undefined, shown: string): string[] {
-  return (lines ?? [])
-    .filter((l) => l.run !== shown)
-    .map((l) => `Other run ${l.run}: ${runWhere(l)}${l.waits ? ` · waits: \`${oneLine(l.waits.command)}\`` : ''}`);
+  const own = (lines ?? []).find((l) => l.run === shown)?.lost ?? [];
+  return [
+    ...lostText(own).flatMap((text) => wrapped('Lost', text)),
+    ...(lines ?? [])
+      .filter((l) => l.run !== shown)
+      .map((l) => [`Other run ${l.run}: ${runWhere(l)}${l.waits ? ` · waits: \`${oneLine(l.waits.command)}\`` : ''}`, ...lostText(l.lost ?? [])].join(' · ')),
+  ];
 }
 
 /** The width a person's terminal is assumed to have: `status` keeps its lines within it. */

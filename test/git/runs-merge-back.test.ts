@@ -118,5 +118,12 @@ describe('two runs in worktrees of their own, merged back into main', () => {
     const text = autopilot(f.main, 'check').stdout;
     expect(text).toContain('run login: step 1 Problem is completed on record');
     expect(text).toContain("Note: run search: step 1 Problem's _docs/_runs/search/00_problem/problem.md holds other bytes than the run recorded");
+    // Shown where a person looks: `runs` and `status` name the lost step of run login, and only that one.
+    const runs = autopilot(f.main, 'runs', '--json').json<{ runs: { run: string; lost?: unknown[] }[] }>().runs;
+    expect(runs.filter((r) => r.lost).map((r) => [r.run, r.lost])).toEqual([
+      ['login', [{ step: 1, name: 'Problem', cycle: 1, files: ['_docs/_runs/login/00_problem/problem.md'] }]],
+    ]);
+    expect(autopilot(f.main, 'status', '--run', 'search').stdout).toContain('LOST step 1 Problem: _docs/_runs/login/00_problem/problem.md gone');
+    expect(autopilot(f.main, 'status', '--run', 'login').stdout).toMatch(/^Lost +LOST step 1 Problem: _docs\/_runs\/login\/00_problem\/problem\.md gone/m);
   }, 120_000);
 });

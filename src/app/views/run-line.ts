@@ -17,4 +17,6 @@ export interface RunLine {
   lease?: { session: string; host: string; heartbeat: string } | { problem: string };
   /** Why the run's files could not be read: the run is listed all the same. */
   problem?: string;
+  /** Completed steps whose files are gone from the work tree (a merge that dropped them: `check` fails on each). */
+  lost?: { step: number; name: string; cycle: number; files: string[] }[];
 }

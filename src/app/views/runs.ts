@@ -19,6 +19,7 @@ import { loadRepoFlows } from '../transaction/flows.js';
 import { readState } from '../transaction/read-state.js';
 import { pendingOf } from './pending.js';
 import { notedCommit } from '../git/progress-commit.js';
+import { proveRun } from './prove-runs.js';
 
 /** The repository's runs, every one, the default run first; `git`: ask git for each last commit's branch (`runs`; never `status`). */
 export async function runLines(ctx: Pick<Context, 'repo'>, options: { git: boolean; repoDocs?: string } = { git: true }): Promise<RunLine[]> {
@@ -44,6 +45,9 @@ async function runLine(ctx: Pick<Context, 'repo'>, run: string): Promise<RunLine
     line.problem = (error instanceof Error ? error.message : String(error)).split('\n', 1)[0];
   }
   if (!repo) return line;
+  // Merge-back that cannot lose work: a completed step whose files a merge dropped is shown where a person looks.
+  const lost = proveRun(repo).lost.map((s) => ({ step: s.step, name: s.name, cycle: s.cycle, files: s.files.map((f) => f.path) }));
+  if (lost.length > 0) line.lost = lost;
   const sha = lastCommit(repo);
   if (sha) line.commit = { sha };
   const lease = readLease(repo.leaseFile);
