@@ -166,6 +166,28 @@ describe('one run, two worktrees', () => {
 });
 
 describe('init --run', () => {
+  it('two runs started by init --run on two branches merge without a conflict: 1 block of lines for every named run, 0 conflicts, both runs on main and uninstall takes out all 4 blocks', async () => {
+    const dir = gitRepo();
+    expect((await cli(dir, ['init', '--flow', 'greenfield'])).code).toBe(0);
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'set up autopilot');
+    for (const run of ['login', 'search']) {
+      git(dir, 'checkout', '-q', '-b', run, 'main');
+      expect((await cli(dir, ['init', '--run', run, '--flow', 'greenfield'])).code).toBe(0);
+      git(dir, 'add', '-A');
+      git(dir, 'commit', '-q', '-m', `start ${run}`);
+    }
+    git(dir, 'checkout', '-q', 'main');
+    git(dir, 'merge', '-q', '--no-edit', 'login');
+    // A conflict makes git merge exit 1 (execFileSync throws): both branches added the same lines.
+    git(dir, 'merge', '-q', '--no-edit', 'search');
+    expect(readFileSync(join(dir, '.gitattributes'), 'utf8').match(/_runs\/\*\/_autopilot\/journal\.jsonl merge=union/g)).toHaveLength(1);
+    expect(git(dir, 'check-attr', 'merge', '_docs/_runs/search/_autopilot/journal.jsonl')).toContain('merge: union');
+    expect(JSON.parse((await cli(dir, ['runs', '--json'])).stdout).runs.map((r: { run: string }) => r.run)).toEqual(['default', 'login', 'search']);
+    expect((await cli(dir, ['uninstall'])).code).toBe(0);
+    expect(existsSync(join(dir, '.gitignore')) || existsSync(join(dir, '.gitattributes'))).toBe(false);
+  });
+
   it('init --run b after init: 0 of the default run’s files changed, the run named in text and JSON; again: 0 files changed', async () => {
     const dir = gitRepo();
     expect((await cli(dir, ['init', '--flow', 'greenfield', '--json'])).code).toBe(0);

@@ -38,7 +38,7 @@ import type { CommitSetting } from '../../formats/settings.js';
 import { firstCommitMissing, gitFallbackOff } from '../git/source.js';
 import { DEFAULT_RUN } from '../../formats/run-name.js';
 import { detectFlow } from '../../io/gather-evidence.js';
-import { holdsRun } from '../../io/run.js';
+import { holdsRun, RUNS_FOLDER } from '../../io/run.js';
 import { repositoryStart } from '../transaction/run-start.js';
 import { withoutVerifyLines, withVerifyLines } from './init-verify.js';
 import { foundIn, NO_TESTS, pinEntry, pinToTake } from '../transaction/verify.js';
@@ -326,16 +326,30 @@ export interface SetupChange {
   text: string | undefined;
 }
 
+/**
+ * The folder a run's lines name: the docs folder for the default run, every named run's at once
+ * (`_docs/_runs/*`) for a named one, so two runs started on two branches add the same lines and
+ * their merge does not conflict on `.gitignore` or `.gitattributes`.
+ */
+const linesFolder = (repo: Pick<Repo, 'run' | 'docsName' | 'repoDocsName'>) =>
+  repo.run === DEFAULT_RUN ? repo.docsName : `${repo.repoDocsName}/${RUNS_FOLDER}/*`;
+
 /** The machine-local files of a run that `.gitignore` keeps out of git. */
-export const machineLocal = (repo: Repo) => {
-  const local = `/${repo.docsName}/_autopilot`;
-  return [`${local}/cache/`, `${local}/lease*`, `${local}/lock*`, `${local}/checkpoints/`, `/${repo.docsName}/*${TEMP_MARK}*`];
+export const machineLocal = (repo: Pick<Repo, 'run' | 'docsName' | 'repoDocsName'>) => {
+  const local = `/${linesFolder(repo)}/_autopilot`;
+  return [`${local}/cache/`, `${local}/lease*`, `${local}/lock*`, `${local}/checkpoints/`, `/${linesFolder(repo)}/*${TEMP_MARK}*`];
 };
+
+/** The default run's lines and the named runs' (`uninstall` takes out both, whichever run it was asked about). */
+const everyRun = <T>(repo: Repo, lines: (run: Pick<Repo, 'run' | 'docsName' | 'repoDocsName'>) => T[]): T[] => [
+  ...lines({ run: DEFAULT_RUN, docsName: repo.repoDocsName, repoDocsName: repo.repoDocsName }),
+  ...lines({ run: 'any', docsName: repo.repoDocsName, repoDocsName: repo.repoDocsName }),
+];
 export const GITIGNORE_HEADER = '# autopilot: files local to one machine';
 export const NODE_MODULES = 'node_modules/';
 export const NODE_MODULES_HEADER = '# autopilot init: installed packages are not committed';
 export const GITATTRIBUTES_HEADER = '# autopilot: keep both sides of the append-only journal on merge';
-export const journalUnion = (repo: Repo) => `/${repo.docsName}/_autopilot/journal.jsonl merge=union`;
+export const journalUnion = (repo: Pick<Repo, 'run' | 'docsName' | 'repoDocsName'>) => `/${linesFolder(repo)}/_autopilot/journal.jsonl merge=union`;
 
 /**
  * Every file init sets up, as data: the repository's own (`.gitignore`,
@@ -351,7 +365,7 @@ export function repositoryFiles(repo: Repo, options: { nodeModules: boolean; tes
         return options.nodeModules ? (withLines(ours ?? t, NODE_MODULES_HEADER, [NODE_MODULES]) ?? ours) : ours;
       },
       unmake: (t) => {
-        const first = withoutLines(t, GITIGNORE_HEADER, machineLocal(repo));
+        const first = withoutLines(t, GITIGNORE_HEADER, everyRun(repo, machineLocal));
         const rest = first.kind === 'edit' ? first.text : first.kind === 'remove' ? '' : t;
         const second = withoutLines(rest, NODE_MODULES_HEADER, [NODE_MODULES]);
         return leftOver(t, second.kind === 'edit' ? second.text : second.kind === 'remove' ? '' : rest);
@@ -373,7 +387,12 @@ export function repositoryFiles(repo: Repo, options: { nodeModules: boolean; tes
     {
       path: '.gitattributes',
       make: (t) => withLines(t, GITATTRIBUTES_HEADER, [journalUnion(repo)]),
-      unmake: (t) => withoutLines(t, GITATTRIBUTES_HEADER, [journalUnion(repo)]),
+      unmake: (t) =>
+        withoutLines(
+          t,
+          GITATTRIBUTES_HEADER,
+          everyRun(repo, (run) => [journalUnion(run)]),
+        ),
     },
   ];
 }
