@@ -21,17 +21,8 @@ const dist = join(__dirname, '..', 'dist');
 const file = join(dist, 'cli.cjs');
 const url = pathToFileURL(file).href;
 
-/*
- * One cache file per bundle, install, Node version and command, so a rebuild or an upgrade replaces it instead of
- * leaving another beside it. Its first line names the bundle it was made from (V8 itself checks only the source's
- * length) and the commands it has seen run: V8 caches only the functions a run compiled, so a command the cache has
- * not seen writes it again at exit, with its own functions added to those it was read with.
- *
- * Per command because a call pays to deserialise every function in the cache it reads: one cache every command had
- * grown was 1.7 times the size of the one `status` makes alone, and `status` took 15% longer from it. The command is
- * told from the words before the CLI reads them: the first that names one (a word that names none, an option's value
- * that happens to, only shares a cache, which then grows by each command it sees).
- */
+// One cache file per bundle, install, Node version and command; its first line names the bundle and the commands it has
+// seen run (docs/architecture.md, "Start-up", says why per command).
 const CACHE_MAGIC = 'autopilot-code-cache-1';
 const COMMAND_NAMES = new Set(
   'status runs next substep done fail skip exec decide ack adopt mcp hook init uninstall breadcrumb report lease repin checkpoint checkpoints restore reset check log'.split(

@@ -9,7 +9,7 @@
 // Source maps are written for the repository's own runs and left out of the package.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -53,7 +53,9 @@ const LAZY = {
 // CommonJS file (dist/lazy/git.cjs) holding every module the command layer imports from src/git, built on its own so no
 // chunk is cut from it. bin/autopilot.js requires it and runs it from V8's code cache as it runs the CLI: no ES module
 // loader is started, and nothing is compiled again (a `done` with its commit used to load seven ES modules for it).
-const GIT_LAZY = ['repository', 'history', 'notes', 'progress-commit', 'run-snapshot', 'progress-message', 'remote-lease'].map((name) => `src/git/${name}.ts`);
+const GIT_LAZY = ['repository', 'history', 'notes', 'progress-commit', 'run-snapshot', 'progress-message', 'remote-lease', 'branches', 'outside-docs'].map(
+  (name) => `src/git/${name}.ts`,
+);
 const root = process.cwd();
 // Parts of the dependencies that autopilot never runs (or runs only on demand), replaced by stubs that say why (scripts/stubs/).
 const stubs = {
@@ -120,6 +122,16 @@ if (wide)
   );
 writeFileSync(cliFile, handed);
 await build({ ...common, plugins: [stubs], entryPoints: Object.fromEntries(Object.entries(LAZY).map(([file, name]) => [`lazy/${name}`, file])) });
+// The banner's require and __filename serve a bundled CommonJS package; a lazy bundle or chunk that names neither drops
+// the banner's line (left empty, so its source map still lines up): a few hundred bytes a file in the package.
+for (const folder of ['lazy', 'chunks']) {
+  for (const name of readdirSync(`${out}/${folder}`).filter((n) => n.endsWith('.js'))) {
+    const path = `${out}/${folder}/${name}`;
+    const text = readFileSync(path, 'utf8');
+    const rest = text.slice(common.banner.js.length);
+    if (text.startsWith(`${common.banner.js}\n`) && !/\b(?:require|__filename)\b/.test(rest)) writeFileSync(path, rest);
+  }
+}
 await build({
   ...common,
   splitting: false,

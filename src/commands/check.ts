@@ -47,8 +47,41 @@ export const check = defineCommand({
 
 /** What `check` found: every problem, then a line that counts what was checked and what is wrong. */
 function checkText(r: CheckResult): string {
-  const summary = `Checked ${r.flows.length} flows (${r.flows.join(', ')}), ${r.skills} skills, the pointer (${r.pointer}) and ${r.journalEvents} journal events`;
-  if (r.problems.length === 0) return `✓ ${summary}: no problems.`;
+  const summary = `Checked ${r.flows.length} flows (${r.flows.join(', ')}), ${r.skills} skills, the pointer (${r.pointer}) and ${r.journalEvents} journal events${provenText(r)}`;
+  // Said where runs share the repository (a merge-back's concern); `--json` gives them always.
+  const notes = r.runs.length > 1 ? [...changedNotes(r), ...unrecordedNotes(r)] : [];
+  if (r.problems.length === 0) return [...notes, `✓ ${summary}: no problems.`].join('\n');
   const { problems, repair } = summariseUnreadable(r.problems);
-  return [...problems.map((p) => safe(formatProblem(p))), `✗ ${summary}: ${r.problems.length} problem(s).`, ...(repair ? [repair] : [])].join('\n');
+  return [...problems.map((p) => safe(formatProblem(p))), ...notes, `✗ ${summary}: ${r.problems.length} problem(s).`, ...(repair ? [repair] : [])].join('\n');
+}
+
+/** `, and 2 runs' 5 completed steps by content`, where a repository holds named runs (one run's proof is said only when it finds something). */
+function provenText(r: CheckResult): string {
+  if (r.runs.length < 2) return '';
+  const troubled = (p: CheckResult['runs'][number]) => new Set([...p.lost, ...p.changed].map((s) => `${s.cycle}:${s.step}`)).size;
+  const steps = r.runs.reduce((sum, p) => sum + p.proven.length + troubled(p), 0);
+  return `, and ${r.runs.length} runs' ${steps} completed step${steps === 1 ? '' : 's'} by content`;
+}
+
+/** A note for each run's completed steps no progress commit recorded (`commit: false`): named, not failed. */
+function unrecordedNotes(r: CheckResult): string[] {
+  return r.runs
+    .filter((p) => p.unrecorded.length > 0)
+    .map((p) => {
+      const steps = p.unrecorded.map((s) => `${s.step} ${s.name}`).join(', ');
+      return safe(
+        `Note: ${p.run === 'default' ? 'the default run' : `run ${p.run}`}: step${p.unrecorded.length === 1 ? '' : 's'} ${steps} completed with no progress commit on record (\`commit: false\`), so ${p.unrecorded.length === 1 ? 'its' : 'their'} files cannot be proven after a merge.`,
+      );
+    });
+}
+
+/** A note for each completed step whose files hold bytes no line of its run recorded: named, not failed (a later step or a person rewrote them). */
+function changedNotes(r: CheckResult): string[] {
+  return r.runs.flatMap((p) =>
+    p.changed.map((c) =>
+      safe(
+        `Note: ${p.run === 'default' ? 'the default run' : `run ${p.run}`}: step ${c.step} ${c.name}'s ${c.files.map((f) => f.path).join(', ')} ${c.files.length === 1 ? 'holds' : 'hold'} other bytes than the run recorded (rewritten since, by a later step or by hand).`,
+      ),
+    ),
+  );
 }

@@ -61,6 +61,16 @@ function differences(was: Position, now: Position): Record<string, { was: unknow
   return out;
 }
 
+/** Every field the position's hash covers is the same (compared, not hashed: nothing to load, and no two positions alike by chance). */
+const samePosition = (a: Position, b: Position) =>
+  a.flow === b.flow &&
+  a.step === b.step &&
+  a.name === b.name &&
+  a.status === b.status &&
+  a.subStep === b.subStep &&
+  a.retryCount === b.retryCount &&
+  a.cycle === b.cycle;
+
 const describe = (p: Position) => (p.step === 'done' ? `${p.flow} done` : `step ${p.step} (${p.name}), ${p.status}, retry ${p.retryCount}`);
 
 /**
@@ -101,7 +111,7 @@ export function checkRecord(
   const fromJournal = journal ? fromPointerRecord(journal.pointer) : undefined;
   if (!record || record.hash !== hash(position)) {
     // A hand edit is respected; the folder still judges it, as any pointer.
-    if (!fromJournal || (!record && hash(fromJournal) === hash(position))) return { start: position, drift: [] };
+    if (!fromJournal || (!record && samePosition(fromJournal, position))) return { start: position, drift: [] };
     const base = journal && record?.seq === journal.seq ? fromJournal : undefined;
     const edited = base ? differences(base, position) : undefined;
     const what = edited && Object.keys(edited).length > 0 ? Object.entries(edited).map(([k, v]) => `${k} ${String(v.was)} → ${String(v.now)}`) : undefined;

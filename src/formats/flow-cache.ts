@@ -1,8 +1,8 @@
 /**
  * The flow cache: parsed flows kept as JSON, keyed by flow id and the sha1 of
  * the file's text, so a cache entry can never be stale (a changed file has a
- * new key); the package's own cache keys a built-in flow by its whole text,
- * so a `status` hashes no flow. A file that does not parse is kept too, with its problems, so a
+ * new key); the package's own cache keys a built-in flow by a fingerprint
+ * of its text computed in JavaScript (`textFingerprint`), so a `status` loads no hash module. A file that does not parse is kept too, with its problems, so a
  * broken flow costs one parse, not one per call. The package ships one for
  * its built-in flows (`dist/flows.json`, made by the build); a repository's
  * own flows are cached in `_docs/_autopilot/cache/flows.json`
@@ -42,6 +42,24 @@ export interface FlowCache {
 const EXPECTED = `a JSON object \`{"format":${FLOW_CACHE_FORMAT},"entries":{…}}\``;
 
 export const cacheKey = (id: string, hash: string) => `${id}:${hash}`;
+
+/**
+ * The key of a built-in flow's text in the package's own cache: its length and
+ * two 32-bit FNV-1a sums (different offsets) over its UTF-16 units. Not a
+ * defence against anyone (the package's files are the package's): it tells a
+ * flow file edited in place from the one the build parsed, computed in a
+ * few microseconds, with no hash module to load on `status`'s path.
+ */
+export function textFingerprint(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x050c5d1f;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    a = Math.imul(a ^ unit, 0x01000193) >>> 0;
+    b = Math.imul(b ^ unit, 0x01000193) >>> 0;
+  }
+  return `${text.length}-${a.toString(16)}${b.toString(16)}`;
+}
 
 /** The cache a file holds; a problem when it is not one this autopilot wrote (the caller starts afresh). */
 export function parseFlowCache(text: string, file: string): { cache: FlowCache } | { problem: Problem } {

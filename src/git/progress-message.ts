@@ -15,6 +15,7 @@ export const TRAILER = {
   cycle: 'Autopilot-Cycle',
   session: 'Autopilot-Session',
   event: 'Autopilot-Event',
+  run: 'Autopilot-Run',
 } as const;
 
 export interface ProgressFacts {
@@ -37,6 +38,8 @@ export interface ProgressFacts {
   body?: string;
   /** The batch of the task index the commit holds (`batch 2 of 3 done (tasks 03, 04)`), said in the subject. */
   batch?: string;
+  /** A named run's name (docs/runs.md): its commits carry it, the default run's carry none. */
+  run?: string;
 }
 
 export interface CommitMessage {
@@ -93,6 +96,7 @@ export function progressMessage(facts: ProgressFacts): CommitMessage {
       [TRAILER.cycle]: String(facts.cycle),
       [TRAILER.session]: facts.session,
       ...(facts.event === undefined ? {} : { [TRAILER.event]: String(facts.event) }),
+      ...(facts.run === undefined ? {} : { [TRAILER.run]: facts.run }),
     },
   };
 }
@@ -172,6 +176,8 @@ export interface ProgressTrailers {
   session: string;
   /** The journal event the commit records; absent when the commit did not say. */
   event?: number;
+  /** The named run the commit is of; absent for the default run's. */
+  run?: string;
 }
 
 /**
@@ -196,6 +202,7 @@ export function parseProgressTrailers(text: string): ProgressTrailers | undefine
   const status = values.get(TRAILER.status)?.toLowerCase();
   const cycle = values.get(TRAILER.cycle) ?? '1';
   const event = values.get(TRAILER.event);
+  const run = values.get(TRAILER.run);
   if (!flow || !/^[a-z0-9][a-z0-9-]*$/.test(flow)) return undefined;
   if (!step || !(step === 'done' || /^[1-9]\d{0,5}$/.test(step))) return undefined;
   if (!status || !(STATUSES as readonly string[]).includes(status)) return undefined;
@@ -209,5 +216,6 @@ export function parseProgressTrailers(text: string): ProgressTrailers | undefine
     cycle: Number(cycle),
     session: values.get(TRAILER.session) ?? '',
     ...(event === undefined ? {} : { event: Number(event) }),
+    run,
   };
 }

@@ -22,6 +22,8 @@ export type OpenGit = { handle: GitHandle; state: GitState; reason?: undefined }
 export interface OpenGitOptions {
   /** The environment to look git up in and run it with; the process's by default. */
   env?: NodeJS.ProcessEnv;
+  /** A named run the handle acts for: its snapshot refs are its own (`snapshotRef`). */
+  run?: string;
 }
 
 /** Where the work tree is: `rev-parse`'s first six answers. */
@@ -48,7 +50,16 @@ export async function openGit(root: string, options: OpenGitOptions = {}): Promi
   if (inside !== 'true' || !top || !gitDir) return { handle: undefined, reason: `${at.top} is not inside a git work tree` };
   // The common folder is printed relative to the folder git ran in (`.git`) by older gits.
   const shared = commonDir ? resolve(at.top, commonDir) : undefined;
-  const handle: GitHandle = { root: at.top, top, prefix, gitDir, commonDir: shared, env, objectFormat: format === 'sha256' ? 'sha256' : 'sha1' };
+  const handle: GitHandle = {
+    root: at.top,
+    top,
+    prefix,
+    gitDir,
+    commonDir: shared,
+    env,
+    objectFormat: format === 'sha256' ? 'sha256' : 'sha1',
+    run: options.run,
+  };
   return { handle, state: await stateFrom(handle, lines.slice(LOCATIONS.length)) };
 }
 

@@ -30,6 +30,8 @@ export interface GitHandle {
   readonly objectFormat?: 'sha1' | 'sha256';
   /** The environment every git command runs with. */
   readonly env: Readonly<Record<string, string>>;
+  /** A named run the handle acts for (docs/runs.md): its step snapshots are kept by refs of its own. */
+  readonly run?: string;
 }
 
 /** From the user's environment: what their own `git commit` and `git push` would honour. */

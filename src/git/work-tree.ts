@@ -131,11 +131,12 @@ export async function changedSince(handle: GitHandle, tree: string): Promise<Wor
  * (`--prune=now`, or `gc --auto` two weeks on) cannot remove it: one a
  * repository root, named by a hash of this work tree's git folder and the
  * root below its top (a linked work tree, a monorepo's packages each have
- * their own run). It names a tree, not a commit: `git log --all` passes it
+ * their own run), and a named run's name (runs in one work tree each have
+ * their own). It names a tree, not a commit: `git log --all` passes it
  * over, and it is never pushed (refs outside `refs/heads/` and `refs/tags/`
  * are not, by default).
  */
-export function snapshotRef(handle: Pick<GitHandle, 'gitDir' | 'prefix'>): string {
+export function snapshotRef(handle: Pick<GitHandle, 'gitDir' | 'prefix' | 'run'>): string {
   return `refs/autopilot/start/${refKey(handle)}`;
 }
 
@@ -144,11 +145,16 @@ export function snapshotRef(handle: Pick<GitHandle, 'gitDir' | 'prefix'>): strin
  * (a detached HEAD, a lock, a hook) reachable until a later commit holds its
  * work: `snapshotRef` is replaced when the next step begins.
  */
-export function owedSnapshotRef(handle: Pick<GitHandle, 'gitDir' | 'prefix'>): string {
+export function owedSnapshotRef(handle: Pick<GitHandle, 'gitDir' | 'prefix' | 'run'>): string {
   return `refs/autopilot/owed/${refKey(handle)}`;
 }
 
-const refKey = (handle: Pick<GitHandle, 'gitDir' | 'prefix'>) => createHash('sha1').update(`${handle.gitDir}\0${handle.prefix}`).digest('hex').slice(0, 16);
+// A named run's refs are its own: two runs stepping in one work tree never replace each other's snapshot (docs/runs.md).
+const refKey = (handle: Pick<GitHandle, 'gitDir' | 'prefix' | 'run'>) =>
+  createHash('sha1')
+    .update(`${handle.gitDir}\0${handle.prefix}${handle.run === undefined ? '' : `\0${handle.run}`}`)
+    .digest('hex')
+    .slice(0, 16);
 
 /** Points this root's snapshot ref at `tree`: it stays reachable until `releaseSnapshot`, or the next step's snapshot replaces it. */
 export async function keepSnapshot(handle: GitHandle, tree: string): Promise<void> {

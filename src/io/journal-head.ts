@@ -19,6 +19,11 @@
  * not found there is a break in the chain (a line edited or removed by hand,
  * or a fork further back than that): said, not judged.
  *
+ * The chain hashes come from the chain's verdict when it holds for the
+ * journal as it is (`io/journal-verdict.ts`: its identity unchanged since a
+ * writing command hashed the same lines), so a command that writes nothing
+ * hashes nothing; otherwise every line is hashed as above.
+ *
  * The journal index (`formats/journal-index.ts`) comes from the end too: the
  * newest line in the window that carries it, with the events after it folded
  * in. Not when a merge is not settled or the chain is broken: then the lines
@@ -31,6 +36,8 @@ import type { JournalFork, ForkSide, RecordSeen } from '../engine/fork.js';
 import type { Opening } from '../engine/attempt-start.js';
 import { newestFirstFilter, oldestFirstBatches } from '../engine/journal-batches.js';
 import { readBackwards, readLinesBackwards } from './journal.js';
+import { fileMemos, identityOf, journalStat, keptFileMemos, olderThanVerdict, positionMemo, tailMemo, trustedHashes, writeVerdict } from './journal-verdict.js';
+import { indexTailNow } from './journal-index.js';
 import { JOURNAL_CHAIN_WINDOW_BYTES, JOURNAL_FORK_WINDOW_BYTES, JOURNAL_HEAD_WINDOW_BYTES, JOURNAL_STEP_WINDOW_BYTES } from '../limits.js';
 
 export interface JournalHead {
@@ -115,9 +122,47 @@ function seamBetween(newer: Line, older: Line): string | undefined {
  * read; then the head, with the fork or the break the window shows.
  */
 export function readJournalHead(file: string): JournalHead {
-  const scan = newScan();
+  const before = journalStat(file);
+  const known = trustedHashes(file, before);
+  if (known) {
+    const { head } = scanJournal(file, known);
+    // The journal changed while it was read: its lines are hashed after all.
+    const after = journalStat(file);
+    if (after !== undefined && identityOf(after) === identityOf(before!)) return head;
+  }
+  return scanJournal(file).head;
+}
+
+/**
+ * After a command's writes, under its lock: the chain's verdict recorded for
+ * the journal as it is now (`io/journal-verdict.ts`), with the text and hash
+ * of the pointer position the command wrote, unless the one on disk already
+ * holds both. Its lines are hashed afresh, and the verdict kept only when
+ * the journal did not change while they were read.
+ */
+export function keepJournalVerdict(file: string, indexFile: string, position?: [string, string]): void {
+  const before = journalStat(file);
+  if (before === undefined) return;
+  const kept = positionMemo(file);
+  const samePosition = position === undefined || (kept !== undefined && kept[0] === position[0]);
+  // The memos hold for the journal whose identity the verdict names: reused only while it holds.
+  const trusted = trustedHashes(file, before) !== undefined;
+  // The index cache unchanged since the verdict: its memo stands, and the cache (large for a long history) is not read.
+  const tail = trusted && olderThanVerdict(file, indexFile) ? tailMemo(file) : indexTailNow(file, indexFile, trusted ? tailMemo(file) : undefined);
+  const files = fileMemos(file);
+  if (trusted && samePosition && tail === tailMemo(file) && files === undefined) return;
+  const { hashes } = scanJournal(file);
+  const after = journalStat(file);
+  if (after !== undefined && identityOf(after) === identityOf(before))
+    writeVerdict(file, before, hashes, { position: position ?? kept, indexTail: tail, files: files ?? keptFileMemos(file) });
+}
+
+/** The head, and the chain hashes of the lines read (newest first; undefined where none was needed). `known`: hashes a trusted verdict gives. */
+function scanJournal(file: string, known?: readonly (string | undefined)[]): { head: JournalHead; hashes: (string | undefined)[] } {
+  const scan = newScan(known);
   const { start } = readLinesBackwards(file, (text) => takeLine(scan, text), JOURNAL_FORK_WINDOW_BYTES);
-  return headOf(scan, start);
+  const head = headOf(scan, start);
+  return { head, hashes: scan.lines.map((l) => l.hash) };
 }
 
 /** What the backwards read has seen so far, newest line first. */
@@ -139,9 +184,12 @@ interface Scan {
   open?: Seam;
   /** The newest line that carries the journal index: its place, and the bytes after it. */
   carried?: { at: number; bytesAfter: number };
+  /** Chain hashes a trusted verdict gives, by line (newest first). */
+  known?: readonly (string | undefined)[];
 }
 
-const newScan = (): Scan => ({
+const newScan = (known?: readonly (string | undefined)[]): Scan => ({
+  known,
   lines: [],
   seams: [],
   looking: new Map(),
@@ -157,6 +205,8 @@ function takeLine(scan: Scan, text: string | undefined): boolean {
   const i = scan.lines.length;
   const line: Line = text === undefined ? {} : { text };
   if (text !== undefined) {
+    const hash = scan.known?.[i];
+    if (hash !== undefined) line.hash = hash;
     const prev = prevOf(text);
     if (prev !== undefined) line.prev = prev;
     if (text.includes('"unsettled"')) {

@@ -68,3 +68,19 @@ export function runLeaseFile(root: string, run: string): string | undefined {
   const shared = sharedRunFolder(root, run);
   return shared === undefined ? undefined : join(shared, 'lease.json');
 }
+
+/**
+ * Whether a path (relative to the root, `/`-separated) belongs to another
+ * run than `run` (docs/runs.md, "Commits, worktrees and merging back"): for
+ * the default run, anything in `<docs>/_runs/`; for a named run, anything in
+ * the repository's docs folder outside its own folder (the default run's step
+ * files and every other run's). A run's progress commit never holds such a
+ * path; code outside the docs folder belongs to whichever run's step changed it.
+ */
+export function ofAnotherRun(at: { run: string; docsName: string; repoDocsName: string }, path: string): boolean {
+  const repoDocs = `${trimSlashes(at.repoDocsName)}/`;
+  if (at.run === DEFAULT_RUN) return path.startsWith(`${repoDocs}${RUNS_FOLDER}/`);
+  return path.startsWith(repoDocs) && !path.startsWith(`${trimSlashes(at.docsName)}/`);
+}
+
+const trimSlashes = (name: string) => name.replace(/^\.\/+/, '').replace(/\/+$/, '');

@@ -231,6 +231,32 @@ export const checkAnswer = z.object({
   pointer: z.enum(['ok', 'absent', 'invalid']),
   journal_events: z.number().int(),
   git_fallback: z.object({ on: z.boolean(), reason: z.string().optional() }),
+  /** Every run's completed steps proven by content (docs/runs.md): counted; the lost (a file gone) and the changed (other bytes than recorded) with their files; those with no commit on record. */
+  runs: z
+    .array(
+      z.object({
+        run: z.string(),
+        proven: z.number().int(),
+        lost: z.array(
+          z.object({
+            step: z.number().int(),
+            name: z.string(),
+            cycle: z.number().int(),
+            files: z.array(z.object({ path: z.string(), why: z.enum(['missing', 'changed']) })),
+          }),
+        ),
+        changed: z.array(
+          z.object({
+            step: z.number().int(),
+            name: z.string(),
+            cycle: z.number().int(),
+            files: z.array(z.object({ path: z.string(), why: z.enum(['missing', 'changed']) })),
+          }),
+        ),
+        unrecorded: z.array(z.object({ step: z.number().int(), name: z.string(), cycle: z.number().int() })),
+      }),
+    )
+    .optional(),
 });
 
 export const logAnswer = z.object({

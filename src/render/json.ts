@@ -221,6 +221,7 @@ export function checkJson(r: CheckResult): CheckAnswer {
     pointer: r.pointer,
     journal_events: r.journalEvents,
     git_fallback: r.gitOff ? { on: false, reason: r.gitOff } : { on: true },
+    runs: r.runs.map((p) => ({ run: p.run, proven: p.proven.length, lost: p.lost, changed: p.changed, unrecorded: p.unrecorded })),
   };
 }
 

@@ -32,3 +32,11 @@ it(`the MCP bundle holds the ${BUILT.length} zod schema kinds the server builds 
   expect(BUILT.filter((kind) => !has(kind))).toEqual([]);
   expect(NEVER_BUILT.filter(has)).toEqual([]);
 });
+
+it('the CLI bundle holds no module of src/git: each one a command imports comes from the lazy git bundle, once', () => {
+  const sourcesOf = (file: string) => (JSON.parse(readFileSync(join(ROOT, 'dist', `${file}.map`), 'utf8')) as { sources: string[] }).sources;
+  const git = (sources: string[]) => sources.filter((s) => /(^|\/)src\/git\//.test(s));
+  expect(git(sourcesOf('cli.cjs'))).toEqual([]);
+  // Every module of src/git that a file outside it imports (always with `await import`) is in dist/lazy/git.cjs.
+  expect(git(sourcesOf('lazy/git.cjs')).length).toBeGreaterThanOrEqual(9);
+});

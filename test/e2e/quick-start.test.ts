@@ -96,6 +96,12 @@ describe("the README's quick start", () => {
       Object.keys(now)
         .filter((path) => path.startsWith('_docs/'))
         .sort(),
-    ).toEqual(['_docs/_autopilot/cache/index-checked', '_docs/_autopilot/journal.jsonl', '_docs/_autopilot/lease.json', '_docs/_autopilot_state.md']);
+    ).toEqual([
+      '_docs/_autopilot/cache/index-checked',
+      '_docs/_autopilot/cache/journal-chain.json',
+      '_docs/_autopilot/journal.jsonl',
+      '_docs/_autopilot/lease.json',
+      '_docs/_autopilot_state.md',
+    ]);
   });
 });

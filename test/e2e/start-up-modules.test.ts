@@ -4,7 +4,8 @@
  * times a session never load it; only a command that runs a program does
  * (`exec`, `init`'s git questions, the git layer), and then on the call.
  * `crypto` (40 modules with the streams) loads on the first hash, which a
- * `status` right after `init` never computes.
+ * `status` right after `init` never computes, nor a `status` or a resuming
+ * `next` while the journal chain's verdict holds (`src/io/journal-verdict.ts`).
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -67,4 +68,19 @@ it('status --json right after init loads neither crypto nor the streams it bring
   expect(spawnSync(process.execPath, [join(ROOT, 'bin', 'autopilot.js'), '-C', dir, 'init'], { encoding: 'utf8' }).status).toBe(0);
   const modules = loaded(dir, 'status', '--json');
   for (const name of ['crypto', 'stream']) expect(modules, `status after init loaded ${name}`).not.toContain(`NativeModule ${name}`);
+});
+
+it('status --json and next --json on a run with history load no crypto while the chain verdict holds, and status does without it (2 commands with it, 1 without: 0, 0 and 1 loads)', () => {
+  const dir = exampleCopy();
+  // A copy with no verdict (as a fresh clone): the journal's last lines are hashed.
+  expect(loaded(dir, 'status', '--json'), 'status with no verdict').toContain('NativeModule crypto');
+  // A writing command records the verdict; a second one, in a later clock tick, records it again if the first was racy.
+  for (let i = 0; i < 2; i++) expect(spawnSync(process.execPath, [join(ROOT, 'bin', 'autopilot.js'), '-C', dir, 'next', '--json']).status).toBe(0);
+  for (const args of [
+    ['status', '--json'],
+    ['next', '--json'],
+  ]) {
+    const modules = loaded(dir, ...args);
+    for (const name of ['crypto', 'stream']) expect(modules, `${args[0]} with the verdict loaded ${name}`).not.toContain(`NativeModule ${name}`);
+  }
 });

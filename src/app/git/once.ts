@@ -10,6 +10,7 @@
  */
 import type { OpenGit } from '../../git/repository.js';
 import type { Repo } from '../../io/repo.js';
+import { DEFAULT_RUN } from '../../formats/run-name.js';
 
 const opened = new WeakMap<Repo, Promise<OpenGit>>();
 
@@ -17,7 +18,7 @@ const opened = new WeakMap<Repo, Promise<OpenGit>>();
 export function openGitOnce(repo: Repo): Promise<OpenGit> {
   let found = opened.get(repo);
   if (!found) {
-    found = import('../../git/repository.js').then(({ openGit }) => openGit(repo.root));
+    found = import('../../git/repository.js').then(({ openGit }) => openGit(repo.root, gitFor(repo)));
     opened.set(repo, found);
     // A failure is the caller's to see, and not kept: the next ask tries again.
     found.catch(() => opened.delete(repo));
@@ -29,3 +30,6 @@ export function openGitOnce(repo: Repo): Promise<OpenGit> {
 export function gitMoved(repo: Repo): void {
   opened.delete(repo);
 }
+
+/** What a run's git handle is opened with: a named run's name, so its snapshot refs are its own (docs/runs.md). */
+export const gitFor = (repo: Pick<Repo, 'run'>): { run: string | undefined } => ({ run: repo.run === DEFAULT_RUN ? undefined : repo.run });

@@ -36,7 +36,9 @@ import { TEMP_MARK, writeFileAtomically } from '../../io/atomic-write.js';
 import { displayPath, gatePath, type Repo } from '../../io/repo.js';
 import { blobId } from '../../hash.js';
 import { HASHED_FILES_MAX } from '../../limits.js';
-import { gitMoved, openGitOnce } from './once.js';
+import { DEFAULT_RUN } from '../../formats/run-name.js';
+import { ofAnotherRun } from '../../io/run.js';
+import { gitFor, gitMoved, openGitOnce } from './once.js';
 import { firstCommitMissing, gitFallbackOff } from './source.js';
 import type { JudgedText } from './judged.js';
 
@@ -359,7 +361,7 @@ export async function makeOwedCommit(repo: Repo, owed: OwedCommit, opened?: Owed
     const off = gitFallbackOff(repo);
     if (off) return { owed: owed.seq, dropped: off };
     const { openGit } = await import('../../git/repository.js');
-    const found = await openGit(repo.root);
+    const found = await openGit(repo.root, gitFor(repo));
     if (!found.handle) return { owed: owed.seq, dropped: found.reason };
     git = found;
   }
@@ -385,11 +387,14 @@ export async function makeOwedCommit(repo: Repo, owed: OwedCommit, opened?: Owed
     session: owed.session,
     event: owed.seq,
     body: carriedBody(owed),
+    run: repo.run === DEFAULT_RUN ? undefined : repo.run,
     ...(typeof owed.batch_text === 'string' ? { batch: owed.batch_text } : {}),
   });
   // autopilot's machine-local files (the lease, the lock, caches, checkpoints, temporaries) are never part of a commit, ignored or not.
   const local = `${displayPath(repo.autopilotDir, repo.root)}/`;
-  const exclude = (path: string) => (path.startsWith(local) && path !== journal) || path.includes(TEMP_MARK);
+  // Nor another run's files (docs/runs.md): a named run's commit holds its folder and code, the default run's never `_runs/`.
+  const scope = { run: repo.run, docsName: displayPath(repo.docs, repo.root), repoDocsName: displayPath(repo.repoDocs, repo.root) };
+  const exclude = (path: string) => (path.startsWith(local) && path !== journal) || path.includes(TEMP_MARK) || ofAnotherRun(scope, path);
   const since = typeof owed.tree === 'string' ? owed.tree : undefined;
   const input = { ...message, files: owed.files ?? [], judged: judgedFiles(owed, texts), state, exclude };
   const notices: string[] = [];
@@ -486,7 +491,7 @@ export async function keepOwed(repo: Repo, owed: OwedCommit, handle: GitHandle |
   if (!git) {
     if (gitFallbackOff(repo)) return;
     const { openGit } = await import('../../git/repository.js');
-    git = (await openGit(repo.root)).handle;
+    git = (await openGit(repo.root, gitFor(repo))).handle;
     if (!git) return;
   }
   const { keepOwedSnapshot, storeJudged } = await import('../../git/progress-commit.js');

@@ -13,6 +13,7 @@ import { gitFolders as foldersOf } from '../../io/git-folders.js';
 import { parsePointer, type ParsedPointer } from '../../formats/pointer/parse-pointer.js';
 import type { Position } from '../../formats/pointer/position.js';
 import { GIT_FALLBACK_MAX_COMMITS } from '../../limits.js';
+import { DEFAULT_RUN } from '../../formats/run-name.js';
 
 export interface FromGit {
   pointer: ParsedPointer;
@@ -106,7 +107,9 @@ export async function positionFromGit(repo: Repo, flows: Flow[]): Promise<FromGi
       // An older broken version: look further back.
     }
   }
-  const [latest] = (await progressTrailers(opened.handle, GIT_FALLBACK_MAX_COMMITS)).filter((t) => known(t.flow));
+  // A run's own commits only: a named run's carry its name (`Autopilot-Run`), the default run's none.
+  const ours = (run: string | undefined) => (run ?? DEFAULT_RUN) === repo.run;
+  const [latest] = (await progressTrailers(opened.handle, GIT_FALLBACK_MAX_COMMITS)).filter((t) => known(t.flow) && ours(t.run));
   if (!latest) return undefined;
   const position: Position = {
     flow: latest.flow,

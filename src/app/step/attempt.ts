@@ -29,6 +29,7 @@ import type { Settings } from '../../formats/settings.js';
 import type { Position } from '../../formats/pointer/position.js';
 import { NAME_IT, pinEntry, pinOf, pinToTake } from '../transaction/verify.js';
 import { checksOf } from '../../evidence/index.js';
+import { ownTreeForCode } from './own-tree.js';
 import { reached, type AttemptRead, type OutputsOf, type Stage, type StepRun } from './run.js';
 
 /** Stage `attempt`: the decision with its entries' details, and what the plan will need read. */
@@ -54,6 +55,8 @@ async function gatherAttempt(
   // A step starting on a run with no test command pinned: it takes one now, where one is known (the settings', or found).
   let notice: string | undefined;
   if (decided.entries.some(starts)) ({ transition: decided, notice } = await withVerifyPin(loaded, decided, settings, outputsOf));
+  // A code step starting where another run is mid-step with uncommitted code: refused, with the line for a work tree of its own.
+  if (decided.entries.some(starts)) await ownTreeForCode(loaded, decided, outputsOf);
   // A step starting: its commit will hold what changed in the work tree from now on.
   const git = commits?.mode === 'work' && decided.entries.some(starts) ? await commits.open() : undefined;
   if (git) decided = withStartTree(decided, await startTree(git.handle));

@@ -27,13 +27,14 @@ import { removeLeftovers, sweepLeftovers, writeFileAtomically } from '../../io/a
 import { crashPoint, diskFullWanted } from '../../io/crash-point.js';
 import type { LoadedIndex } from '../../io/journal-index.js';
 import { appendJournal } from '../../io/journal.js';
-import { readJournalHead } from '../../io/journal-head.js';
+import { keepJournalVerdict, readJournalHead } from '../../io/journal-head.js';
+import { verdictFile } from '../../io/journal-verdict.js';
 import { removeLease } from '../../io/lease-file.js';
 import type { Lock } from '../../io/lock.js';
 import { displayPath, gatePath, type Repo } from '../../io/repo.js';
 import { Undo } from '../../io/undo.js';
 import type { Position } from '../../formats/pointer/position.js';
-import { serializePointer, type PointerExtras } from '../../formats/pointer/serialize-pointer.js';
+import { canonicalPosition, positionHash, positionText, serializePointer, type PointerExtras } from '../../formats/pointer/serialize-pointer.js';
 import { isoTime } from '../../timestamp.js';
 
 export interface Writer {
@@ -126,7 +127,14 @@ export function stampEntries(
 
 export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writer: Writer): Written {
   if (!lock.held()) throw new Error('commit without the lock');
-  const targets = [repo.journalFile, repo.pointerFile, repo.leaseFile, repo.journalIndexFile, ...(plan.files ?? []).map((f) => f.path)];
+  const targets = [
+    repo.journalFile,
+    repo.pointerFile,
+    repo.leaseFile,
+    repo.journalIndexFile,
+    verdictFile(repo.journalFile),
+    ...(plan.files ?? []).map((f) => f.path),
+  ];
   for (const file of targets) gatePath(repo, file);
   const stamped = stampPlan(repo, lastSeq, plan, writer);
   // Every file the plan writes can be written, before anything is: a read-only folder is exit 2 naming it, with nothing written.
@@ -142,6 +150,9 @@ export function commit(repo: Repo, lock: Lock, lastSeq: number, plan: Plan, writ
   // Housekeeping after the commit is whole: old checkpoints archived, the derived index saved. Neither can undo it.
   const pruned = checkpoint ? prune(repo, checkpoint.at, checkpoint.id) : [];
   if (plan.index?.stale) saveIndex(repo, plan.index);
+  // The chain's verdict for the journal as this command leaves it, so the commands that only read hash nothing.
+  const position = plan.pointer ? canonicalPosition(plan.pointer.position) : undefined;
+  keepJournalVerdict(repo.journalFile, repo.journalIndexFile, position && [positionText(position), positionHash(position)]);
   crashPoint('before-release');
   return { files: written, entries: stamped, ...(checkpoint ? { checkpoint: { id: checkpoint.id, pruned } } : {}) };
 }

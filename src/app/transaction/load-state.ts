@@ -25,7 +25,8 @@ import { loadJournalIndex, type LoadedIndex } from '../../io/journal-index.js';
 import { openFile } from '../../io/journal.js';
 import { displayPath, gatePath, type Repo } from '../../io/repo.js';
 import { parsePointer, type ParsedPointer } from '../../formats/pointer/parse-pointer.js';
-import { positionHash } from '../../formats/pointer/serialize-pointer.js';
+import { positionHash, positionText } from '../../formats/pointer/serialize-pointer.js';
+import { knownPositionHash } from '../../io/journal-verdict.js';
 import { POINTER_MAX_BYTES } from '../../limits.js';
 import type { Finding } from '../../evidence/types.js';
 import type { Position } from '../../formats/pointer/position.js';
@@ -327,7 +328,14 @@ function startOf(r: Reading, filePointer: ParsedPointer | null, fork: ForkSeen |
     checkStep(repo, flow, pointer);
     pointer = withCycleFromHistory(pointer, flow, head, repo);
   }
-  const record = fork ? forkRecordVerdict(fork, head, filePointer) : checkRecord(pointer, head.record, positionHash, displayPath(repo.journalFile, repo.root));
+  const record = fork
+    ? forkRecordVerdict(fork, head, filePointer)
+    : checkRecord(
+        pointer,
+        head.record,
+        (p) => knownPositionHash(repo.journalFile, positionText(p)) ?? positionHash(p),
+        displayPath(repo.journalFile, repo.root),
+      );
   if (!pointer) flow = record.start ? pinnedOrCurrent(record.start.flow) : detectFlow(repo, flows);
   // The pointer file's own text (a person's sections) is kept when the fork's position is written over it.
   if (fork && filePointer && record.start) pointer = { ...filePointer, position: record.start, lastAction: undefined };

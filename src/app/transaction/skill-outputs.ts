@@ -5,16 +5,18 @@
  * attempt begins with, `done` judges them, `check` holds them valid. A skill
  * that declares none costs one read of its SKILL.md and no parser: the front
  * matter is searched for the key first. A built-in skill's declarations come
- * pre-read from dist/skills.json (checked against the file's sha1); a
+ * pre-read from dist/skills.json (checked against the file's sha1, which the
+ * chain's verdict keeps under the file's identity, so `next` hashes nothing); a
  * repository's own skill is parsed on demand, by the YAML reader's lazy bundle.
  * A declaration that does not parse is an error naming the SKILL.md and line.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync, type BigIntStats } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { InputError, type Problem } from '../../errors.js';
 import type { OutputDeclaration, SkillOutputs } from '../../evidence/types.js';
 import type { Step } from '../../formats/flow/model.js';
 import { hashText } from '../../hash.js';
+import { knownFileHash, noteFileHash } from '../../io/journal-verdict.js';
 import { packageRoot } from '../../io/package-root.js';
 import { readBounded } from '../../io/read-bounded.js';
 import type { Repo } from '../../io/repo.js';
@@ -60,18 +62,33 @@ export async function readSkillOutputs(repo: Repo, name: string): Promise<Declar
   const skill = skillFile(repo, name);
   if (!skill.exists || skill.problem) return undefined;
   const file = skillDisplayPath(repo, skill.path);
+  const stat = statSync(skill.path, { bigint: true, throwIfNoEntry: false });
   const read = readBounded(skill.path, file, 'skill file', SKILL_MAX_BYTES);
   if ('problem' in read) return read;
   if (!declaresOutputs(read.text)) return undefined;
   const dir = dirname(skill.path);
   const builtIn = builtIns()[name];
-  if (skill.path === join(packageRoot(), 'skills', name, 'SKILL.md') && builtIn && Array.isArray(builtIn.outputs) && builtIn.hash === hashText(read.text))
+  if (
+    skill.path === join(packageRoot(), 'skills', name, 'SKILL.md') &&
+    builtIn &&
+    Array.isArray(builtIn.outputs) &&
+    builtIn.hash === skillHash(repo, skill.path, stat, read.text)
+  )
     return builtIn.outputs.length > 0 ? { skill: name, file, dir, outputs: builtIn.outputs } : undefined;
   const { parseSkillOutputs } = await import('../../io/skill-outputs.js');
   const parsed = parseSkillOutputs(read.text, file);
   if (!parsed) return undefined;
   if ('problem' in parsed) return parsed;
   return parsed.outputs.length > 0 ? { skill: name, file, dir, outputs: parsed.outputs } : undefined;
+}
+
+/** A built-in SKILL.md's sha1: from the chain's verdict while the file is as a writer hashed it (`io/journal-verdict.ts`), else hashed and noted. */
+function skillHash(repo: Repo, path: string, stat: BigIntStats | undefined, text: string): string {
+  const known = stat && knownFileHash(repo.journalFile, path, stat);
+  if (known !== undefined) return known;
+  const hash = hashText(text);
+  if (stat) noteFileHash(path, stat, hash);
+  return hash;
 }
 
 /**

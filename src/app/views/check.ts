@@ -26,6 +26,8 @@ import { outdatedClientFiles } from '../setup/init.js';
 import { owedSaid, stillOwed } from '../git/progress-commit.js';
 import { readSettings } from '../transaction/settings.js';
 import type { Repo } from '../../io/repo.js';
+import { proveRuns, type RunProof } from './prove-runs.js';
+import { DEFAULT_RUN } from '../../formats/run-name.js';
 
 /** The commit setting, or `auto` when the settings do not read (reported by the commands that read them). */
 async function readSettingsOrOff(repo: Repo) {
@@ -44,6 +46,8 @@ export interface CheckResult {
   journalEvents: number;
   /** Why git cannot be the third source here, when it cannot (said, not a problem). */
   gitOff?: string;
+  /** Every run's completed steps proven by content (`proveRuns`); what one lost is also a problem. */
+  runs: RunProof[];
 }
 
 export async function runCheck(ctx: Pick<Context, 'repo'>): Promise<CheckResult> {
@@ -65,8 +69,11 @@ export async function runCheck(ctx: Pick<Context, 'repo'>): Promise<CheckResult>
   for (const guard of guardProblems(repo)) problems.push({ message: guard });
   // The agent clients' files (`src/clients/`): an older text tells the agent what this version no longer does.
   problems.push(...(await outdatedClientFiles(repo)));
+  // Merge-back (docs/runs.md): every run's completed steps still have their evidence, by content.
+  const runs = proveRuns(ctx.repo);
+  problems.push(...runs.flatMap(lostProblems));
   const gitOff = gitFallbackOff(repo);
-  return { problems, flows: flows.map((f) => f.id), skills: skills.size, pointer, journalEvents, gitOff };
+  return { problems, flows: flows.map((f) => f.id), skills: skills.size, pointer, journalEvents, gitOff, runs };
 }
 
 /** Every skill a flow names, by name; a skill with no SKILL.md is a problem at each step that names it, a file too large one problem. */
@@ -252,4 +259,20 @@ export function carriedIndexProblem(journalFile: string, display: string, entrie
     expected:
       'the copy autopilot wrote: remove `journal_index` from the last lines that carry one, and the next command that writes derives it from every event',
   };
+}
+
+/** A problem for each completed step whose evidence the tree no longer holds as recorded: the run, the step, the files, and how to bring them back. */
+function lostProblems(proof: RunProof): Problem[] {
+  const isDefault = proof.run === DEFAULT_RUN;
+  return proof.lost.map((lost) => {
+    const find = `git log --all-match --grep='^Autopilot-Step: ${lost.step}$'${isDefault ? '' : ` --grep='^Autopilot-Run: ${proof.run}$'`}`;
+    const files = lost.files.map((f) => `${f.path} (missing)`);
+    const step = `step ${lost.step} ${lost.name}${lost.cycle > 1 ? ` (cycle ${lost.cycle})` : ''}`;
+    return {
+      file: lost.files[0]!.path,
+      message: `${isDefault ? 'the default run' : `run ${proof.run}`}: ${step} is completed on record, and the tree lost its evidence: ${files.join(', ')}. A merge or a revert dropped ${lost.files.length === 1 ? 'it' : 'them'}: bring ${lost.files.length === 1 ? 'it' : 'them'} back from the step's progress commit (\`${find}\`, then \`git checkout <commit> -- <file>\`), or redo the step`,
+      expected: "each completed step's files in the tree, as its progress commit held them",
+      received: files.join(', '),
+    };
+  });
 }

@@ -41,9 +41,11 @@ export function oneLine(value: string, max = FREE_TEXT_MAX_LENGTH): string {
 
 /** Eight hex digits naming a position exactly: a hand edit changes it. */
 export function positionHash(p: Position): string {
-  const text = [p.flow, p.step, p.name, p.status, p.subStep, p.retryCount, p.cycle].join('\u0000');
-  return hashText(text).slice(0, 8);
+  return hashText(positionText(p)).slice(0, 8);
 }
+
+/** The text `positionHash` hashes: every field of the position. */
+export const positionText = (p: Position): string => [p.flow, p.step, p.name, p.status, p.subStep, p.retryCount, p.cycle].join('\u0000');
 
 /** The position as the file will hold it: what a re-read gives back. */
 export function canonicalPosition(p: Position): Position {
