@@ -35,7 +35,7 @@ export {
   snapshotWorkTree,
   type WorkTreeChange,
 } from './work-tree.js';
-export { SnapshotGone } from './errors.js';
+export { ProgressCommitRefused, SnapshotGone } from './errors.js';
 export { commitHolding } from './history.js';
 export { storeJudged, type JudgedFile } from './judged.js';
 

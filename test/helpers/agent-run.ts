@@ -162,9 +162,9 @@ export interface JournalLine {
   accepted_failures?: true;
 }
 
-/** The run's journal, one object a line; none yet: empty. */
-export function journal(repo: string): JournalLine[] {
-  const file = join(repo, '_docs/_autopilot/journal.jsonl');
+/** The run's journal, one object a line; none yet: empty. `docs`: the run's docs folder (a named run's `_docs/_runs/NAME`). */
+export function journal(repo: string, docs = '_docs'): JournalLine[] {
+  const file = join(repo, docs, '_autopilot/journal.jsonl');
   if (!existsSync(file)) return [];
   return readFileSync(file, 'utf8')
     .split('\n')

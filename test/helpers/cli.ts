@@ -76,7 +76,8 @@ export function write(dir: string, rel: string, text?: string): void {
  * too, above the Self-check, as an agent covering each would.
  */
 export function namingCriteria(dir: string, path: string, filled: string): string {
-  const docs = path.slice(0, path.indexOf('/') + 1);
+  // The run's docs folder (`_docs/`, or a named run's `_docs/_runs/NAME/`): what comes before the step's own folder.
+  const docs = /^(.*?\/)\d\d_/.exec(path)?.[1] ?? path.slice(0, path.indexOf('/') + 1);
   let criteria: string;
   try {
     criteria = readFileSync(join(dir, docs, '00_problem/acceptance_criteria.md'), 'utf8');

@@ -175,6 +175,9 @@ export function batchReport(batch: number, tasks: string[], criteria: string[]):
 export function stepEvidence(doneWhen: string[]): Record<string, string> {
   const paths = doneWhen.map((p) => p.replace(/\*/g, '01'));
   const split = (path: string) => {
+    // A named run's docs folder (`_docs/_runs/NAME/`) is all that comes before the step's own folder.
+    const run = /^(.*\/_runs\/[^/]+\/)(.*)$/.exec(path);
+    if (run) return { docs: run[1]!, rel: run[2]! };
     const slash = path.indexOf('/');
     return slash < 0 ? { docs: '', rel: path } : { docs: path.slice(0, slash + 1), rel: path.slice(slash + 1) };
   };

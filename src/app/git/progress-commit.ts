@@ -31,6 +31,7 @@ import { batchReport, stepByNumber, type Flow } from '../../formats/flow/model.j
 import { chainHash, entry, serializeEntries, type JournalEntry, type StampedEntry } from '../../formats/journal-line.js';
 import type { CommitMode, CommitSetting } from '../../formats/settings.js';
 import type { GitHandle, GitState } from '../../git/repository.js';
+import type { ProgressCommitInput, ProgressCommitMade } from '../../git/progress-commit.js';
 import { TEMP_MARK, writeFileAtomically } from '../../io/atomic-write.js';
 import { displayPath, gatePath, type Repo } from '../../io/repo.js';
 import { blobId } from '../../hash.js';
@@ -366,7 +367,7 @@ export async function makeOwedCommit(repo: Repo, owed: OwedCommit, opened?: Owed
   }
   const { handle } = git;
   const { progressMessage } = await import('../../git/progress-message.js');
-  const { commitProgress, commitHolding, releaseSnapshot, SnapshotGone } = await import('../../git/progress-commit.js');
+  const { commitHolding, releaseSnapshot, SnapshotGone } = await import('../../git/progress-commit.js');
   const journal = displayPath(repo.journalFile, repo.root);
   const found = opened?.fresh ? undefined : await commitHolding(handle, journal);
   if (found) {
@@ -397,16 +398,16 @@ export async function makeOwedCommit(repo: Repo, owed: OwedCommit, opened?: Owed
   const since = typeof owed.tree === 'string' ? owed.tree : undefined;
   const input = { ...message, files: owed.files ?? [], judged: judgedFiles(owed, texts), state, exclude };
   const notices: string[] = [];
-  let made: Awaited<ReturnType<typeof commitProgress>>;
+  let made: Awaited<ReturnType<typeof commitOnBranch>>;
   try {
     // What changed since the step began is told in the commit's own pass of git; the snapshot's refs go with the branch's move.
-    made = await commitProgress(handle, { ...input, since, release: since });
+    made = await commitOnBranch(repo, handle, { ...input, since, release: since });
   } catch (error) {
     if (!(error instanceof SnapshotGone)) throw error;
     notices.push(
       `the snapshot of the work tree taken when step ${owed.step} started is gone from git (pruned by \`git gc\`), so what changed during the step cannot be told: this commit holds the state and the step's own files only; commit the rest yourself`,
     );
-    made = await commitProgress(handle, input);
+    made = await commitOnBranch(repo, handle, input);
   }
   if (made.sha) {
     gitMoved(repo);
@@ -416,6 +417,29 @@ export async function makeOwedCommit(repo: Repo, owed: OwedCommit, opened?: Owed
   if (since !== undefined && (!made.sha || notices.length > 0)) await releaseSnapshot(handle, since);
   notices.push(...judgedNotices(made));
   return { owed: owed.seq, sha: made.sha, notice: notices.length > 0 ? notices.join('; ') : undefined };
+}
+
+/** Times a progress commit is built again on a branch another commit moved while it was made. */
+const MOVED_BRANCH_TRIES = 5;
+
+/**
+ * `commitProgress`, built again on the branch as it now is where another
+ * commit landed on it meanwhile (another run's progress commit in the same
+ * work tree, a person's): the commit holds this step's files on top of
+ * theirs, as the next command would make it. A few times; then the refusal
+ * stands and the commit stays owed.
+ */
+async function commitOnBranch(repo: Repo, handle: GitHandle, input: ProgressCommitInput): Promise<ProgressCommitMade> {
+  const { commitProgress, ProgressCommitRefused } = await import('../../git/progress-commit.js');
+  for (let tries = 1; ; tries++) {
+    try {
+      return await commitProgress(handle, input);
+    } catch (error) {
+      if (!(error instanceof ProgressCommitRefused) || error.reason !== 'head-moved' || tries >= MOVED_BRANCH_TRIES) throw error;
+      gitMoved(repo);
+      input = { ...input, state: (await openForCommits(repo)).state };
+    }
+  }
 }
 
 /** The body of a commit that also holds earlier commits git could not take: which, so a reviewer sees why it holds more than one step. */
