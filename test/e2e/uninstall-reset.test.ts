@@ -55,7 +55,13 @@ describe('uninstall', () => {
     expect(out.docs).toEqual({
       path: '_docs',
       state: 'removed',
-      removed: ['_docs/_autopilot/cache/index-checked', '_docs/_autopilot/journal.jsonl', '_docs/_autopilot/lease.json', '_docs/_autopilot_state.md'],
+      removed: [
+        '_docs/_autopilot/cache/index-checked',
+        '_docs/_autopilot/cache/journal-chain.json',
+        '_docs/_autopilot/journal.jsonl',
+        '_docs/_autopilot/lease.json',
+        '_docs/_autopilot_state.md',
+      ],
       kept: [],
     });
     expect(git(dir, 'status', '--porcelain', '--untracked-files=all')).toBe('');
