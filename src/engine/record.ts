@@ -18,7 +18,8 @@
  *   hand edit: an edit judged against a cut journal's last record would pass
  *   the gates the lost events set (a failed step revived).
  */
-import type { Position } from '../formats/pointer/position.js';
+// Every field the position's hash covers, compared (not hashed: nothing to load, and no two positions alike by chance).
+import { samePosition, type Position } from '../formats/pointer/position.js';
 import { fromPointerRecord, type PointerRecord } from '../formats/journal-line.js';
 import type { Drift } from './reconcile.js';
 import { cutRecovery, cutText, judgeCut, type JournalCut } from './journal-cut.js';
@@ -60,16 +61,6 @@ function differences(was: Position, now: Position): Record<string, { was: unknow
   for (const [key, label] of FIELDS) if (was[key] !== now[key]) out[label] = { was: was[key], now: now[key] };
   return out;
 }
-
-/** Every field the position's hash covers is the same (compared, not hashed: nothing to load, and no two positions alike by chance). */
-const samePosition = (a: Position, b: Position) =>
-  a.flow === b.flow &&
-  a.step === b.step &&
-  a.name === b.name &&
-  a.status === b.status &&
-  a.subStep === b.subStep &&
-  a.retryCount === b.retryCount &&
-  a.cycle === b.cycle;
 
 const describe = (p: Position) => (p.step === 'done' ? `${p.flow} done` : `step ${p.step} (${p.name}), ${p.status}, retry ${p.retryCount}`);
 
