@@ -2,7 +2,7 @@
  * The flow cache: parsed flows kept as JSON, keyed by flow id and the sha1 of
  * the file's text, so a cache entry can never be stale (a changed file has a
  * new key); the package's own cache keys a built-in flow by a fingerprint
- * of its text computed in JavaScript (`textFingerprint`), so a `status` loads no hash module. A file that does not parse is kept too, with its problems, so a
+ * of its bytes computed in JavaScript (`bytesFingerprint`), so a `status` loads no hash module. A file that does not parse is kept too, with its problems, so a
  * broken flow costs one parse, not one per call. The package ships one for
  * its built-in flows (`dist/flows.json`, made by the build); a repository's
  * own flows are cached in `_docs/_autopilot/cache/flows.json`
@@ -44,21 +44,30 @@ const EXPECTED = `a JSON object \`{"format":${FLOW_CACHE_FORMAT},"entries":{…}
 export const cacheKey = (id: string, hash: string) => `${id}:${hash}`;
 
 /**
- * The key of a built-in flow's text in the package's own cache: its length and
- * two 32-bit FNV-1a sums (different offsets) over its UTF-16 units. Not a
- * defence against anyone (the package's files are the package's): it tells a
- * flow file edited in place from the one the build parsed, computed in a
- * few microseconds, with no hash module to load on `status`'s path.
+ * The key of a built-in flow's file in the package's own cache: its length in
+ * bytes and two 32-bit FNV-style sums over its bytes, four at a time (the
+ * platform's byte order: on a big-endian machine the keys differ from the
+ * build's and the flows are parsed, not misread). Not a defence against
+ * anyone (the package's files are the package's): it tells a flow file edited
+ * in place from the one the build parsed, with no hash module to load on
+ * `status`'s path. A word at a time keeps the loop short enough that V8 never
+ * marks it hot: a character at a time it did, and the command waited at exit
+ * for a Turbofan compile (docs/performance.md, fifth pass).
  */
-export function textFingerprint(text: string): string {
-  let a = 0x811c9dc5;
-  let b = 0x050c5d1f;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    a = Math.imul(a ^ unit, 0x01000193) >>> 0;
-    b = Math.imul(b ^ unit, 0x01000193) >>> 0;
+export function bytesFingerprint(bytes: Uint8Array): string {
+  const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
+  const words = new Int32Array(aligned.buffer, aligned.byteOffset, aligned.length >> 2);
+  let a = 0x811c9dc5 | 0;
+  let b = 0x050c5d1f | 0;
+  for (let i = 0; i < words.length; i++) {
+    a = Math.imul(a ^ words[i]!, 0x01000193);
+    b = Math.imul(b ^ words[i]!, 0x01000193) ^ (b >>> 15);
   }
-  return `${text.length}-${a.toString(16)}${b.toString(16)}`;
+  for (let i = words.length * 4; i < aligned.length; i++) {
+    a = Math.imul(a ^ aligned[i]!, 0x01000193);
+    b = Math.imul(b ^ aligned[i]!, 0x01000193);
+  }
+  return `${bytes.length}-${(a >>> 0).toString(16)}${(b >>> 0).toString(16)}`;
 }
 
 /** The cache a file holds; a problem when it is not one this autopilot wrote (the caller starts afresh). */

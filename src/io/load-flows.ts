@@ -8,7 +8,7 @@
 import { mkdirSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Problem } from '../errors.js';
-import { cacheKey, textFingerprint, fromCached, isCachedParse, toCached, type CachedParse, type FlowCache } from '../formats/flow-cache.js';
+import { cacheKey, bytesFingerprint, fromCached, isCachedParse, toCached, type CachedParse, type FlowCache } from '../formats/flow-cache.js';
 import { FLOW_ID_RULE, flowIdProblem } from '../formats/flow/ids.js';
 import type { Flow } from '../formats/flow/model.js';
 import { FLOW_MAX_BYTES } from '../limits.js';
@@ -96,7 +96,7 @@ export async function loadFlows(repo: Repo, options: { writeCache: boolean }): P
       continue;
     }
     // The package's cache keys a built-in flow by a fingerprint of its text: no node:crypto to load.
-    const key = cacheKey(file.id, file.builtIn ? textFingerprint(read.text) : hashText(read.text));
+    const key = cacheKey(file.id, file.builtIn ? bytesFingerprint(read.bytes) : hashText(read.text));
     if (!file.builtIn) current.add(key);
     const cache = file.builtIn ? builtInCache : (repoCache ??= readFlowCache(repo.flowCacheFile));
     const entry = cache.entries.get(key);

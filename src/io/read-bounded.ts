@@ -36,7 +36,7 @@ function unreadable(display: string, what: string, error: unknown): Problem {
   return { file: display, message: `the ${what} cannot be read (${code})`, expected: `a readable ${what}`, received: code };
 }
 
-export function readBounded(path: string, display: string, what: string, limit: number): { text: string } | { problem: Problem } {
+export function readBounded(path: string, display: string, what: string, limit: number): { text: string; bytes: Uint8Array } | { problem: Problem } {
   let fd: number;
   try {
     // O_NONBLOCK: a named pipe planted in the repository must not hold the command waiting for a writer.
@@ -57,7 +57,7 @@ export function readBounded(path: string, display: string, what: string, limit: 
     }
     // The file grew past the limit after the stat.
     if (length > limit) return { problem: tooLarge(display, what, length, limit) };
-    return { text: buffer.toString('utf8', 0, length) };
+    return { text: buffer.toString('utf8', 0, length), bytes: buffer.subarray(0, length) };
   } catch (error) {
     return { problem: unreadable(display, what, error) };
   } finally {
