@@ -118,6 +118,17 @@ export function findRoot(start: string, docs: string, env: NodeJS.ProcessEnv = p
   }
 }
 
+/**
+ * Whether `start` is the root `findRoot` would find by its first look alone:
+ * a folder that holds the docs folder is the root whatever lies above it (in
+ * a git work tree it is the nearest marked folder; outside, the folder the
+ * command started in). One `stat` where the walk up costs five for each
+ * folder to the file system's root, on every command.
+ */
+export function holdsDocs(start: string, docs: string): boolean {
+  return existsSync(join(start, docs));
+}
+
 export function openRepo(options: RepoOptions = {}, cwd = process.cwd()): Repo {
   const start = resolve(cwd, options.dir ?? '.');
   const stat = statSync(start, { throwIfNoEntry: false });
@@ -139,7 +150,7 @@ export function openRepo(options: RepoOptions = {}, cwd = process.cwd()): Repo {
       received: docsName,
     });
   }
-  const root = realpathSync.native(findRoot(start, docsName, process.env).root);
+  const root = realpathSync.native(holdsDocs(start, docsName) ? start : findRoot(start, docsName, process.env).root);
   const docs = resolve(root, docsName);
   if (!isInside(root, docs) || docs === root || !isInside(root, realOrSelf(docs))) {
     throw new InputError({

@@ -10,7 +10,7 @@ import { existsSync, realpathSync, statSync } from 'node:fs';
 import { delimiter, join, relative, resolve } from 'node:path';
 import { AGENT_BIN } from '../../clients/client.js';
 import { packageRoot } from '../../io/package-root.js';
-import { DEFAULT_DOCS, findRoot, isInside, type RepoOptions, type RootMark } from '../../io/repo.js';
+import { DEFAULT_DOCS, findRoot, holdsDocs, isInside, type RepoOptions, type RootMark } from '../../io/repo.js';
 
 /** The root a command works in, when it is not where it started, and what made it the root. */
 export interface RootElsewhere {
@@ -27,6 +27,7 @@ export function rootElsewhere(options: RepoOptions, cwd = process.cwd(), env: No
     const start = startOf(options, cwd);
     if (!statSync(start, { throwIfNoEntry: false })?.isDirectory()) return undefined;
     const docs = (options.docs ?? DEFAULT_DOCS).replace(/[\\/]+$/, '') || DEFAULT_DOCS;
+    if (holdsDocs(start, docs)) return undefined; // the root is where the command started
     const found = findRoot(start, docs, env);
     if (!found.mark) return undefined;
     const root = realpathSync.native(found.root);
