@@ -15,7 +15,7 @@ const put = (name: string, text: string) => {
 
 describe('readBounded', () => {
   it('reads a regular file within the limit, as UTF-8', () => {
-    expect(readBounded(put('ok.md', 'é\n'), 'ok.md', 'flow file', 3)).toEqual({ text: 'é\n' });
+    expect(readBounded(put('ok.md', 'é\n'), 'ok.md', 'flow file', 3)).toEqual({ text: 'é\n', bytes: Buffer.from('é\n') });
   });
 
   it('refuses a file over the limit before reading it, naming the file, the limit and the size', () => {
