@@ -55,7 +55,8 @@ export const cacheKey = (id: string, hash: string) => `${id}:${hash}`;
  * for a Turbofan compile (docs/performance.md, fifth pass).
  */
 export function bytesFingerprint(bytes: Uint8Array): string {
-  const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
+  // A copy when unaligned (a Buffer's `slice` would not copy): an Int32Array starts on a multiple of 4.
+  const aligned = bytes.byteOffset % 4 === 0 ? bytes : new Uint8Array(bytes);
   const words = new Int32Array(aligned.buffer, aligned.byteOffset, aligned.length >> 2);
   let a = 0x811c9dc5 | 0;
   let b = 0x050c5d1f | 0;
@@ -67,7 +68,8 @@ export function bytesFingerprint(bytes: Uint8Array): string {
     a = Math.imul(a ^ aligned[i]!, 0x01000193);
     b = Math.imul(b ^ aligned[i]!, 0x01000193);
   }
-  return `${bytes.length}-${(a >>> 0).toString(16)}${(b >>> 0).toString(16)}`;
+  const hex = (n: number) => (n >>> 0).toString(16).padStart(8, '0');
+  return `${bytes.length}-${hex(a)}${hex(b)}`;
 }
 
 /** The cache a file holds; a problem when it is not one this autopilot wrote (the caller starts afresh). */
