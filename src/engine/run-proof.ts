@@ -105,9 +105,10 @@ export interface RunProof {
 /**
  * Judges a run's record against the tree: `blobOf(path, format)` gives the
  * blob id of the file's bytes now (the format of the id recorded), or
- * undefined when the file is gone.
+ * undefined when the file is gone; with no format (a file recorded by name
+ * only), any string when it is there: nothing need be hashed.
  */
-export function judgeProof(run: string, record: RunRecord, blobOf: (path: string, format: 'sha1' | 'sha256') => string | undefined): RunProof {
+export function judgeProof(run: string, record: RunRecord, blobOf: (path: string, format?: 'sha1' | 'sha256') => string | undefined): RunProof {
   const proof: RunProof = { run, proven: [], lost: [], changed: [], unrecorded: [] };
   for (const s of record.steps) {
     const at = { step: s.step, name: s.name, cycle: s.cycle };
@@ -117,7 +118,7 @@ export function judgeProof(run: string, record: RunRecord, blobOf: (path: string
     }
     const lost: LostFile[] = [];
     for (const [path, blob] of s.files) {
-      const now = blobOf(path, blob !== null && blob.length === 64 ? 'sha256' : 'sha1');
+      const now = blobOf(path, blob === null ? undefined : blob.length === 64 ? 'sha256' : 'sha1');
       if (now === undefined) lost.push({ path, why: 'missing' });
       else if (blob !== null && !acceptable(record, path, blob, s.seq).has(now)) lost.push({ path, why: 'changed' });
     }

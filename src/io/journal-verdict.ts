@@ -62,6 +62,9 @@ interface Verdict {
 
 const read = new Map<string, Verdict | null>();
 
+/** Git's racy rule: a file changed in the verdict's own clock tick, or after it, is not vouched for. */
+const olderThan = (verdict: Verdict, stat: BigIntStats) => stat.mtimeNs < verdict.writtenNs && stat.ctimeNs < verdict.writtenNs;
+
 function readVerdict(journalFile: string): Verdict | undefined {
   const file = verdictFile(journalFile);
   let verdict = read.get(file);
@@ -86,8 +89,7 @@ function readVerdict(journalFile: string): Verdict | undefined {
 export function trustedHashes(journalFile: string, now: BigIntStats | undefined): (string | undefined)[] | undefined {
   if (now === undefined) return undefined;
   const verdict = readVerdict(journalFile);
-  if (verdict === undefined || now.mtimeNs >= verdict.writtenNs || now.ctimeNs >= verdict.writtenNs) return undefined;
-  if (verdict.journal !== identityOf(now)) return undefined;
+  if (verdict === undefined || !olderThan(verdict, now) || verdict.journal !== identityOf(now)) return undefined;
   const hashes: (string | undefined)[] = [];
   for (let i = 0; i < verdict.hashes.length; i += 8) {
     const hash = verdict.hashes.slice(i, i + 8);
@@ -117,8 +119,7 @@ export function trustedTail(journalFile: string, now: BigIntStats | undefined, s
 export function knownFileHash(journalFile: string, path: string, stat: BigIntStats): string | undefined {
   const verdict = readVerdict(journalFile);
   const memo = verdict?.files?.[path];
-  if (memo === undefined || stat.mtimeNs >= verdict!.writtenNs || stat.ctimeNs >= verdict!.writtenNs) return undefined;
-  return memo[0] === identityOf(stat) ? memo[1] : undefined;
+  return memo !== undefined && olderThan(verdict!, stat) && memo[0] === identityOf(stat) ? memo[1] : undefined;
 }
 
 /** File hashes this process computed, for the writer's verdict (`noteFileHash`). */
@@ -145,7 +146,7 @@ export function olderThanVerdict(journalFile: string, path: string): boolean {
   const verdict = readVerdict(journalFile);
   if (verdict === undefined) return false;
   const stat = statSync(path, { bigint: true, throwIfNoEntry: false });
-  return stat === undefined || (stat.mtimeNs < verdict.writtenNs && stat.ctimeNs < verdict.writtenNs);
+  return stat === undefined || olderThan(verdict, stat);
 }
 
 /** The index tail the verdict holds now, for a writer to tell whether it must record it again. */

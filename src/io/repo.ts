@@ -7,7 +7,7 @@ import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep 
 import { InputError } from '../errors.js';
 import { DOCS_PATH_MAX_LENGTH, DOCS_SEGMENT_MAX_LENGTH } from '../limits.js';
 import { DEFAULT_RUN, checkRunName } from '../formats/run-name.js';
-import { RUNS_FOLDER, runDocsName, sharedRunFolder } from './run.js';
+import { runDocsFolder, runDocsName, sharedRunFolder } from './run.js';
 
 export const DEFAULT_DOCS = '_docs';
 
@@ -160,7 +160,7 @@ export function openRepo(options: RepoOptions = {}, cwd = process.cwd()): Repo {
     });
   }
   const run = options.run === undefined ? DEFAULT_RUN : checkRunName(options.run, '--run');
-  const runDocs = run === DEFAULT_RUN ? docs : join(docs, RUNS_FOLDER, run);
+  const runDocs = runDocsFolder(docs, run);
   const paths = runPaths(root, run, runDocsName(docsName, run), runDocs);
   const sharedDir = sharedRunFolder(root, run);
   if (sharedDir === undefined) return { ...paths, repoDocsName: docsName, repoDocs: docs };

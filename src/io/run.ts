@@ -21,6 +21,11 @@ export function runDocsName(docsName: string, run: string): string {
   return run === DEFAULT_RUN ? docsName : `${docsName}/${RUNS_FOLDER}/${run}`;
 }
 
+/** A run's docs folder (absolute) in the repository's docs folder `docs`: `docs` itself for the default run. */
+export function runDocsFolder(docs: string, run: string): string {
+  return run === DEFAULT_RUN ? docs : join(docs, RUNS_FOLDER, run);
+}
+
 /** Whether a docs folder holds a run: its pointer or its journal. */
 export function holdsRun(docs: string): boolean {
   return existsSync(join(docs, '_autopilot_state.md')) || existsSync(join(docs, '_autopilot', 'journal.jsonl'));
@@ -39,7 +44,7 @@ export function listRuns(docs: string): string[] {
   } catch {
     return runs;
   }
-  for (const name of entries.sort()) if (isRunName(name) && holdsRun(join(docs, RUNS_FOLDER, name))) runs.push(name);
+  for (const name of entries.sort()) if (isRunName(name) && holdsRun(runDocsFolder(docs, name))) runs.push(name);
   return runs;
 }
 

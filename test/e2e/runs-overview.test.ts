@@ -122,7 +122,9 @@ describe('autopilot runs', () => {
     const runs = r.json<{ runs: RunJson[] }>().runs;
     expect(runs.map((x) => x.run)).toEqual(['a', 'b', 'c']);
     expect(runs.filter((x) => x.status === 'in_progress')).toHaveLength(2);
-    expect(runs[2]!.problem ?? runs[2]!.status, 'c is listed with its problem or the position its journal gives').toBeTruthy();
+    // The pointer's own problem, with its file and line, and no position made up for it.
+    expect(runs[2]).toEqual({ run: 'c', problem: expect.stringMatching(/^_docs\/_runs\/c\/_autopilot_state\.md:\d+: /) });
+    expect(autopilot(dir, 'runs').stdout).toMatch(/^ {2}c {2}cannot be read: _docs\/_runs\/c\/_autopilot_state\.md:\d+: /m);
   });
 });
 

@@ -27,7 +27,7 @@ import { stepByNumber, type Step } from '../../formats/flow/model.js';
 import { parsePointer } from '../../formats/pointer/parse-pointer.js';
 import { DEFAULT_RUN } from '../../formats/run-name.js';
 import { checksOf } from '../../evidence/index.js';
-import { listRuns, RUNS_FOLDER } from '../../io/run.js';
+import { listRuns, runDocsFolder } from '../../io/run.js';
 import { displayPath, type Repo } from '../../io/repo.js';
 import { openGitOnce } from '../git/once.js';
 import type { Loaded } from '../transaction/load-state.js';
@@ -72,7 +72,7 @@ function othersInProgress(loaded: Loaded): { label: string; step?: Step }[] {
   const busy: { label: string; step?: Step }[] = [];
   for (const run of listRuns(repo.repoDocs)) {
     if (run === repo.run) continue;
-    const file = join(run === DEFAULT_RUN ? repo.repoDocs : join(repo.repoDocs, RUNS_FOLDER, run), '_autopilot_state.md');
+    const file = join(runDocsFolder(repo.repoDocs, run), '_autopilot_state.md');
     try {
       const { position } = parsePointer(readFileSync(file, 'utf8'), displayPath(file, repo.root));
       if (position.status !== 'in_progress' || typeof position.step !== 'number') continue;

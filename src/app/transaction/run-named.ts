@@ -8,21 +8,26 @@
  * (`commands/command.ts` `performCommand`).
  */
 import { InputError } from '../../errors.js';
-import { openRepo } from '../../io/repo.js';
+import { openRepo, type Repo } from '../../io/repo.js';
 import { holdsRun, listRuns } from '../../io/run.js';
 import type { Context } from './context.js';
 
 /** The named runs, where no run is named and the repository has named runs only; undefined otherwise (the command acts as it always has). */
 export function namedRunsOnly(ctx: Pick<Context, 'repo'>): string[] | undefined {
   if (ctx.repo.run !== undefined) return undefined;
-  let docs: string;
+  let repo: Repo;
   try {
-    docs = openRepo(ctx.repo).repoDocs;
+    repo = openRepo(ctx.repo);
   } catch {
     return undefined; // the command says what is wrong with the folder
   }
-  if (holdsRun(docs)) return undefined;
-  const runs = listRuns(docs);
+  return namedRunsOnlyIn(repo, false);
+}
+
+/** The same rule for a repository already opened (`named`: a run was named). */
+export function namedRunsOnlyIn(repo: Repo, named: boolean): string[] | undefined {
+  if (named || holdsRun(repo.repoDocs)) return undefined;
+  const runs = listRuns(repo.repoDocs);
   return runs.length > 0 ? runs : undefined;
 }
 

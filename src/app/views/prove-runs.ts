@@ -35,6 +35,7 @@ export function proveRun(repo: Repo): RunProof {
     return hashed.get(path)!;
   };
   return judgeProof(repo.run, runRecord(entries), (path, format) => {
+    if (format === undefined) return existsSync(join(repo.root, path)) ? path : undefined;
     const bytes = bytesOf(path);
     return bytes === null ? undefined : blobId(bytes, format);
   });

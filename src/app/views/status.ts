@@ -25,7 +25,7 @@ import { readAcCoverage } from './ac-coverage.js';
 import { pendingOf } from './pending.js';
 import type { RunLine } from './run-line.js';
 import { listRuns } from '../../io/run.js';
-import { namedRunsOnly } from '../transaction/run-named.js';
+import { namedRunsOnlyIn } from '../transaction/run-named.js';
 import { skillChangeNotice } from '../transaction/skill-pins.js';
 
 /**
@@ -69,8 +69,8 @@ function staleStep(loaded: Loaded, now: Date, staleMs: number): string | undefin
   return `step ${position.step} (${position.name}) has been in progress with no event for ${formatAge(age)}: the session working on it looks stale. \`autopilot next\` resumes it (from another session while its lease is held, a person takes over with --take-over)`;
 }
 
-export async function runStatus(ctx: Context): Promise<{ view: View; exit: number }> {
-  const repo = openRepo(ctx.repo);
+export async function runStatus(ctx: Context, opened?: Repo): Promise<{ view: View; exit: number }> {
+  const repo = opened ?? openRepo(ctx.repo);
   const flows = await loadRepoFlows(repo, false);
   const settings = await readSettings(repo);
   const loaded = await readState(repo, flows);
@@ -129,7 +129,9 @@ async function otherRuns(ctx: Context, repo: Repo): Promise<RunLine[] | undefine
 
 /** `status` as the command gives it: where no run is named and the repository holds named runs only, the overview of them; else the run's status. */
 export async function statusOrOverview(ctx: Context): Promise<{ view: View; exit: number } | { overview: RunLine[]; exit: number }> {
-  if (!namedRunsOnly(ctx)) return runStatus(ctx);
+  // The repository opened once, for the rule and for the status.
+  const repo = openRepo(ctx.repo);
+  if (!namedRunsOnlyIn(repo, ctx.repo.run !== undefined)) return runStatus(ctx, repo);
   const { runLines } = await import('./runs.js');
   return { overview: await runLines(ctx, { git: false }), exit: 0 };
 }
