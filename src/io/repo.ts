@@ -45,7 +45,7 @@ export interface RepoOptions {
   dir?: string;
   /** `--docs DIR`: the docs folder, relative to the repository root. */
   docs?: string;
-  /** `--run NAME`: the run (io/run.ts); the default run when absent. */
+  /** `--run NAME`: the run (io/run.ts); the default run when absent or `default` (a name `listRuns` gives). */
   run?: string;
 }
 
@@ -159,7 +159,8 @@ export function openRepo(options: RepoOptions = {}, cwd = process.cwd()): Repo {
       received: docs,
     });
   }
-  const run = options.run === undefined ? DEFAULT_RUN : checkRunName(options.run, '--run');
+  // `default` as listed by `listRuns` is the default run; what a person or agent names is checked where it is read (`runOf`).
+  const run = options.run === undefined || options.run === DEFAULT_RUN ? DEFAULT_RUN : checkRunName(options.run, '--run');
   const runDocs = runDocsFolder(docs, run);
   const paths = runPaths(root, run, runDocsName(docsName, run), runDocs);
   const sharedDir = sharedRunFolder(root, run);

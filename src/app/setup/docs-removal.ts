@@ -18,7 +18,6 @@ import { readJournal } from '../../io/journal.js';
 import { readBounded } from '../../io/read-bounded.js';
 import { displayPath, openRepo, type Repo } from '../../io/repo.js';
 import { listRuns, sharedRunFolder } from '../../io/run.js';
-import { DEFAULT_RUN } from '../../formats/run-name.js';
 import { TASK_INDEX_MAX_BYTES } from '../../limits.js';
 import { loadRepoFlows } from '../transaction/flows.js';
 
@@ -111,8 +110,7 @@ export async function sortDocs(repo: Repo): Promise<SortedDocs> {
 }
 
 /** Run `name` of the repository whose default run is `repo`. */
-const runOf = (repo: Repo, name: string): Repo =>
-  name === repo.run ? repo : openRepo({ dir: repo.root, docs: repo.docsName, ...(name === DEFAULT_RUN ? {} : { run: name }) });
+const runOf = (repo: Repo, name: string): Repo => (name === repo.run ? repo : openRepo({ dir: repo.root, docs: repo.docsName, run: name }));
 
 /** Takes out autopilot's files, then each folder that removing them left empty, up to the docs folder itself; a folder that was empty before stays. */
 export function removeOurs(repo: Repo, sorted: SortedDocs): void {

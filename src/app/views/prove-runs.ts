@@ -16,14 +16,13 @@ import { blobId } from '../../hash.js';
 import { readJournal } from '../../io/journal.js';
 import { displayPath, openRepo, type Repo, type RepoOptions } from '../../io/repo.js';
 import { listRuns } from '../../io/run.js';
-import { DEFAULT_RUN } from '../../formats/run-name.js';
 
 export type { RunProof };
 
 /** The proof for every run of the repository `options` names (the default run first), whichever run the options name. */
 export function proveRuns(options: RepoOptions): RunProof[] {
   const repo = openRepo(options);
-  return listRuns(repo.repoDocs).map((run) => proveRun(openRepo({ ...options, run: run === DEFAULT_RUN ? undefined : run })));
+  return listRuns(repo.repoDocs).map((run) => proveRun(openRepo({ ...options, run })));
 }
 
 /** The proof for one run: its journal folded, each recorded file's bytes now hashed as git hashes a blob. */

@@ -64,7 +64,7 @@ async function otherSections(ctx: Context, shown: string, docs: string): Promise
   const sections: RunSection[] = [];
   for (const run of listRuns(docs).filter((r) => r !== shown)) {
     try {
-      const repo = openRepo({ ...ctx.repo, run: run === DEFAULT_RUN ? undefined : run });
+      const repo = openRepo({ ...ctx.repo, run });
       sections.push({ run, model: modelOf(repo, await readState(repo, await loadRepoFlows(repo, false)), ctx.now()) });
     } catch (error) {
       sections.push({ run, problem: (error instanceof Error ? error.message : String(error)).split('\n', 1)[0]! });

@@ -12,7 +12,7 @@ import { openRepo, type Repo } from '../../io/repo.js';
 import { listRuns } from '../../io/run.js';
 import { readBackwards } from '../../io/journal.js';
 import { readLease } from '../../io/lease-file.js';
-import { DEFAULT_RUN, commandForRun } from '../../formats/run-name.js';
+import { commandForRun } from '../../formats/run-name.js';
 import type { RunLine } from './run-line.js';
 import type { Context } from '../transaction/context.js';
 import { loadRepoFlows } from '../transaction/flows.js';
@@ -35,7 +35,7 @@ async function runLine(ctx: Pick<Context, 'repo'>, run: string): Promise<RunLine
   let repo: Repo | undefined;
   const line: RunLine = { run };
   try {
-    repo = openRepo({ ...ctx.repo, run: run === DEFAULT_RUN ? undefined : run });
+    repo = openRepo({ ...ctx.repo, run });
     const loaded = await readState(repo, await loadRepoFlows(repo, false));
     const { position } = loaded.reconciled;
     Object.assign(line, { flow: loaded.flow.id, step: position.step, name: position.name, status: position.status });

@@ -55,3 +55,16 @@ describe('a run’s folder and the listing', () => {
     expect(listRuns(repo.repoDocs)).toEqual(['default', 'login', 'zeta']);
   });
 });
+
+describe('openRepo and the names listRuns gives', () => {
+  it('`default` opens the default run (as listRuns names it); a name a person gives is checked before: --run default is exit 2', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ap-runs-'));
+    try {
+      mkdirSync(join(dir, '.autopilot'));
+      expect(openRepo({ run: 'default' }, dir).pointerFile).toBe(openRepo({}, dir).pointerFile);
+      expect(() => runOf('default', {})).toThrow(InputError);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
